@@ -1,0 +1,58 @@
+# soundset: `make sounds` builds Output/ from Assets/, `make test` runs the tests.
+# Both install the C libraries first when they are missing (apt-get or brew).
+
+SWIFT      ?= swift
+ASSETS     ?= Assets
+OUTPUT     ?= Output
+APT_DEPS   := libsndfile1-dev libsamplerate0-dev libebur128-dev pkg-config
+BREW_DEPS  := libsndfile libsamplerate libebur128 pkg-config
+DEMO_APT   := espeak-ng sox
+RELEASE    := .build/release/soundset
+
+.PHONY: all setup sounds test build demo-pack clean help
+
+all: sounds
+
+help:
+	@echo "make sounds     build $(OUTPUT)/ from $(ASSETS)/ (installs the C libraries if missing)"
+	@echo "make test       run the test suite"
+	@echo "make demo-pack  regenerate the zh-CN demo recordings in $(ASSETS)/ with espeak-ng and sox"
+	@echo "make clean      remove .build"
+
+# Installs what pkg-config cannot find, or prints the exact command when it cannot.
+setup:
+	@if command -v pkg-config >/dev/null 2>&1 && pkg-config --exists sndfile samplerate libebur128; then \
+	  exit 0; \
+	elif [ "$$(uname -s)" = Darwin ]; then \
+	  if command -v brew >/dev/null 2>&1; then \
+	    echo "installing $(BREW_DEPS) with brew"; brew install $(BREW_DEPS); \
+	  else \
+	    echo "soundset needs Homebrew to install its C libraries: install it from https://brew.sh, then run: brew install $(BREW_DEPS)"; exit 1; \
+	  fi; \
+	elif command -v apt-get >/dev/null 2>&1; then \
+	  if [ "$$(id -u)" = 0 ]; then SUDO=; elif command -v sudo >/dev/null 2>&1; then SUDO=sudo; else \
+	    echo "run as root: apt-get update && apt-get install -y $(APT_DEPS)"; exit 1; fi; \
+	  echo "installing $(APT_DEPS) with apt-get"; \
+	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq $(APT_DEPS) >/dev/null; \
+	else \
+	  echo "install the development packages of libsndfile, libsamplerate and libebur128, and pkg-config"; exit 1; \
+	fi
+
+build: setup
+	$(SWIFT) build -c release --product soundset
+
+sounds: build
+	$(RELEASE) build --assets $(ASSETS) --output $(OUTPUT)
+
+test: setup
+	$(SWIFT) test
+
+demo-pack:
+	@command -v espeak-ng >/dev/null 2>&1 && command -v sox >/dev/null 2>&1 || { \
+	  if command -v apt-get >/dev/null 2>&1; then apt-get install -y -qq $(DEMO_APT) >/dev/null; \
+	  elif command -v brew >/dev/null 2>&1; then brew install espeak-ng sox; \
+	  else echo "install espeak-ng and sox"; exit 1; fi; }
+	bash Tests/Scripts/make-demo-pack.sh $(ASSETS)
+
+clean:
+	rm -rf .build

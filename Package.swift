@@ -1,0 +1,37 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+// Layers point one way: soundset (executable) -> SoundsetCLI -> SoundsetBuild -> SoundsetAudio -> C modules.
+// SoundsetRuntime is what an iOS app imports: it depends on Foundation only.
+let package = Package(
+    name: "soundset",
+    platforms: [.macOS(.v13), .iOS(.v15)],
+    products: [
+        .library(name: "SoundsetRuntime", targets: ["SoundsetRuntime"]),
+        .executable(name: "soundset", targets: ["soundset"]),
+    ],
+    targets: [
+        .systemLibrary(
+            name: "CSndFile", pkgConfig: "sndfile",
+            providers: [.apt(["libsndfile1-dev"]), .brew(["libsndfile"])]),
+        .systemLibrary(
+            name: "CSampleRate", pkgConfig: "samplerate",
+            providers: [.apt(["libsamplerate0-dev"]), .brew(["libsamplerate"])]),
+        .systemLibrary(
+            name: "CEBUR128", pkgConfig: "libebur128",
+            providers: [.apt(["libebur128-dev"]), .brew(["libebur128"])]),
+
+        .target(name: "SoundsetRuntime"),
+        .target(name: "SoundsetAudio", dependencies: ["CSndFile", "CSampleRate", "CEBUR128"]),
+        .target(name: "SoundsetBuild", dependencies: ["SoundsetAudio", "SoundsetRuntime"]),
+        .target(name: "SoundsetCLI", dependencies: ["SoundsetBuild", "SoundsetRuntime"]),
+        .executableTarget(name: "soundset", dependencies: ["SoundsetCLI"]),
+
+        .target(name: "SoundsetTestSupport", dependencies: ["SoundsetAudio"], path: "Tests/SoundsetTestSupport"),
+        .testTarget(name: "SoundsetAudioTests", dependencies: ["SoundsetAudio", "SoundsetTestSupport"]),
+        .testTarget(name: "SoundsetBuildTests", dependencies: ["SoundsetBuild", "SoundsetTestSupport"]),
+        .testTarget(name: "SoundsetRuntimeTests", dependencies: ["SoundsetRuntime", "SoundsetTestSupport"]),
+        .testTarget(name: "SoundsetCLITests", dependencies: ["SoundsetTestSupport", "SoundsetRuntime"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

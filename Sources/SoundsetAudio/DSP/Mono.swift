@@ -1,0 +1,31 @@
+/// Channel mixing and DC removal on plain sample arrays.
+public enum Mono {
+    /// Mixes interleaved audio down to one channel as the mean of the channels.
+    public static func mixDown(_ interleaved: [Float], channels: Int) -> [Float] {
+        if channels == 1 { return interleaved }
+        let frames = interleaved.count / channels
+        var mono = [Float](repeating: 0, count: frames)
+        let scale = 1 / Float(channels)
+        interleaved.withUnsafeBufferPointer { input in
+            for frame in 0..<frames {
+                var sum: Float = 0
+                let base = frame * channels
+                for channel in 0..<channels { sum += input[base + channel] }
+                mono[frame] = sum * scale
+            }
+        }
+        return mono
+    }
+
+    /// Subtracts the mean, so the clip has no DC offset. Returns the offset removed.
+    @discardableResult
+    public static func removeDC(_ samples: inout [Float]) -> Double {
+        guard !samples.isEmpty else { return 0 }
+        var sum = 0.0
+        for sample in samples { sum += Double(sample) }
+        let mean = sum / Double(samples.count)
+        let offset = Float(mean)
+        for index in samples.indices { samples[index] -= offset }
+        return mean
+    }
+}

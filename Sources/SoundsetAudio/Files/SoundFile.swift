@@ -1,0 +1,140 @@
+internal import CSndFile
+
+/// An open libsndfile handle (`SNDFILE*`); one owner, closed on deinit.
+///
+/// Not `Sendable`: a handle belongs to the task that opened it. The values it produces are.
+public final class SoundFile {
+    private let handle: OpaquePointer
+    /// The path the file was opened with, used in every error.
+    public let path: String
+    /// The header as libsndfile reports it.
+    public let info: SoundFileInfo
+
+    private init(handle: OpaquePointer, path: String, info: SoundFileInfo) {
+        self.handle = handle
+        self.path = path
+        self.info = info
+    }
+
+    deinit { sf_close(handle) }
+
+    /// Opens `path` for reading and reads its header (`sf_open` with `SFM_READ`).
+    /// - Throws: `SoundFileError` with libsndfile's reason when the file cannot be opened or parsed.
+    public static func open(reading path: String) throws -> SoundFile {
+        var raw = SF_INFO()
+        guard let handle = sf_open(path, Int32(SFM_READ), &raw) else {
+            // sf_strerror(NULL) is a global: read it straight after the failing call.
+            throw SoundFileError(path: path, code: Int(sf_error(nil)), reason: String(cString: sf_strerror(nil)))
+        }
+        let info = SoundFileInfo(
+            frames: Int(raw.frames), sampleRate: Int(raw.samplerate), channels: Int(raw.channels),
+            containerName: formatName(raw.format & Int32(SF_FORMAT_TYPEMASK), major: true),
+            encodingName: formatName(raw.format & Int32(SF_FORMAT_SUBMASK), major: false),
+            container: container(fromMajor: raw.format & Int32(SF_FORMAT_TYPEMASK)),
+            encoding: encoding(fromSub: raw.format & Int32(SF_FORMAT_SUBMASK)))
+        return SoundFile(handle: handle, path: path, info: info)
+    }
+
+    /// Creates (or truncates) `path` for writing mono or multichannel audio (`sf_open` with `SFM_WRITE`).
+    /// - Throws: `SoundFileError` when libsndfile refuses the format or cannot create the file.
+    public static func create(
+        writing path: String, container: Container, encoding: Encoding, sampleRate: Int, channels: Int = 1
+    ) throws -> SoundFile {
+        var raw = SF_INFO()
+        raw.samplerate = Int32(sampleRate)
+        raw.channels = Int32(channels)
+        raw.format = majorFormat(container) | subFormat(encoding)
+        guard sf_format_check(&raw) == SF_TRUE else {
+            throw SoundFileError(path: path, reason: "libsndfile cannot write \(encoding.rawValue) in \(container.rawValue)")
+        }
+        guard let handle = sf_open(path, Int32(SFM_WRITE), &raw) else {
+            throw SoundFileError(path: path, code: Int(sf_error(nil)), reason: String(cString: sf_strerror(nil)))
+        }
+        let info = SoundFileInfo(
+            frames: 0, sampleRate: sampleRate, channels: channels,
+            containerName: formatName(majorFormat(container), major: true),
+            encodingName: formatName(subFormat(encoding), major: false),
+            container: container, encoding: encoding)
+        return SoundFile(handle: handle, path: path, info: info)
+    }
+
+    /// Reads every frame as interleaved floats in [-1, 1] (`sf_readf_float`).
+    /// - Throws: `SoundFileError` when the file holds fewer frames than its header declares.
+    public func readAll() throws -> [Float] {
+        let channels = info.channels
+        var samples = [Float](repeating: 0, count: info.frames * channels)
+        var done = 0
+        try samples.withUnsafeMutableBufferPointer { buffer in
+            while done < info.frames {
+                let want = min(info.frames - done, 65536)
+                let got = Int(sf_readf_float(handle, buffer.baseAddress! + done * channels, sf_count_t(want)))
+                if got <= 0 {
+                    let code = Int(sf_error(handle))
+                    let why = code != 0 ? String(cString: sf_strerror(handle)) : "unexpected end of data"
+                    throw SoundFileError(
+                        path: path, code: code,
+                        reason: "truncated: the header declares \(info.frames) frames but only \(done) could be read (\(why))")
+                }
+                done += got
+            }
+        }
+        return samples
+    }
+
+    /// Writes interleaved 16-bit samples (`sf_writef_short`); libsndfile encodes them as the file's encoding.
+    /// - Throws: `SoundFileError` with libsndfile's reason when fewer frames were written than given.
+    public func write(_ samples: [Int16]) throws {
+        let frames = samples.count / info.channels
+        let written = samples.withUnsafeBufferPointer { sf_writef_short(handle, $0.baseAddress, sf_count_t(frames)) }
+        guard Int(written) == frames else {
+            throw SoundFileError(path: path, code: Int(sf_error(handle)), reason: String(cString: sf_strerror(handle)))
+        }
+    }
+
+    /// Flushes what libsndfile buffered and updates the header (`sf_write_sync`).
+    public func sync() { sf_write_sync(handle) }
+}
+
+private func majorFormat(_ container: Container) -> Int32 {
+    switch container {
+    case .caf: Int32(SF_FORMAT_CAF)
+    case .wav: Int32(SF_FORMAT_WAV)
+    case .aiff: Int32(SF_FORMAT_AIFF)
+    }
+}
+
+private func subFormat(_ encoding: Encoding) -> Int32 {
+    switch encoding {
+    case .pcm16: Int32(SF_FORMAT_PCM_16)
+    case .ulaw: Int32(SF_FORMAT_ULAW)
+    case .alaw: Int32(SF_FORMAT_ALAW)
+    }
+}
+
+private func container(fromMajor major: Int32) -> Container? {
+    Container.allCases.first { majorFormat($0) == major }
+}
+
+private func encoding(fromSub sub: Int32) -> Encoding? {
+    Encoding.allCases.first { subFormat($0) == sub }
+}
+
+/// libsndfile's short name for a major or sub format (`SFC_GET_FORMAT_MAJOR` / `SFC_GET_FORMAT_SUBTYPE`).
+private func formatName(_ format: Int32, major: Bool) -> String {
+    let countCommand = major ? SFC_GET_FORMAT_MAJOR_COUNT : SFC_GET_FORMAT_SUBTYPE_COUNT
+    let getCommand = major ? SFC_GET_FORMAT_MAJOR : SFC_GET_FORMAT_SUBTYPE
+    var count: Int32 = 0
+    sf_command(nil, Int32(countCommand), &count, Int32(MemoryLayout<Int32>.size))
+    for index in 0..<count {
+        var entry = SF_FORMAT_INFO()
+        entry.format = index
+        sf_command(nil, Int32(getCommand), &entry, Int32(MemoryLayout<SF_FORMAT_INFO>.size))
+        if entry.format == format, let ext = major ? entry.extension : nil {
+            return String(cString: ext).uppercased()
+        }
+        if entry.format == format, let name = entry.name {
+            return String(cString: name)
+        }
+    }
+    return String(format, radix: 16)
+}

@@ -1,0 +1,31 @@
+/// A container that iOS accepts for notification sounds.
+public enum Container: String, CaseIterable, Sendable, Codable {
+    case caf, wav, aiff
+
+    /// The file name extension written for this container.
+    public var fileExtension: String { rawValue }
+}
+
+/// A sample encoding that iOS accepts for notification sounds.
+public enum Encoding: String, CaseIterable, Sendable, Codable {
+    case pcm16, ulaw, alaw
+}
+
+/// What a sound file holds, read from its header without decoding the samples.
+public struct SoundFileInfo: Sendable, Equatable {
+    /// Frames (samples per channel) the header declares.
+    public var frames: Int
+    public var sampleRate: Int
+    public var channels: Int
+    /// libsndfile's container name, e.g. "WAV", "CAF", "AIFF".
+    public var containerName: String
+    /// libsndfile's sample encoding name, e.g. "PCM_16", "FLOAT", "ULAW".
+    public var encodingName: String
+    /// The container when it is one soundset writes, otherwise nil.
+    public var container: Container?
+    /// The encoding when it is one soundset writes, otherwise nil.
+    public var encoding: Encoding?
+
+    /// Duration in seconds, from the header.
+    public var seconds: Double { sampleRate > 0 ? Double(frames) / Double(sampleRate) : 0 }
+}

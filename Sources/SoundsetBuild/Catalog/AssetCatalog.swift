@@ -1,0 +1,147 @@
+import Foundation
+import SoundsetAudio
+
+/// One recording in the assets folder, checked from its header.
+public struct Recording: Sendable, Equatable {
+    /// The clip name: the file name without its extension.
+    public var name: String
+    /// The file name inside the assets folder.
+    public var fileName: String
+    /// Where the file is.
+    public var url: URL
+    /// How the file is named in messages, e.g. `Assets/7.wav`.
+    public var displayPath: String
+    /// The header as libsndfile read it.
+    public var info: SoundFileInfo
+}
+
+/// The recordings and configuration in an assets folder, every problem with them found in one pass.
+public struct AssetCatalog: Sendable {
+    /// Recordings longer than this are refused: iOS plays the default sound instead.
+    public static let maxSeconds = 30.0
+    /// Recordings below this rate are refused: they cannot carry speech.
+    public static let minSampleRate = 8000
+
+    /// The recordings, sorted by clip name.
+    public var recordings: [Recording]
+    /// The configuration (defaults where `soundset.json` is silent).
+    public var configuration: Configuration
+    /// The clips that get a `<name>Copy`.
+    public var copies: Set<String>
+    /// Everything wrong with the folder's files and configuration; the recordings above are the good ones.
+    public var problems: [BuildProblem]
+
+    /// Scans `assets`, reads every header and the configuration.
+    /// - Parameter displayName: how the folder is named in messages (the path as the user gave it).
+    /// - Throws: `BuildFailure` when the folder itself cannot be read or holds no recordings;
+    ///   problems with single files are collected in `problems`.
+    public static func load(assets: URL, displayName: String) throws -> AssetCatalog {
+        var problems: [BuildProblem] = []
+        let fileManager = FileManager.default
+        var isDirectory: ObjCBool = false
+        guard fileManager.fileExists(atPath: assets.path, isDirectory: &isDirectory), isDirectory.boolValue else {
+            throw BuildFailure([BuildProblem(displayName, "no such folder (pass the folder of recordings with --assets DIR)")])
+        }
+        var configuration = Configuration()
+        do {
+            configuration = try ConfigurationLoader.load(
+                from: assets.appendingPathComponent(ConfigurationLoader.fileName),
+                displayPath: "\(displayName)/\(ConfigurationLoader.fileName)")
+        } catch let failure as BuildFailure {
+            problems += failure.problems
+        }
+
+        let names: [String]
+        do { names = try fileManager.contentsOfDirectory(atPath: assets.path).sorted() } catch {
+            throw BuildFailure([BuildProblem(displayName, "cannot list the folder (check its permissions)")])
+        }
+        let realAssets = assets.resolvingSymlinksInPath().standardizedFileURL.path
+        var recordings: [Recording] = []
+        for fileName in names where !fileName.hasPrefix(".") && fileName != ConfigurationLoader.fileName {
+            let url = assets.appendingPathComponent(fileName)
+            let display = "\(displayName)/\(ClipName.printable(fileName))"
+            let resolved = url.resolvingSymlinksInPath().standardizedFileURL
+            if resolved.path != url.standardizedFileURL.path,
+               resolved.deletingLastPathComponent().path != realAssets {
+                problems.append(BuildProblem(display, "is a symbolic link to a file outside the assets folder (copy the recording in instead)"))
+                continue
+            }
+            var entryIsDirectory: ObjCBool = false
+            guard fileManager.fileExists(atPath: resolved.path, isDirectory: &entryIsDirectory) else {
+                problems.append(BuildProblem(display, "is a broken symbolic link (copy the recording in instead)"))
+                continue
+            }
+            if entryIsDirectory.boolValue { continue }
+            let name = (fileName as NSString).deletingPathExtension
+            if let reason = ClipName.problem(with: name) {
+                problems.append(BuildProblem(display, "'\(ClipName.printable(name))' is not a valid clip name: \(reason); rename the file"))
+                continue
+            }
+            let info: SoundFileInfo
+            do { info = try SoundFile.open(reading: url.path).info } catch let error as SoundFileError {
+                problems.append(BuildProblem(display, "cannot be read as audio: \(error.reason.asClause)"))
+                continue
+            }
+            if let problem = headerProblem(info) {
+                problems.append(BuildProblem(display, problem))
+                continue
+            }
+            recordings.append(Recording(name: name, fileName: fileName, url: url, displayPath: display, info: info))
+        }
+
+        // The same clip name twice, compared case-insensitively: iOS bundles live on case-insensitive disks.
+        let byName = Dictionary(grouping: recordings) { $0.name.lowercased() }
+        for (key, group) in byName.sorted(by: { $0.key < $1.key }) where group.count > 1 {
+            let paths = group.map(\.displayPath)
+            problems.append(BuildProblem(paths[0], "\(paths.dropFirst().joined(separator: " and ")) make the same clip '\(group[0].name)' (keep one of them)"))
+            recordings.removeAll { $0.name.lowercased() == key }
+        }
+
+        let existing = Set(recordings.map(\.name))
+        let copies: Set<String>
+        if let listed = configuration.copies {
+            for name in listed where !existing.contains(name) {
+                problems.append(BuildProblem("\(displayName)/\(ConfigurationLoader.fileName): copies", "lists '\(name)' but there is no recording for it (add one or remove it from copies)"))
+            }
+            copies = Set(listed).intersection(existing)
+        } else {
+            copies = existing.intersection((0...9).map(String.init))
+        }
+        let lowercasedCopyNames = Dictionary(uniqueKeysWithValues: copies.map { (($0 + ClipName.copySuffix).lowercased(), $0) })
+        for recording in recordings {
+            if let original = lowercasedCopyNames[recording.name.lowercased()] {
+                problems.append(BuildProblem(recording.displayPath, "has the name of the copy of clip '\(original)' (rename the recording)"))
+            }
+        }
+
+        guard !recordings.isEmpty || !problems.isEmpty else {
+            throw BuildFailure([BuildProblem(displayName, "holds no recordings (add WAV, AIFF, FLAC, CAF or Ogg files)")])
+        }
+        return AssetCatalog(
+            recordings: recordings.sorted { $0.name < $1.name }, configuration: configuration, copies: copies,
+            problems: problems)
+    }
+
+    /// What is wrong with a recording from its header alone, before anything is decoded.
+    static func headerProblem(_ info: SoundFileInfo) -> String? {
+        if info.frames <= 0 { return "holds no audio frames (re-export the recording)" }
+        if info.sampleRate < minSampleRate {
+            return "sample rate \(info.sampleRate) Hz is too low for speech (at least \(minSampleRate) Hz)"
+        }
+        if info.seconds >= maxSeconds {
+            return String(format: "is %.1f s long; iOS plays the default sound for notification sounds of 30 s or more (cut it to one word or phrase)", info.seconds)
+        }
+        return nil
+    }
+}
+
+extension String {
+    var lowercasedFirst: String { prefix(1).lowercased() + dropFirst() }
+
+    /// A library's sentence as part of one of ours: lower-case first letter, no full stop.
+    var asClause: String {
+        var text = lowercasedFirst.trimmingCharacters(in: .whitespacesAndNewlines)
+        while text.hasSuffix(".") { text.removeLast() }
+        return text
+    }
+}

@@ -1,0 +1,56 @@
+import Foundation
+import SoundsetAudio
+import SoundsetRuntime
+
+/// Step 5 and 6 for one clip: encode, read back what was written, copy.
+enum ClipWriter {
+    /// The limiter aims this far under the ceiling, dB, so quantisation cannot push the written file over it.
+    static let ceilingMargin = 0.05
+
+    /// Writes `clip` into `folder`, verifies the written file's true peak, and writes its copy.
+    /// Frames, loudness and true peak in the result are read back from the written file.
+    static func write(_ clip: FinishedClip, into folder: URL, copy: Bool, level: Double, configuration: Configuration) throws -> Manifest.Clip {
+        let name = clip.prepared.recording.name
+        let fileName = "\(name).\(configuration.container.fileExtension)"
+        let url = folder.appendingPathComponent(fileName)
+        let ceiling = configuration.loudness.truePeak
+        var clip = clip
+        var readBack: (info: SoundFileInfo, measurement: LoudnessMeasurement)
+        var margin = ceilingMargin
+        while true {
+            do {
+                let file = try SoundFile.create(
+                    writing: url.path, container: configuration.container, encoding: configuration.encoding,
+                    sampleRate: configuration.sampleRate)
+                try file.write(clip.pcm)
+            } catch let error as SoundFileError {
+                throw BuildProblem(url.path, "cannot be written: \(error.reason.asClause)")
+            }
+            do {
+                let file = try SoundFile.open(reading: url.path)
+                readBack = (file.info, try LoudnessMeter.measure(try file.readAll(), sampleRate: file.info.sampleRate))
+            } catch {
+                throw BuildProblem(url.path, "cannot be read back after writing: \(error)")
+            }
+            // µ-law and a-law quantise coarsely near full scale; aim lower until the file itself is under.
+            guard readBack.measurement.truePeak > ceiling, margin < 3 else { break }
+            margin += readBack.measurement.truePeak - ceiling + 0.05
+            clip = try ClipFinisher.finish(clip.prepared, level: level, ceilingDb: ceiling - margin, sampleRate: configuration.sampleRate)
+        }
+        let data: Data
+        do { data = try Data(contentsOf: url) } catch { throw BuildProblem(url.path, "cannot be read back after writing") }
+        var copyName: String?
+        if copy {
+            copyName = "\(name)\(ClipName.copySuffix).\(configuration.container.fileExtension)"
+            do { try data.write(to: folder.appendingPathComponent(copyName!)) } catch {
+                throw BuildProblem(folder.appendingPathComponent(copyName!).path, "cannot be written (\(OutputFolder.reason(error)))")
+            }
+        }
+        return Manifest.Clip(
+            name: name, file: fileName, copy: copyName, frames: readBack.info.frames,
+            seconds: Double(readBack.info.frames) / Double(readBack.info.sampleRate),
+            loudness: rounded(readBack.measurement.loudness), truePeak: rounded(readBack.measurement.truePeak),
+            gain: rounded(clip.gainDb), limiting: rounded(clip.limitingDb), sha256: SHA256.hex(data),
+            source: Manifest.Source(file: clip.prepared.recording.fileName, sha256: clip.prepared.sourceSHA256))
+    }
+}

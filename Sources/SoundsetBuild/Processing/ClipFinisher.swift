@@ -1,0 +1,42 @@
+import Foundation
+import SoundsetAudio
+
+/// A clip brought to the set's level and limited, as 16-bit samples ready to encode.
+public struct FinishedClip: Sendable {
+    public var prepared: PreparedClip
+    /// Gain applied before limiting, dB.
+    public var gainDb: Double
+    /// Largest limiter gain reduction, dB.
+    public var limitingDb: Double
+    /// Samples quantised to 16 bits.
+    public var pcm: [Int16]
+}
+
+/// Step 4 for one clip: one gain to the set's level, then the limiter under the ceiling.
+public enum ClipFinisher {
+    /// How close to the level the gain search stops, LU.
+    static let tolerance = 0.02
+
+    /// Finds the gain that puts the limited clip at `level` LUFS with its true peak under `ceilingDb`.
+    public static func finish(_ clip: PreparedClip, level: Double, ceilingDb: Double, sampleRate: Int) throws -> FinishedClip {
+        var gainDb = level - clip.measurement.loudness
+        var result: LimiterResult
+        // Limiting lowers loudness a little; raise the gain by what it took and limit again.
+        var attempt = 0
+        repeat {
+            let gain = Float(Decibels.toAmplitude(gainDb))
+            result = try Limiter.apply(clip.samples.map { $0 * gain }, sampleRate: sampleRate, ceilingDb: ceilingDb)
+            let error = level - (try LoudnessMeter.measure(result.samples, sampleRate: sampleRate).loudness)
+            attempt += 1
+            if abs(error) < tolerance || attempt == 6 { break }
+            gainDb += error
+        } while true
+        return FinishedClip(prepared: clip, gainDb: gainDb, limitingDb: result.maxReductionDb, pcm: quantize(result.samples))
+    }
+
+    /// Rounds to 16 bits with the scale libsndfile reads back (x · 32768), clamped, no dither:
+    /// deterministic, and reading the file returns these exact values.
+    static func quantize(_ samples: [Float]) -> [Int16] {
+        samples.map { Int16(clamping: Int(($0 * 32768).rounded())) }
+    }
+}

@@ -1,0 +1,71 @@
+import Foundation
+import SoundsetAudio
+
+/// A recording decoded, mixed to mono, trimmed, resampled and faded, with its loudness measured:
+/// everything before the set's level is known.
+public struct PreparedClip: Sendable {
+    public var recording: Recording
+    /// sha256 of the recording's bytes.
+    public var sourceSHA256: String
+    /// Where the word was found, in source frames.
+    public var region: TrimRegion
+    /// The trimmed, faded clip at the output rate.
+    public var samples: [Float]
+    /// Whole-clip loudness and true peak before any gain.
+    public var measurement: LoudnessMeasurement
+    /// Things a designer should know that do not stop the build.
+    public var warnings: [BuildProblem]
+
+    /// True peak above loudness, dB: how much headroom the clip needs above its level.
+    public var peakToLoudness: Double { measurement.truePeak - measurement.loudness }
+}
+
+/// Step 1-3 and the first measurement of step 4 for one recording.
+public enum ClipPreparer {
+    /// Samples at or above this magnitude count as clipped in the source.
+    static let clipLevel: Float = 0.999
+
+    /// Decodes and prepares `recording` for `configuration`.
+    /// - Throws: `BuildProblem` naming the recording.
+    public static func prepare(_ recording: Recording, configuration: Configuration) throws -> PreparedClip {
+        let display = recording.displayPath
+        let bytes: Data
+        let interleaved: [Float]
+        do {
+            bytes = try Data(contentsOf: recording.url)
+            interleaved = try SoundFile.open(reading: recording.url.path).readAll()
+        } catch let error as SoundFileError {
+            throw BuildProblem(display, "cannot be read as audio: \(error.reason.asClause)")
+        } catch {
+            throw BuildProblem(display, "cannot be read (check its permissions)")
+        }
+        if interleaved.contains(where: { !$0.isFinite }) {
+            throw BuildProblem(display, "holds NaN or infinite samples (re-export it as PCM)")
+        }
+        var warnings: [BuildProblem] = []
+        let clipped = interleaved.reduce(0) { $0 + (abs($1) >= clipLevel ? 1 : 0) }
+        if clipped > 0 {
+            warnings.append(BuildProblem(display, "\(clipped) samples are clipped at full scale (record it again at a lower level)"))
+        }
+        var mono = Mono.mixDown(interleaved, channels: recording.info.channels)
+        Mono.removeDC(&mono)
+        let sourceRate = recording.info.sampleRate
+        let region: TrimRegion
+        do { region = try Trimmer.findRegion(mono, sampleRate: sourceRate, settings: configuration.trim) } catch let error as TrimError {
+            throw BuildProblem(display, error.description)
+        }
+        let kept = Array(mono[region.keepStart..<region.keepEnd])
+        var samples: [Float]
+        do { samples = try Resampler.resample(kept, from: sourceRate, to: configuration.sampleRate) } catch {
+            throw BuildProblem(display, "\(error)")
+        }
+        Fade.applyEdges(&samples, frames: Int(configuration.trim.fadeMs / 1000 * Double(configuration.sampleRate)))
+        let measurement: LoudnessMeasurement
+        do { measurement = try LoudnessMeter.measure(samples, sampleRate: configuration.sampleRate) } catch {
+            throw BuildProblem(display, "\(error)")
+        }
+        return PreparedClip(
+            recording: recording, sourceSHA256: SHA256.hex(bytes), region: region, samples: samples,
+            measurement: measurement, warnings: warnings)
+    }
+}

@@ -1,0 +1,21 @@
+/// One thing wrong with the input, naming the file or key it concerns and what to do.
+public struct BuildProblem: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The file or key the problem is about, e.g. `Assets/7.wav` or `Assets/soundset.json: loudness.target`.
+    public var subject: String
+    /// What is wrong and the fix, lower-case, one line.
+    public var message: String
+
+    public init(_ subject: String, _ message: String) {
+        self.subject = subject
+        self.message = message
+    }
+
+    public var description: String { "\(subject): \(message)" }
+}
+
+/// Every problem found in one run; nothing was written.
+public struct BuildFailure: Error, Sendable, CustomStringConvertible {
+    public var problems: [BuildProblem]
+    public init(_ problems: [BuildProblem]) { self.problems = problems }
+    public var description: String { problems.map(\.description).joined(separator: "\n") }
+}

@@ -1,0 +1,51 @@
+/// Bad usage: the command line itself is wrong (exit 64).
+struct UsageError: Error {
+    var message: String
+    init(_ message: String) { self.message = message }
+}
+
+/// A small argument parser: `--name value`, `--name=value`, flags and positionals.
+struct Arguments {
+    private(set) var options: [String: String] = [:]
+    private(set) var flags: Set<String> = []
+    private(set) var positionals: [String] = []
+
+    /// Parses `arguments`, accepting only the listed options (which take a value) and flags.
+    init(_ arguments: [String], options allowedOptions: Set<String>, flags allowedFlags: Set<String>) throws {
+        var index = 0
+        var onlyPositionals = false
+        while index < arguments.count {
+            let argument = arguments[index]
+            index += 1
+            if onlyPositionals || !argument.hasPrefix("--") || argument == "--" {
+                if argument == "--" && !onlyPositionals { onlyPositionals = true; continue }
+                if !onlyPositionals && argument.hasPrefix("-") && argument.count > 1 && !argument.dropFirst().allSatisfy(\.isNumber) {
+                    throw UsageError("unknown option '\(ClipNamePrinting.safe(argument))'")
+                }
+                positionals.append(argument)
+                continue
+            }
+            var name = argument
+            var value: String?
+            if let equals = argument.firstIndex(of: "=") {
+                name = String(argument[..<equals])
+                value = String(argument[argument.index(after: equals)...])
+            }
+            if allowedFlags.contains(name) {
+                guard value == nil else { throw UsageError("\(name) takes no value") }
+                flags.insert(name)
+            } else if allowedOptions.contains(name) {
+                if value == nil {
+                    guard index < arguments.count else { throw UsageError("\(name) needs a value") }
+                    value = arguments[index]
+                    index += 1
+                }
+                guard let value, !value.isEmpty else { throw UsageError("\(name) needs a value") }
+                if options[name] != nil { throw UsageError("\(name) is given more than once") }
+                options[name] = value
+            } else {
+                throw UsageError("unknown option '\(ClipNamePrinting.safe(name))'")
+            }
+        }
+    }
+}

@@ -1,0 +1,67 @@
+import Foundation
+import SoundsetBuild
+import SoundsetRuntime
+
+/// `soundset build`.
+enum BuildCommand {
+    static func run(_ arguments: [String], console: Console) async throws -> Int32 {
+        let parsed = try Arguments(arguments, options: ["--assets", "--output", "--jobs"], flags: ["--quiet", "--help", "-h"])
+        if parsed.flags.contains("--help") || parsed.positionals.contains("-h") {
+            console.out(Help.build)
+            return ExitCode.success
+        }
+        if let extra = parsed.positionals.first { throw UsageError("build takes no arguments, got '\(ClipNamePrinting.safe(extra))'") }
+        var jobs = ProcessInfo.processInfo.activeProcessorCount
+        if let text = parsed.options["--jobs"] {
+            guard let value = Int(text), (1...256).contains(value) else { throw UsageError("--jobs needs a whole number from 1 to 256") }
+            jobs = value
+        }
+        let assets = parsed.options["--assets"] ?? "Assets"
+        let output = parsed.options["--output"] ?? "Output"
+        let quiet = parsed.flags.contains("--quiet")
+        let started = Date()
+        let options = BuildOptions(
+            assets: URL(fileURLWithPath: assets), assetsDisplay: assets.trimmingTrailingSlashes,
+            output: URL(fileURLWithPath: output), outputDisplay: output.trimmingTrailingSlashes, jobs: jobs)
+        let report: BuildReport
+        do {
+            report = try await BuildPipeline.run(options)
+        } catch let failure as BuildFailure {
+            for problem in failure.problems { console.err("error: \(problem)") }
+            console.err("soundset: build failed with \(failure.problems.count) problem\(failure.problems.count == 1 ? "" : "s"); \(options.outputDisplay) was not changed")
+            return ExitCode.failure
+        }
+        for warning in report.warnings { console.err("warning: \(warning)") }
+        if !quiet { print(report, output: options.outputDisplay, elapsed: Date().timeIntervalSince(started), console: console) }
+        return ExitCode.success
+    }
+
+    private static func print(_ report: BuildReport, output: String, elapsed: TimeInterval, console: Console) {
+        let manifest = report.manifest
+        let nameWidth = max(8, manifest.clips.map(\.name.count).max() ?? 0)
+        func pad(_ text: String, _ width: Int) -> String { text + String(repeating: " ", count: max(0, width - text.count)) }
+        console.out(pad("clip", nameWidth) + "   seconds    loudness   true peak      gain   limiting")
+        for clip in manifest.clips {
+            console.out(pad(clip.name, nameWidth) + String(
+                format: "  %8.3f s  %5.1f LUFS  %5.1f dBTP  %+6.1f dB  %5.1f dB%@",
+                clip.seconds, clip.loudness, clip.truePeak, clip.gain, clip.limiting,
+                clip.copy.map { "  + \($0)" } ?? ""))
+        }
+        let loudness = manifest.clips.map(\.loudness)
+        let spread = (loudness.max() ?? 0) - (loudness.min() ?? 0)
+        let copies = manifest.clips.filter { $0.copy != nil }.count
+        console.out(String(
+            format: "built %d clips and %d copies into %@ (%@ %@, %d Hz) in %.1f s: level %.1f LUFS, spread %.2f LU, worst true peak %.2f dBTP",
+            manifest.clips.count, copies, output, manifest.container, manifest.encoding, manifest.sampleRate, elapsed,
+            manifest.loudness.setLevel, spread, manifest.clips.map(\.truePeak).max() ?? 0))
+        console.out("level: \(manifest.loudness.reason)")
+    }
+}
+
+extension String {
+    var trimmingTrailingSlashes: String {
+        var text = self
+        while text.count > 1 && text.hasSuffix("/") { text.removeLast() }
+        return text
+    }
+}

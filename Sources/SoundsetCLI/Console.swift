@@ -1,0 +1,17 @@
+import Foundation
+
+/// Where the command writes: results and help to `out`, errors and warnings to `err`.
+public struct Console: Sendable {
+    public var out: @Sendable (String) -> Void
+    public var err: @Sendable (String) -> Void
+
+    public init(out: @escaping @Sendable (String) -> Void, err: @escaping @Sendable (String) -> Void) {
+        self.out = out
+        self.err = err
+    }
+
+    /// Standard output and standard error, a line per call.
+    public static let standard = Console(
+        out: { FileHandle.standardOutput.write(Data(($0 + "\n").utf8)) },
+        err: { FileHandle.standardError.write(Data(($0 + "\n").utf8)) })
+}

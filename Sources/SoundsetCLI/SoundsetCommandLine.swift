@@ -1,0 +1,52 @@
+import Foundation
+import SoundsetBuild
+
+/// Exit codes: 0 success, 1 failure, 64 bad usage (sysexits' EX_USAGE).
+public enum ExitCode {
+    public static let success: Int32 = 0
+    public static let failure: Int32 = 1
+    public static let usage: Int32 = 64
+}
+
+/// The `soundset` command line: parses arguments, runs the command, returns the exit code.
+public enum SoundsetCommandLine {
+    /// Runs `soundset` with `arguments` (without the program name).
+    public static func run(_ arguments: [String], console: Console = .standard) async -> Int32 {
+        guard let command = arguments.first else {
+            console.out(Help.overview)
+            return ExitCode.success
+        }
+        let rest = Array(arguments.dropFirst())
+        do {
+            switch command {
+            case "-h", "--help", "help":
+                if let topic = rest.first {
+                    guard let text = Help.text(for: topic) else { throw UsageError("unknown command '\(ClipNamePrinting.safe(topic))'") }
+                    console.out(text)
+                } else {
+                    console.out(Help.overview)
+                }
+                return ExitCode.success
+            case "--version", "version":
+                console.out("soundset \(ToolVersion.current)")
+                return ExitCode.success
+            case "build":
+                return try await BuildCommand.run(rest, console: console)
+            default:
+                throw UsageError("unknown command '\(ClipNamePrinting.safe(command))'")
+            }
+        } catch let error as UsageError {
+            console.err("soundset: \(error.message)")
+            console.err("run 'soundset --help' for usage")
+            return ExitCode.usage
+        } catch {
+            console.err("soundset: \(error)")
+            return ExitCode.failure
+        }
+    }
+}
+
+enum ClipNamePrinting {
+    /// Escapes control characters so an argument prints on one line.
+    static func safe(_ text: String) -> String { ClipName.printable(text) }
+}

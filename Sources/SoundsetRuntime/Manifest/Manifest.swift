@@ -1,0 +1,200 @@
+import Foundation
+
+/// `Output/manifest.json`: what the build wrote, with every clip's exact duration.
+///
+/// The build writes it and the app reads it. Encoded with sorted keys and no timestamps or absolute
+/// paths, so the same sound set always gives the same bytes.
+public struct Manifest: Codable, Sendable, Equatable {
+    /// The manifest format this library reads and writes.
+    public static let currentSchemaVersion = 1
+
+    /// Format version of this file; readers refuse newer versions.
+    public var schemaVersion: Int
+    /// Version of the soundset tool that built the set; a different version means Output is stale.
+    public var toolVersion: String
+    /// sha256 of the effective build configuration (after defaults).
+    public var configurationHash: String
+    /// The locale whose reading the set was recorded for, e.g. `zh-CN`.
+    public var locale: String
+    /// Frames per second of every clip.
+    public var sampleRate: Int
+    /// Channels of every clip (1).
+    public var channels: Int
+    /// `caf`, `wav` or `aiff`.
+    public var container: String
+    /// `pcm16`, `ulaw` or `alaw`.
+    public var encoding: String
+    /// How loud the set is and why.
+    public var loudness: Loudness
+    /// The clips, sorted by name.
+    public var clips: [Clip]
+
+    public init(
+        schemaVersion: Int = Manifest.currentSchemaVersion, toolVersion: String, configurationHash: String,
+        locale: String, sampleRate: Int, channels: Int, container: String, encoding: String,
+        loudness: Loudness, clips: [Clip]
+    ) {
+        self.schemaVersion = schemaVersion
+        self.toolVersion = toolVersion
+        self.configurationHash = configurationHash
+        self.locale = locale
+        self.sampleRate = sampleRate
+        self.channels = channels
+        self.container = container
+        self.encoding = encoding
+        self.loudness = loudness
+        self.clips = clips.sorted { $0.name < $1.name }
+    }
+
+    /// The set's loudness figures.
+    public struct Loudness: Codable, Sendable, Equatable {
+        /// The configured target, LUFS (whole-clip, ungated BS.1770).
+        public var target: Double
+        /// The configured true-peak ceiling, dBTP.
+        public var truePeakCeiling: Double
+        /// The configured maximum limiter gain reduction, dB.
+        public var maxLimiterReductionDb: Double
+        /// The level every clip was brought to, LUFS: the target, or lower when a clip needed more limiting than allowed.
+        public var setLevel: Double
+        /// Why the set got that level, in words.
+        public var reason: String
+
+        public init(target: Double, truePeakCeiling: Double, maxLimiterReductionDb: Double, setLevel: Double, reason: String) {
+            self.target = target
+            self.truePeakCeiling = truePeakCeiling
+            self.maxLimiterReductionDb = maxLimiterReductionDb
+            self.setLevel = setLevel
+            self.reason = reason
+        }
+    }
+
+    /// One built clip.
+    public struct Clip: Codable, Sendable, Equatable {
+        /// The clip name, e.g. `7` or `received`: the iOS sound name without extension.
+        public var name: String
+        /// File name inside `Sounds/`.
+        public var file: String
+        /// File name of the byte-identical duplicate inside `Sounds/`, when there is one.
+        public var copy: String?
+        /// Frames in the written file, read back from it.
+        public var frames: Int
+        /// frames / sampleRate.
+        public var seconds: Double
+        /// Whole-clip loudness of the written file, LUFS.
+        public var loudness: Double
+        /// True peak of the written file, dBTP.
+        public var truePeak: Double
+        /// Gain applied before limiting, dB.
+        public var gain: Double
+        /// Largest gain reduction of the limiter, dB (0 when not limited).
+        public var limiting: Double
+        /// sha256 of the written file, lower-case hex.
+        public var sha256: String
+        /// The recording the clip was made from.
+        public var source: Source
+
+        public init(
+            name: String, file: String, copy: String?, frames: Int, seconds: Double, loudness: Double,
+            truePeak: Double, gain: Double, limiting: Double, sha256: String, source: Source
+        ) {
+            self.name = name
+            self.file = file
+            self.copy = copy
+            self.frames = frames
+            self.seconds = seconds
+            self.loudness = loudness
+            self.truePeak = truePeak
+            self.gain = gain
+            self.limiting = limiting
+            self.sha256 = sha256
+            self.source = source
+        }
+    }
+
+    /// The recording a clip came from.
+    public struct Source: Codable, Sendable, Equatable {
+        /// File name inside the assets folder.
+        public var file: String
+        /// sha256 of the recording, lower-case hex.
+        public var sha256: String
+
+        public init(file: String, sha256: String) {
+            self.file = file
+            self.sha256 = sha256
+        }
+    }
+
+    /// The clip called `name`, if the set has it.
+    public func clip(named name: String) -> Clip? { clips.first { $0.name == name } }
+}
+
+/// Why a manifest could not be read.
+public enum ManifestError: Error, Equatable, CustomStringConvertible {
+    case unreadable(path: String, reason: String)
+    case newerSchema(path: String, found: Int, supported: Int)
+    case invalid(path: String, reason: String)
+
+    public var description: String {
+        switch self {
+        case .unreadable(let path, let reason): "\(path): cannot read the manifest: \(reason)"
+        case .newerSchema(let path, let found, let supported):
+            "\(path): schema version \(found) is newer than this soundset reads (\(supported)); update soundset"
+        case .invalid(let path, let reason): "\(path): not a soundset manifest: \(reason)"
+        }
+    }
+}
+
+extension Manifest {
+    /// The manifest's bytes: pretty-printed JSON with sorted keys and a final newline.
+    public func encoded() throws -> Data {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        var data = try encoder.encode(self)
+        data.append(0x0A)
+        return data
+    }
+
+    /// Decodes manifest bytes, refusing a schema version newer than this library reads.
+    /// - Parameter path: used in errors only.
+    public static func decode(_ data: Data, path: String = "manifest.json") throws -> Manifest {
+        struct Version: Decodable { var schemaVersion: Int }
+        let version: Version
+        do {
+            version = try JSONDecoder().decode(Version.self, from: data)
+        } catch {
+            throw ManifestError.invalid(path: path, reason: "no schemaVersion (\(Manifest.describe(error)))")
+        }
+        guard version.schemaVersion <= currentSchemaVersion else {
+            throw ManifestError.newerSchema(path: path, found: version.schemaVersion, supported: currentSchemaVersion)
+        }
+        do {
+            return try JSONDecoder().decode(Manifest.self, from: data)
+        } catch {
+            throw ManifestError.invalid(path: path, reason: Manifest.describe(error))
+        }
+    }
+
+    /// Reads and decodes the manifest at `url`.
+    public static func load(from url: URL) throws -> Manifest {
+        let data: Data
+        do {
+            data = try Data(contentsOf: url)
+        } catch {
+            throw ManifestError.unreadable(path: url.path, reason: "the file is missing or unreadable")
+        }
+        return try decode(data, path: url.path)
+    }
+
+    static func describe(_ error: Error) -> String {
+        switch error {
+        case DecodingError.keyNotFound(let key, let context):
+            return "missing key \((context.codingPath + [key]).map(\.stringValue).joined(separator: "."))"
+        case DecodingError.typeMismatch(_, let context), DecodingError.valueNotFound(_, let context):
+            return "wrong type at \(context.codingPath.map(\.stringValue).joined(separator: "."))"
+        case DecodingError.dataCorrupted(let context):
+            return context.codingPath.isEmpty ? "not valid JSON" : "bad value at \(context.codingPath.map(\.stringValue).joined(separator: "."))"
+        default:
+            return "\(error)"
+        }
+    }
+}

@@ -1,0 +1,4 @@
+import Foundation
+import SoundsetCLI
+
+exit(await SoundsetCommandLine.run(Array(CommandLine.arguments.dropFirst())))

@@ -1,0 +1,78 @@
+import Foundation
+import SoundsetAudio
+import SoundsetTestSupport
+import Testing
+
+@Suite struct TrimmerTests {
+    let rate = 16000
+
+    /// Room tone, a noise burst 35 dB below the tone that follows (a soft fricative onset), the tone,
+    /// room tone. The burst must be kept, the room tone dropped.
+    @Test func keepsSoftOnsetAndDropsRoomTone() throws {
+        let room = -75.0
+        let lead = Signals.silence(seconds: 0.2, rate: rate)
+        let burst = Signals.noise(seconds: 0.08, rate: rate, rmsDb: -50, seed: 3)
+        let tone = Signals.tone(220, seconds: 0.3, rate: rate, amplitudeDb: -12)   // RMS -15 dBFS
+        let tail = Signals.silence(seconds: 0.25, rate: rate)
+        let dry = lead + burst + tone + tail
+        let take = Signals.mix(dry, Signals.noise(seconds: Double(dry.count) / Double(rate), rate: rate, rmsDb: room, seed: 9))
+        let region = try Trimmer.findRegion(take, sampleRate: rate)
+        let truthStart = lead.count
+        let truthEnd = lead.count + burst.count + tone.count
+        #expect(abs(region.soundStart - truthStart) <= rate / 100, "start \(region.soundStart) vs \(truthStart)")
+        #expect(abs(region.soundEnd - truthEnd) <= rate / 100, "end \(region.soundEnd) vs \(truthEnd)")
+        #expect(abs(region.noiseFloorDb - room) < 6)
+        // The default pad is 20 ms on each side.
+        #expect(region.keepStart == region.soundStart - rate / 50)
+        #expect(region.keepEnd == region.soundEnd + rate / 50)
+    }
+
+    @Test func dropsABreathSeparatedFromTheWord() throws {
+        let breath = Signals.noise(seconds: 0.1, rate: rate, rmsDb: -45, seed: 5)
+        let dry = Signals.silence(seconds: 0.1, rate: rate) + breath + Signals.silence(seconds: 0.4, rate: rate)
+            + Signals.tone(300, seconds: 0.3, rate: rate) + Signals.silence(seconds: 0.1, rate: rate)
+        let take = Signals.mix(dry, Signals.noise(seconds: Double(dry.count) / Double(rate), rate: rate, rmsDb: -72))
+        let region = try Trimmer.findRegion(take, sampleRate: rate)
+        #expect(abs(region.soundStart - Int(0.6 * Double(rate))) <= rate / 100)
+    }
+
+    @Test func silenceIsNoSpeech() {
+        #expect(throws: TrimError.noSpeech(thresholdDb: -.infinity, noiseFloorDb: -.infinity)) {
+            try Trimmer.findRegion(Signals.silence(seconds: 0.5, rate: rate), sampleRate: rate)
+        }
+    }
+
+    @Test func noiseAloneIsNoSpeech() throws {
+        let error = #expect(throws: TrimError.self) {
+            try Trimmer.findRegion(Signals.noise(seconds: 1, rate: rate, rmsDb: -30), sampleRate: rate)
+        }
+        #expect(error?.description.hasPrefix("no speech found above") == true)
+    }
+
+    @Test func aClickIsTooShort() throws {
+        let take = Signals.mix(
+            Signals.silence(seconds: 0.2, rate: rate) + Signals.tone(1000, seconds: 0.02, rate: rate) + Signals.silence(seconds: 0.2, rate: rate),
+            Signals.noise(seconds: 0.42, rate: rate, rmsDb: -70))
+        let error = #expect(throws: TrimError.self) { try Trimmer.findRegion(take, sampleRate: rate) }
+        guard case .tooShort(let ms, _) = error else { Issue.record("expected tooShort, got \(String(describing: error))"); return }
+        #expect(ms < 50)
+    }
+
+    @Test func fadeStartsAndEndsAtZero() {
+        var samples = Signals.tone(440, seconds: 0.1, rate: rate, amplitudeDb: 0).map { _ in Float(0.8) }
+        Fade.applyEdges(&samples, frames: 80)
+        #expect(samples.first == 0)
+        #expect(abs(samples.last!) < 1e-6)
+        #expect(samples[80] == 0.8)
+        #expect(abs(samples[40] - 0.4) < 0.01)
+    }
+
+    @Test func monoIsTheMeanAndDCIsRemoved() {
+        let stereo: [Float] = [1, 0, 0.5, 0.5, 0, 1, 0.2, 0.4]
+        var mono = Mono.mixDown(stereo, channels: 2)
+        #expect(mono == [0.5, 0.5, 0.5, 0.3])
+        let offset = Mono.removeDC(&mono)
+        #expect(abs(offset - 0.45) < 1e-6)
+        #expect(abs(mono.reduce(0, +)) < 1e-6)
+    }
+}

@@ -1,0 +1,80 @@
+import Foundation
+import SoundsetRuntime
+import SoundsetTestSupport
+import Testing
+
+@Suite struct BuildCommandTests {
+    @Test func buildsAPackEndToEnd() throws {
+        let folder = try TemporaryDirectory()
+        defer { folder.remove() }
+        try AssetPacks.small(in: try folder.folder("Assets"))
+        let result = try SoundsetExecutable.run(["build"], in: folder.url)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stderr == "")
+        let lines = result.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.first?.hasPrefix("clip") == true)
+        #expect(lines.contains { $0.hasPrefix("yuan ") && $0.contains("-16.0 LUFS") })
+        #expect(lines.contains { $0.hasPrefix("1 ") && $0.hasSuffix("+ 1Copy.caf") })
+        #expect(lines.contains { $0.hasPrefix("built 4 clips and 3 copies into Output (caf pcm16, 44100 Hz)") })
+        #expect(lines.last == "level: the target -16.0 LUFS: every clip fits under the -1.0 dBTP ceiling with at most 6.0 dB of limiting")
+        let manifest = try Manifest.load(from: folder.url.appendingPathComponent("Output/manifest.json"))
+        #expect(manifest.clips.count == 4)
+
+        let quiet = try SoundsetExecutable.run(["build", "--quiet", "--assets", "Assets/", "--output=Output"], in: folder.url)
+        #expect(quiet.status == 0)
+        #expect(quiet.stdout == "")
+    }
+
+    @Test func badInputExitsOneAndLeavesOutputAlone() throws {
+        let folder = try TemporaryDirectory()
+        defer { folder.remove() }
+        let assets = try folder.folder("Assets")
+        try AssetPacks.small(in: assets)
+        #expect(try SoundsetExecutable.run(["build"], in: folder.url).status == 0)
+        let before = snapshot(of: folder.url.appendingPathComponent("Output"))
+        try Data("not audio".utf8).write(to: assets.appendingPathComponent("7.wav"))
+        try WAVFile.write(Signals.silence(seconds: 0.4, rate: 8000), to: assets.appendingPathComponent("8.wav"), rate: 8000)
+        let result = try SoundsetExecutable.run(["build"], in: folder.url)
+        #expect(result.status == 1)
+        #expect(result.stdout == "")
+        let lines = result.stderr.split(separator: "\n").map(String.init)
+        try #require(lines.count == 3, "\(lines)")
+        #expect(lines[0].hasPrefix("error: Assets/7.wav: cannot be read as audio: "))
+        #expect(lines[1] == "error: Assets/8.wav: no speech found above -inf dBFS (noise floor digital silence; is the file silent or only noise?)")
+        #expect(lines[2] == "soundset: build failed with 2 problems; Output was not changed")
+        #expect(snapshot(of: folder.url.appendingPathComponent("Output")) == before)
+    }
+
+    @Test(arguments: [
+        (["build", "--frobnicate"], "soundset: unknown option '--frobnicate'"),
+        (["build", "--jobs", "0"], "soundset: --jobs needs a whole number from 1 to 256"),
+        (["build", "--assets"], "soundset: --assets needs a value"),
+        (["build", "extra"], "soundset: build takes no arguments, got 'extra'"),
+        (["bild"], "soundset: unknown command 'bild'"),
+    ])
+    func badUsageExits64(arguments: [String], message: String) throws {
+        let result = try SoundsetExecutable.run(arguments)
+        #expect(result.status == 64)
+        #expect(result.stderr == "\(message)\nrun 'soundset --help' for usage\n")
+        #expect(result.stdout == "")
+    }
+
+    @Test func helpNamesEveryCommandAndOption() throws {
+        let overview = try SoundsetExecutable.run(["--help"])
+        #expect(overview.status == 0)
+        for word in ["build", "help", "version", "exit codes"] { #expect(overview.stdout.contains(word)) }
+        let build = try SoundsetExecutable.run(["build", "--help"])
+        #expect(build.status == 0)
+        for option in ["--assets DIR", "--output DIR", "--jobs N", "--quiet", "--help"] { #expect(build.stdout.contains(option)) }
+        #expect(try SoundsetExecutable.run(["help", "build"]).stdout == build.stdout)
+        #expect(try SoundsetExecutable.run(["--version"]).stdout.hasPrefix("soundset "))
+    }
+
+    @Test func aMissingAssetsFolderIsNamed() throws {
+        let folder = try TemporaryDirectory()
+        defer { folder.remove() }
+        let result = try SoundsetExecutable.run(["build", "--assets", "Nowhere"], in: folder.url)
+        #expect(result.status == 1)
+        #expect(result.stderr.hasPrefix("error: Nowhere: no such folder (pass the folder of recordings with --assets DIR)\n"))
+    }
+}
