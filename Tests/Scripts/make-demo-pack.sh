@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Makes the zh-CN demo voice pack in Assets/ with espeak-ng (cmn voice) and sox, dressed up like a
+# Makes the zh-CN demo voice pack in Assets/ with espeak-ng (cmn voice, pinyin input) and sox, dressed up like a
 # studio delivery: room tone before and after each word, levels 10+ dB apart, a mix of containers,
 # sample rates (22.05-48 kHz), bit depths and mono/stereo. Run from the repository root:
 #   bash Tests/Scripts/make-demo-pack.sh [DIR]
@@ -10,30 +10,32 @@ mkdir -p "$out"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
-# name|text|container|rate|bits|channels|gain dB|room tone before ms|after ms
+# name|text|pinyin|container|rate|bits|channels|gain dB|room tone before ms|after ms
 clips=(
-  "0|零|wav|44100|16|1|-6|120|200"
-  "1|一|aiff|48000|24|1|-14|80|150"
-  "2|二|flac|22050|16|1|-3|200|90"
-  "3|三|caf|32000|16|2|-10|60|260"
-  "4|四|wav|48000|24|2|-16|150|120"
-  "5|五|aiff|44100|16|1|-4|90|300"
-  "6|六|wav|22050|16|2|-12|250|80"
-  "7|七|flac|48000|24|1|-8|110|180"
-  "8|八|caf|44100|16|1|-15|70|140"
-  "9|九|wav|32000|16|1|-5|180|220"
-  "ten|十|aiff|22050|16|2|-11|130|100"
-  "hundred|百|wav|48000|16|1|-2|100|250"
-  "thousand|千|flac|44100|24|2|-13|220|130"
-  "ten_thousand|万|caf|48000|16|1|-7|90|170"
-  "hundred_million|亿|wav|44100|24|1|-17|160|110"
-  "point|点|aiff|32000|16|1|-9|140|200"
-  "yuan|元|wav|22050|16|1|-4|70|160"
-  "received|收款到账|flac|48000|16|2|-12|300|240"
+  "0|零|ling2|wav|44100|16|1|-6|120|200"
+  "1|一|yi1|aiff|48000|24|1|-14|80|150"
+  "2|二|er4|flac|22050|16|1|-3|200|90"
+  "3|三|san1|caf|32000|16|2|-10|60|260"
+  "4|四|si4|wav|48000|24|2|-16|150|120"
+  "5|五|wu3|aiff|44100|16|1|-4|90|300"
+  "6|六|liu4|wav|22050|16|2|-12|250|80"
+  "7|七|qi1|flac|48000|24|1|-8|110|180"
+  "8|八|ba1|caf|44100|16|1|-15|70|140"
+  "9|九|jiu3|wav|32000|16|1|-5|180|220"
+  "ten|十|shi2|aiff|22050|16|2|-11|130|100"
+  "hundred|百|bai3|wav|48000|16|1|-2|100|250"
+  "thousand|千|qian1|flac|44100|24|2|-13|220|130"
+  "ten_thousand|万|wan4|caf|48000|16|1|-7|90|170"
+  "hundred_million|亿|yi4|wav|44100|24|1|-17|160|110"
+  "point|点|dian3|aiff|32000|16|1|-9|140|200"
+  "yuan|元|yuan2|wav|22050|16|1|-4|70|160"
+  "received|收款到账|shou1 kuan3 dao4 zhang4|flac|48000|16|2|-12|300|240"
 )
 for row in "${clips[@]}"; do
-  IFS='|' read -r name text container rate bits channels gain before after <<<"$row"
-  espeak-ng -v cmn -s 140 -w "$work/voice.wav" "$text"
+  IFS='|' read -r name text pinyin container rate bits channels gain before after <<<"$row"
+  # The cmn voice reads bare characters it lacks as pinyin with English tone numbers
+  # ("ling two"), so it is given tone-numbered pinyin through its pinyin variant.
+  espeak-ng -v cmn-latn-pinyin -s 140 -w "$work/voice.wav" "$pinyin"
   # Speech at its level, resampled, padded with silence where the room tone will be.
   sox "$work/voice.wav" -r "$rate" -c 1 -b 32 -e floating-point "$work/speech.wav" \
     norm "$gain" pad "0.$(printf %03d "$before")" "0.$(printf %03d "$after")"

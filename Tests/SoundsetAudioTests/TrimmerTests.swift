@@ -6,6 +6,15 @@ import Testing
 @Suite struct TrimmerTests {
     let rate = 16000
 
+    /// A take whose room tone starts off zero (DC) must not count its first window as sound.
+    @Test func roomToneStartingOffZeroIsNotSound() throws {
+        let offset = [Float](repeating: 0.0003, count: Int(0.65 * Double(rate)))
+        let dry = Signals.silence(seconds: 0.15, rate: rate) + Signals.tone(300, seconds: 0.3, rate: rate, amplitudeDb: -40) + Signals.silence(seconds: 0.2, rate: rate)
+        let take = Signals.mix(Signals.mix(dry, offset), Signals.noise(seconds: 0.65, rate: rate, rmsDb: -100))
+        let region = try Trimmer.findRegion(take, sampleRate: rate)
+        #expect(abs(region.soundStart - Int(0.15 * Double(rate))) <= rate / 100, "\(region.soundStart)")
+    }
+
     /// Room tone, a noise burst 35 dB below the tone that follows (a soft fricative onset), the tone,
     /// room tone. The burst must be kept, the room tone dropped.
     @Test func keepsSoftOnsetAndDropsRoomTone() throws {
@@ -25,6 +34,16 @@ import Testing
         // The default pad is 20 ms on each side.
         #expect(region.keepStart == region.soundStart - rate / 50)
         #expect(region.keepEnd == region.soundEnd + rate / 50)
+    }
+
+    /// Zero padding after the room tone must not make the floor -inf (which would count room tone as sound).
+    @Test func digitalSilenceIsNotTheNoiseFloor() throws {
+        let dry = Signals.silence(seconds: 0.15, rate: rate) + Signals.tone(300, seconds: 0.3, rate: rate, amplitudeDb: -20) + Signals.silence(seconds: 0.15, rate: rate)
+        let take = Signals.mix(dry, Signals.noise(seconds: 0.6, rate: rate, rmsDb: -70)) + Signals.silence(seconds: 0.5, rate: rate)
+        let region = try Trimmer.findRegion(take, sampleRate: rate)
+        #expect(abs(region.noiseFloorDb - -70) < 3)
+        #expect(abs(region.soundStart - Int(0.15 * Double(rate))) <= rate / 100)
+        #expect(abs(region.soundEnd - Int(0.45 * Double(rate))) <= rate / 100)
     }
 
     @Test func dropsABreathSeparatedFromTheWord() throws {
@@ -74,5 +93,22 @@ import Testing
         let offset = Mono.removeDC(&mono)
         #expect(abs(offset - 0.45) < 1e-6)
         #expect(abs(mono.reduce(0, +)) < 1e-6)
+    }
+}
+
+@Suite struct HighPassTests {
+    @Test func aTakeThatStartsOffZeroHasNoStartTransient() {
+        let constant = [Float](repeating: 0.01, count: 1600)
+        let filtered = HighPass.filter(constant, sampleRate: 16000)
+        #expect(filtered.allSatisfy { abs($0) < 1e-7 })
+    }
+
+    @Test func passesSpeechAndStopsHum() throws {
+        let hum = HighPass.filter(Signals.tone(50, seconds: 0.5, rate: 16000, amplitudeDb: 0), sampleRate: 16000)
+        let voice = HighPass.filter(Signals.tone(1000, seconds: 0.5, rate: 16000, amplitudeDb: 0), sampleRate: 16000)
+        let humPeak = hum[4000...].map(abs).max()!
+        let voicePeak = voice[4000...].map(abs).max()!
+        #expect(20 * log10(Double(humPeak)) < -11)   // 2nd order at half the cut-off: about -12 dB
+        #expect(abs(20 * log10(Double(voicePeak))) < 0.1)
     }
 }

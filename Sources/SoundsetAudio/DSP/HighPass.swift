@@ -19,7 +19,10 @@ public enum HighPass {
         let a1 = -2 * cosine / a0
         let a2 = (1 - alpha) / a0
         var output = [Float](repeating: 0, count: samples.count)
-        var (x1, x2, y1, y2) = (0.0, 0.0, 0.0, 0.0)
+        // Start as if the first sample had always been there (the filter's steady state for a constant
+        // input is silence), so a take that starts off zero does not begin with a step response.
+        let first = Double(samples.first ?? 0)
+        var (x1, x2, y1, y2) = (first, first, 0.0, 0.0)
         for index in samples.indices {
             let x0 = Double(samples[index])
             let y0 = b0 * x0 + b1 * x1 + b2 * x2 - a1 * y1 - a2 * y2

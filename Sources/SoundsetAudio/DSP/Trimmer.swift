@@ -56,13 +56,15 @@ public enum TrimError: Error, Equatable, CustomStringConvertible {
 ///
 /// The take is high-passed at 100 Hz (for listening only: rumble and hum carry no speech) and cut
 /// into 10 ms windows (5 ms hop). The noise floor is the 2nd percentile of their
-/// RMS levels, which lands in room tone even when room tone is only a few percent of the take. Sound
+/// RMS levels (digital silence left out), which lands in room tone even when room tone is only a few percent of the take. Sound
 /// is any window above `max(floor + floorMarginDb, loudest - rangeDb)`; the kept span grows from the
 /// loudest window outwards and bridges silences up to `maxGapMs`, so a breath or click separated from
 /// the word by a longer pause is dropped.
 public enum Trimmer {
     /// The shortest sound accepted as a word.
     public static let minimumSoundMs = 50.0
+    /// Windows quieter than this are digital silence, not room tone, dBFS.
+    static let digitalSilenceDb = -130.0
 
     /// Finds the region to keep in mono `samples` at `sampleRate`.
     /// - Throws: `TrimError` when no speech is found.
@@ -78,8 +80,9 @@ public enum Trimmer {
         guard let peak = levels.max(), peak.isFinite else {
             throw TrimError.noSpeech(thresholdDb: -.infinity, noiseFloorDb: -.infinity)
         }
-        let sorted = levels.sorted()
-        let floor = sorted[min(sorted.count - 1, sorted.count / 50)]
+        // Digital silence (edited takes are often padded with zeros) says nothing about the room.
+        let audible = levels.filter { $0 > Self.digitalSilenceDb }.sorted()
+        let floor = audible.isEmpty ? -Double.infinity : audible[audible.count / 50]
         let threshold = max(floor + settings.floorMarginDb, peak - settings.rangeDb)
         guard peak > threshold, let loudest = levels.firstIndex(of: peak) else {
             throw TrimError.noSpeech(thresholdDb: threshold, noiseFloorDb: floor)
