@@ -27,10 +27,10 @@ let package = Package(
         .target(name: "SoundsetCLI", dependencies: ["SoundsetBuild", "SoundsetRuntime"]),
         .executableTarget(name: "soundset", dependencies: ["SoundsetCLI"]),
 
-        .target(name: "SoundsetTestSupport", dependencies: ["SoundsetAudio"], path: "Tests/SoundsetTestSupport"),
+        .target(name: "SoundsetTestSupport", dependencies: ["SoundsetAudio", "SoundsetRuntime"], path: "Tests/SoundsetTestSupport"),
         .testTarget(name: "SoundsetAudioTests", dependencies: ["SoundsetAudio", "SoundsetTestSupport"]),
         .testTarget(name: "SoundsetBuildTests", dependencies: ["SoundsetBuild", "SoundsetTestSupport"]),
-        .testTarget(name: "SoundsetRuntimeTests", dependencies: ["SoundsetRuntime", "SoundsetTestSupport"]),
+        .testTarget(name: "SoundsetRuntimeTests", dependencies: ["SoundsetRuntime", "SoundsetTestSupport"], exclude: ["Vectors"]),
         .testTarget(name: "SoundsetCLITests", dependencies: ["SoundsetTestSupport", "SoundsetRuntime"]),
     ],
     swiftLanguageModes: [.v6]

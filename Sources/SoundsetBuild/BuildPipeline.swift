@@ -92,7 +92,7 @@ public enum BuildPipeline {
                 loudness: .init(target: configuration.loudness.target, truePeakCeiling: configuration.loudness.truePeak,
                                 maxLimiterReductionDb: configuration.limiter.maxReductionDb,
                                 setLevel: rounded(setLevel.level), reason: setLevel.reason),
-                clips: clips)
+                reading: configuration.reading, announcement: configuration.announcement, clips: clips)
             try manifest.encoded().write(to: staging.appendingPathComponent(OutputFolder.manifestName))
             try output.swap(in: staging)
             return BuildReport(manifest: manifest, setLevel: setLevel, warnings: prepared.flatMap(\.warnings))

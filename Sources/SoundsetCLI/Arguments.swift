@@ -7,11 +7,15 @@ struct UsageError: Error {
 /// A small argument parser: `--name value`, `--name=value`, flags and positionals.
 struct Arguments {
     private(set) var options: [String: String] = [:]
+    /// Values of options that may be given more than once, in order.
+    private(set) var repeated: [String: [String]] = [:]
     private(set) var flags: Set<String> = []
     private(set) var positionals: [String] = []
 
     /// Parses `arguments`, accepting only the listed options (which take a value) and flags.
-    init(_ arguments: [String], options allowedOptions: Set<String>, flags allowedFlags: Set<String>) throws {
+    /// Options in `repeatable` may be given more than once. An argument that starts with `-` and then
+    /// a digit or `.` is a positional (so `-2.50` reaches the amount parser, which explains the sign).
+    init(_ arguments: [String], options allowedOptions: Set<String>, flags allowedFlags: Set<String>, repeatable: Set<String> = []) throws {
         var index = 0
         var onlyPositionals = false
         while index < arguments.count {
@@ -19,7 +23,8 @@ struct Arguments {
             index += 1
             if onlyPositionals || !argument.hasPrefix("--") || argument == "--" {
                 if argument == "--" && !onlyPositionals { onlyPositionals = true; continue }
-                if !onlyPositionals && argument.hasPrefix("-") && argument.count > 1 && !argument.dropFirst().allSatisfy(\.isNumber) {
+                let looksNumeric = argument.dropFirst().first.map { $0.isNumber || $0 == "." } ?? false
+                if !onlyPositionals && argument.hasPrefix("-") && argument.count > 1 && !looksNumeric {
                     throw UsageError("unknown option '\(ClipNamePrinting.safe(argument))'")
                 }
                 positionals.append(argument)
@@ -34,13 +39,17 @@ struct Arguments {
             if allowedFlags.contains(name) {
                 guard value == nil else { throw UsageError("\(name) takes no value") }
                 flags.insert(name)
-            } else if allowedOptions.contains(name) {
+            } else if allowedOptions.contains(name) || repeatable.contains(name) {
                 if value == nil {
                     guard index < arguments.count else { throw UsageError("\(name) needs a value") }
                     value = arguments[index]
                     index += 1
                 }
                 guard let value, !value.isEmpty else { throw UsageError("\(name) needs a value") }
+                if repeatable.contains(name) {
+                    repeated[name, default: []].append(value)
+                    continue
+                }
                 if options[name] != nil { throw UsageError("\(name) is given more than once") }
                 options[name] = value
             } else {

@@ -7,6 +7,8 @@ enum Help {
 
         commands:
           build     trim, resample and loudness-normalise Assets/ into Output/ with a manifest
+          plan      show the clips and timing that announce an amount
+          render    compose the announcement of an amount into one sound file
           help      show help for a command: soundset help build
           version   print the version
 
@@ -38,9 +40,54 @@ enum Help {
         exit codes: 0 built, 1 a recording, the configuration or the output folder is bad, 64 bad usage
         """
 
+    static let announcementOptions = """
+          --output DIR          the built sound set (default: Output)
+          --locale LOCALE       zh-CN or en-US (default: the one the set was built for)
+          --prefix NAME         clip before the amount, e.g. received; none for no prefix
+                                (default: announcement.prefix of the set)
+          --suffix NAME         clip after the amount; none for no suffix (default: announcement.suffix)
+          --gap-ms N            silence between clips in ms (default: announcement.gapMs)
+          --reading KEY=VALUE   override a reading option for this run; repeatable:
+                                style=point|yuanJiaoFen, useLiang=true|false, keepTrailingZeros=true|false
+          --format text|json    output format (default: text)
+          -h, --help            show this help
+        """
+
+    static let plan = """
+        usage: soundset plan AMOUNT [--output DIR] [--locale zh-CN|en-US] [--prefix NAME] [--suffix NAME]
+                                    [--gap-ms N] [--reading KEY=VALUE]... [--format text|json]
+
+        Reads AMOUNT (digits with at most two decimals, below 10^12, e.g. 123.45) and prints the clips
+        that announce it, after the Copy rule, with each clip's start and duration from the manifest.
+        JSON keys: amount, locale, tokens, clips, steps [{clip, file, start, seconds, startFrame, frames}],
+        gapFrames, sampleRate, totalFrames, totalSeconds.
+
+        options:
+        \(announcementOptions)
+
+        exit codes: 0 planned, 1 bad amount, missing manifest or missing clips, 64 bad usage
+        """
+
+    static let render = """
+        usage: soundset render AMOUNT --out FILE [--output DIR] [--locale zh-CN|en-US] [--prefix NAME]
+                                      [--suffix NAME] [--gap-ms N] [--reading KEY=VALUE]... [--format text|json]
+
+        Composes the announcement of AMOUNT into one sound file in the set's format (its container,
+        encoding and rate), gaps as digital silence: what an app sets as a notification's sound.
+        FILE must end in the set's container extension; it is written whole or not at all.
+
+        options:
+          --out FILE            the sound file to write
+        \(announcementOptions)
+
+        exit codes: 0 written, 1 bad amount, missing manifest or clips, or 30 s or more, 64 bad usage
+        """
+
     static func text(for command: String) -> String? {
         switch command {
         case "build": build
+        case "plan": plan
+        case "render": render
         case "help", "version": overview
         default: nil
         }

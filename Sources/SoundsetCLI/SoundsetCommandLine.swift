@@ -32,6 +32,10 @@ public enum SoundsetCommandLine {
                 return ExitCode.success
             case "build":
                 return try await BuildCommand.run(rest, console: console)
+            case "plan":
+                return try AnnouncementCommand.run(.plan, rest, console: console)
+            case "render":
+                return try AnnouncementCommand.run(.render, rest, console: console)
             default:
                 throw UsageError("unknown command '\(ClipNamePrinting.safe(command))'")
             }

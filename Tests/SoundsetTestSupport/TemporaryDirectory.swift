@@ -16,6 +16,13 @@ public struct TemporaryDirectory: Sendable {
         return folder
     }
 
+    /// `parent/name`, created.
+    public static func folder(_ parent: URL, _ name: String) throws -> URL {
+        let folder = parent.appendingPathComponent(name)
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        return folder
+    }
+
     public func remove() { try? FileManager.default.removeItem(at: url) }
 }
 

@@ -107,6 +107,11 @@ public struct AssetCatalog: Sendable {
         } else {
             copies = existing.intersection((0...9).map(String.init))
         }
+        for (key, name) in [("prefix", configuration.announcement.prefix), ("suffix", configuration.announcement.suffix)] {
+            if let name, !existing.contains(name) {
+                problems.append(BuildProblem("\(displayName)/\(ConfigurationLoader.fileName): announcement.\(key)", "names '\(name)' but there is no recording for it (add \(name).wav or change the \(key))"))
+            }
+        }
         let lowercasedCopyNames = Dictionary(uniqueKeysWithValues: copies.map { (($0 + ClipName.copySuffix).lowercased(), $0) })
         for recording in recordings {
             if let original = lowercasedCopyNames[recording.name.lowercased()] {

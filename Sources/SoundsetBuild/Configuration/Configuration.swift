@@ -1,5 +1,6 @@
 import Foundation
 import SoundsetAudio
+import SoundsetRuntime
 
 /// The build's settings, from `Assets/soundset.json`; every key is optional.
 public struct Configuration: Sendable, Equatable, Codable {
@@ -19,6 +20,10 @@ public struct Configuration: Sendable, Equatable, Codable {
     public var trim = TrimSettings()
     /// Clips that get a byte-identical `<name>Copy`; nil means the digit clips `0`-`9` that exist.
     public var copies: [String]?
+    /// How amounts are read (zh-CN style, 两, trailing zeros); recorded in the manifest.
+    public var reading = ReadingOptions()
+    /// Default prefix, suffix and gap of announcements; recorded in the manifest.
+    public var announcement = AnnouncementSettings()
 
     public init() {}
 

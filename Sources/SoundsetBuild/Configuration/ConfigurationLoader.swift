@@ -1,5 +1,6 @@
 import Foundation
 import SoundsetAudio
+import SoundsetRuntime
 
 /// Reads `soundset.json`, checking every key, type and range, and reporting every problem at once.
 public enum ConfigurationLoader {
@@ -100,8 +101,33 @@ public enum ConfigurationLoader {
                     }
                 }
                 configuration.copies = names
+            case "reading":
+                reader.object(value, path: path) { key, value, path in
+                    switch key {
+                    case "style":
+                        if let text = reader.choice(value, path: path, among: ReadingOptions.Style.allCases.map(\.rawValue)) {
+                            configuration.reading.style = ReadingOptions.Style(rawValue: text)!
+                        }
+                    case "useLiang":
+                        if let flag = reader.boolean(value, path: path) { configuration.reading.useLiang = flag }
+                    case "keepTrailingZeros":
+                        if let flag = reader.boolean(value, path: path) { configuration.reading.keepTrailingZeros = flag }
+                    default: reader.unknown(path, known: ReadingOptions.keys)
+                    }
+                }
+            case "announcement":
+                reader.object(value, path: path) { key, value, path in
+                    switch key {
+                    case "prefix", "suffix":
+                        let name = reader.clipName(value, path: path)
+                        if key == "prefix" { configuration.announcement.prefix = name } else { configuration.announcement.suffix = name }
+                    case "gapMs":
+                        if let number = reader.number(value, path: path, in: 0...2000, unit: "ms") { configuration.announcement.gapMs = number }
+                    default: reader.unknown(path, known: ["prefix", "suffix", "gapMs"])
+                    }
+                }
             default:
-                reader.unknown(path, known: ["locale", "sampleRate", "container", "encoding", "loudness", "limiter", "trim", "copies"])
+                reader.unknown(path, known: ["locale", "sampleRate", "container", "encoding", "loudness", "limiter", "trim", "copies", "reading", "announcement"])
             }
         }
         if configuration.loudness.target >= configuration.loudness.truePeak {
@@ -170,6 +196,26 @@ public enum ConfigurationLoader {
                 return nil
             }
             return Int(number)
+        }
+
+        func boolean(_ value: JSONValue, path: String) -> Bool? {
+            guard case .bool(let flag) = value else {
+                problem(path, "must be true or false, not \(value.typeName)")
+                return nil
+            }
+            return flag
+        }
+
+        func clipName(_ value: JSONValue, path: String) -> String? {
+            guard case .string(let name) = value else {
+                problem(path, "must be a clip name string, not \(value.typeName)")
+                return nil
+            }
+            if let reason = ClipName.problem(with: name) {
+                problem(path, "'\(ClipName.printable(name))' is not a clip name: \(reason)")
+                return nil
+            }
+            return name
         }
 
         func choice(_ value: JSONValue, path: String, among allowed: [String], refusals: [String: String] = [:]) -> String? {

@@ -26,13 +26,17 @@ public struct Manifest: Codable, Sendable, Equatable {
     public var encoding: String
     /// How loud the set is and why.
     public var loudness: Loudness
+    /// How amounts are read with this set (zh-CN options); nil means the defaults.
+    public var reading: ReadingOptions?
+    /// Prefix, suffix and gap for announcements; nil means none.
+    public var announcement: AnnouncementSettings?
     /// The clips, sorted by name.
     public var clips: [Clip]
 
     public init(
         schemaVersion: Int = Manifest.currentSchemaVersion, toolVersion: String, configurationHash: String,
         locale: String, sampleRate: Int, channels: Int, container: String, encoding: String,
-        loudness: Loudness, clips: [Clip]
+        loudness: Loudness, reading: ReadingOptions? = nil, announcement: AnnouncementSettings? = nil, clips: [Clip]
     ) {
         self.schemaVersion = schemaVersion
         self.toolVersion = toolVersion
@@ -43,6 +47,8 @@ public struct Manifest: Codable, Sendable, Equatable {
         self.container = container
         self.encoding = encoding
         self.loudness = loudness
+        self.reading = reading
+        self.announcement = announcement
         self.clips = clips.sorted { $0.name < $1.name }
     }
 

@@ -1,0 +1,130 @@
+import Foundation
+import SoundsetRuntime
+
+/// `soundset plan` and `soundset render`: both read an amount and plan it from the built set.
+enum AnnouncementCommand {
+    enum Kind { case plan, render }
+
+    static func run(_ kind: Kind, _ arguments: [String], console: Console) throws -> Int32 {
+        var options: Set<String> = ["--output", "--locale", "--prefix", "--suffix", "--gap-ms", "--format"]
+        if kind == .render { options.insert("--out") }
+        let parsed = try Arguments(arguments, options: options, flags: ["--help", "-h"], repeatable: ["--reading"])
+        if parsed.flags.contains("--help") || parsed.flags.contains("-h") {
+            console.out(kind == .plan ? Help.plan : Help.render)
+            return ExitCode.success
+        }
+        guard parsed.positionals.count == 1, let amountText = parsed.positionals.first else {
+            throw UsageError(parsed.positionals.isEmpty ? "\(kind == .plan ? "plan" : "render") needs an AMOUNT, e.g. 123.45"
+                                                         : "give one AMOUNT, got \(parsed.positionals.count)")
+        }
+        let format = parsed.options["--format"] ?? "text"
+        guard format == "text" || format == "json" else { throw UsageError("--format must be text or json") }
+        var locale: SpeechLocale?
+        if let text = parsed.options["--locale"] {
+            guard let value = SpeechLocale(rawValue: text) else {
+                throw UsageError("--locale must be one of \(SpeechLocale.allCases.map(\.rawValue).joined(separator: ", "))")
+            }
+            locale = value
+        }
+        var gapMs: Double?
+        if let text = parsed.options["--gap-ms"] {
+            guard let value = Double(text), value >= 0, value <= 10_000 else { throw UsageError("--gap-ms needs a number of milliseconds from 0 to 10000") }
+            gapMs = value
+        }
+        let outPath: String?
+        if kind == .render {
+            guard let out = parsed.options["--out"] else { throw UsageError("render needs --out FILE") }
+            outPath = out
+        } else {
+            outPath = nil
+        }
+
+        let amount: Amount
+        do { amount = try Amount(amountText) } catch {
+            console.err("soundset: '\(ClipNamePrinting.safe(amountText))': \(error)")
+            return ExitCode.failure
+        }
+        let outputFolder = URL(fileURLWithPath: parsed.options["--output"] ?? "Output")
+        let manifest: Manifest
+        do { manifest = try Manifest.load(from: outputFolder.appendingPathComponent("manifest.json")) } catch {
+            console.err("soundset: \(error) (run soundset build first)")
+            return ExitCode.failure
+        }
+        var reading = manifest.reading ?? ReadingOptions()
+        for pair in parsed.repeated["--reading"] ?? [] {
+            guard let equals = pair.firstIndex(of: "=") else { throw UsageError("--reading needs KEY=VALUE, e.g. style=yuanJiaoFen") }
+            do { try reading.set(String(pair[..<equals]), to: String(pair[pair.index(after: equals)...])) } catch {
+                throw UsageError(error.description)
+            }
+        }
+        var announcement = manifest.announcement ?? AnnouncementSettings()
+        if let prefix = parsed.options["--prefix"] { announcement.prefix = prefix.isEmpty || prefix == "none" ? nil : prefix }
+        if let suffix = parsed.options["--suffix"] { announcement.suffix = suffix.isEmpty || suffix == "none" ? nil : suffix }
+        if let gapMs { announcement.gapMs = gapMs }
+
+        let plan: AnnouncementPlan
+        do { plan = try Planner(manifest: manifest).plan(amount, locale: locale, reading: reading, announcement: announcement) } catch {
+            console.err("soundset: \(error)")
+            return ExitCode.failure
+        }
+        if let outPath {
+            return try render(plan, to: outPath, manifest: manifest, soundsFolder: outputFolder.appendingPathComponent("Sounds"), format: format, console: console)
+        }
+        if format == "json" {
+            console.out(try jsonText(plan))
+        } else {
+            printPlan(plan, console: console)
+        }
+        return ExitCode.success
+    }
+
+    private static func render(_ plan: AnnouncementPlan, to path: String, manifest: Manifest, soundsFolder: URL, format: String, console: Console) throws -> Int32 {
+        let url = URL(fileURLWithPath: path)
+        guard url.pathExtension.lowercased() == manifest.container else {
+            console.err("soundset: \(path): the set is \(manifest.container), so the composed file must end in .\(manifest.container)")
+            return ExitCode.failure
+        }
+        let data: Data
+        do { data = try Composer.compose(plan, soundsFolder: soundsFolder) } catch {
+            console.err("soundset: \(error)")
+            return ExitCode.failure
+        }
+        // Written beside the target and renamed into place: never a half-written sound.
+        let temporary = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).\(UUID().uuidString).tmp")
+        do {
+            try data.write(to: temporary)
+            if FileManager.default.fileExists(atPath: url.path) {
+                _ = try FileManager.default.replaceItemAt(url, withItemAt: temporary)
+            } else {
+                try FileManager.default.moveItem(at: temporary, to: url)
+            }
+        } catch {
+            try? FileManager.default.removeItem(at: temporary)
+            console.err("soundset: \(path): cannot be written (\((error as NSError).localizedDescription)); check that the folder exists and is writable")
+            return ExitCode.failure
+        }
+        if format == "json" {
+            console.out(try jsonText(plan))
+        } else {
+            console.out(String(format: "wrote %@: %d frames, %.3f s, %d clips", path, plan.totalFrames, plan.totalSeconds, plan.steps.count))
+        }
+        return ExitCode.success
+    }
+
+    private static func jsonText(_ plan: AnnouncementPlan) throws -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        return String(decoding: try encoder.encode(plan), as: UTF8.self)
+    }
+
+    private static func printPlan(_ plan: AnnouncementPlan, console: Console) {
+        console.out("\(plan.amount) (\(plan.locale)): \(plan.clips.joined(separator: " "))")
+        let width = max(4, plan.steps.map(\.clip.count).max() ?? 0)
+        console.out("    start   seconds  " + "clip".padding(toLength: width, withPad: " ", startingAt: 0) + "  file")
+        for step in plan.steps {
+            console.out(String(format: "  %7.3f   %7.3f  ", step.start, step.seconds)
+                        + step.clip.padding(toLength: width, withPad: " ", startingAt: 0) + "  " + step.file)
+        }
+        console.out(String(format: "total %.3f s (%d frames at %d Hz) in %d steps", plan.totalSeconds, plan.totalFrames, plan.sampleRate, plan.steps.count))
+    }
+}

@@ -1,0 +1,91 @@
+/// An amount of money read exactly: a whole number of minor units (分 or cents), never a binary float.
+///
+/// Text must match `^(0|[1-9][0-9]{0,11})(\.[0-9]{1,2})?$`: no sign, spaces, separators, exponent,
+/// full-width digits, and at most two decimals (never rounded or truncated). `Decimal(string:)` is not
+/// used: it accepts "12abc" as 12 and "1,000" as 1.
+public struct Amount: Sendable, Hashable, Comparable, CustomStringConvertible {
+    /// The largest amount accepted, in minor units: 999,999,999,999.99.
+    public static let maxMinorUnits: Int64 = 99_999_999_999_999
+
+    /// The amount in minor units (1 yuan = 100 分, 1 dollar = 100 cents).
+    public let minorUnits: Int64
+
+    /// The whole part (yuan, dollars).
+    public var integerPart: Int64 { minorUnits / 100 }
+    /// The minor part, 0-99 (分 or cents).
+    public var fraction: Int { Int(minorUnits % 100) }
+
+    /// An amount of `minorUnits` minor units.
+    /// - Throws: `AmountError.negative` or `.tooLarge`.
+    public init(minorUnits: Int64) throws(AmountError) {
+        guard minorUnits >= 0 else { throw .negative }
+        guard minorUnits <= Self.maxMinorUnits else { throw .tooLarge }
+        self.minorUnits = minorUnits
+    }
+
+    /// Parses amount text such as `123.45`, `0.5` or `20000`.
+    /// - Throws: `AmountError` saying what is wrong with the text.
+    public init(_ text: String) throws(AmountError) {
+        let scalars = Array(text.unicodeScalars)
+        guard !scalars.isEmpty else { throw .empty }
+        if let first = scalars.first, first == "-" || first == "+" || first == "\u{2212}" { throw .sign }
+        if scalars.contains(where: { $0.properties.isWhitespace }) { throw .whitespace }
+        if scalars.contains(where: { ("\u{FF10}"..."\u{FF19}").contains($0) || $0 == "\u{FF0E}" }) { throw .fullWidthDigits }
+        if scalars.contains(where: { $0 == "," || $0 == "_" || $0 == "'" || $0 == "\u{00A0}" || $0 == "\u{202F}" }) { throw .thousandsSeparator }
+        if scalars.contains(where: { $0 == "e" || $0 == "E" }) { throw .exponent }
+        let parts = text.split(separator: ".", omittingEmptySubsequences: false)
+        let isDigits: (Substring) -> Bool = { !$0.isEmpty && $0.unicodeScalars.allSatisfy { ("0"..."9").contains($0) } }
+        guard parts.count <= 2, isDigits(parts[0]), parts.count == 1 || isDigits(parts[1]) else {
+            if parts.count == 2 && parts[1].isEmpty && isDigits(parts[0]) { throw .missingDecimals }
+            throw .notANumber
+        }
+        let whole = parts[0]
+        if whole.count > 1 && whole.hasPrefix("0") { throw .leadingZero }
+        if whole.count > 12 { throw .tooLarge }
+        var decimals = parts.count == 2 ? parts[1] : ""
+        if decimals.count > 2 { throw .tooManyDecimals(decimals.count) }
+        while decimals.count < 2 { decimals += "0" }
+        self.minorUnits = Int64(whole)! * 100 + Int64(decimals)!
+    }
+
+    /// The amount with two decimals, e.g. `123.40`.
+    public var description: String {
+        let cents = fraction
+        return "\(integerPart).\(cents < 10 ? "0" : "")\(cents)"
+    }
+
+    public static func < (lhs: Amount, rhs: Amount) -> Bool { lhs.minorUnits < rhs.minorUnits }
+}
+
+/// Why amount text was refused.
+public enum AmountError: Error, Equatable, CustomStringConvertible {
+    case empty
+    case sign
+    case negative
+    case whitespace
+    case thousandsSeparator
+    case exponent
+    case fullWidthDigits
+    case leadingZero
+    case missingDecimals
+    case tooManyDecimals(Int)
+    case tooLarge
+    case notANumber
+
+    public var description: String {
+        switch self {
+        case .empty: "the amount is empty"
+        case .sign: "an amount has no sign: write 12.50, not -12.50 or +12.50"
+        case .negative: "the amount is negative"
+        case .whitespace: "the amount contains spaces: write 1234.50"
+        case .thousandsSeparator: "the amount contains a thousands separator: write 1234.50, not 1,234.50"
+        case .exponent: "the amount has an exponent: write 1200, not 1.2e3"
+        case .fullWidthDigits: "the amount has full-width digits: write ASCII digits 0-9"
+        case .leadingZero: "the amount has a leading zero: write 7.50, not 07.50"
+        case .missingDecimals: "the amount ends with a point: write 12 or 12.50"
+        case .tooManyDecimals(let count): "the amount has \(count) decimals; at most 2 are allowed (it is never rounded)"
+        case .tooLarge: "the amount is 10^12 or more; the largest is 999999999999.99"
+        case .notANumber: "the amount is not a number: write digits with at most one point, like 123.45"
+        }
+    }
+}

@@ -1,0 +1,113 @@
+/// The clips that announce one amount, in order, with their exact timing from the manifest.
+public struct AnnouncementPlan: Codable, Sendable, Equatable {
+    /// One clip of the announcement.
+    public struct Step: Codable, Sendable, Equatable {
+        /// The clip name after the Copy rule (e.g. `2Copy`).
+        public var clip: String
+        /// The file in `Sounds/` that plays it.
+        public var file: String
+        /// When it starts, seconds from the start of the announcement.
+        public var start: Double
+        /// How long it lasts, seconds (its frames / the sample rate).
+        public var seconds: Double
+        /// Where it starts, in frames.
+        public var startFrame: Int
+        /// How long it lasts, in frames.
+        public var frames: Int
+    }
+
+    /// The amount, with two decimals.
+    public var amount: String
+    /// The locale it was read in.
+    public var locale: String
+    /// Clip names before the Copy rule.
+    public var tokens: [String]
+    /// Clip names after the Copy rule.
+    public var clips: [String]
+    /// The clips with their timing.
+    public var steps: [Step]
+    /// Silence between two steps, frames.
+    public var gapFrames: Int
+    /// Frames per second of every clip.
+    public var sampleRate: Int
+    /// Length of the whole announcement, frames: the clips' frames plus the gaps between them.
+    public var totalFrames: Int
+    /// Length of the whole announcement, seconds.
+    public var totalSeconds: Double
+}
+
+/// Why a plan could not be made.
+public enum PlanError: Error, Equatable, CustomStringConvertible {
+    /// The sound set lacks these clips or copies (in order of first use).
+    case missingClips([String])
+    /// The locale is not one soundset reads.
+    case unknownLocale(String)
+    /// The gap is negative or longer than 10 s.
+    case badGap(Double)
+
+    public var description: String {
+        switch self {
+        case .missingClips(let names): "the sound set has no clip for \(names.joined(separator: ", ")) (record \(names.count == 1 ? "it" : "them") and run soundset build)"
+        case .unknownLocale(let locale): "unknown locale '\(locale)' (known: \(SpeechLocale.allCases.map(\.rawValue).joined(separator: ", ")))"
+        case .badGap(let gap): "the gap \(gap) ms is out of range (0 to 10000)"
+        }
+    }
+}
+
+/// Plans announcements from a built sound set's manifest.
+public struct Planner: Sendable {
+    /// The manifest of the sound set.
+    public let manifest: Manifest
+    private let files: [String: (file: String, frames: Int)]
+
+    public init(manifest: Manifest) {
+        self.manifest = manifest
+        var files: [String: (file: String, frames: Int)] = [:]
+        for clip in manifest.clips {
+            files[clip.name] = (clip.file, clip.frames)
+            if let copy = clip.copy { files[clip.name + CopyRule.suffix] = (copy, clip.frames) }
+        }
+        self.files = files
+    }
+
+    /// Plans the announcement of `amount`.
+    /// - Parameters:
+    ///   - locale: defaults to the manifest's locale.
+    ///   - reading: defaults to the manifest's reading options.
+    ///   - announcement: prefix, suffix and gap; defaults to the manifest's.
+    /// - Throws: `PlanError.missingClips` listing every clip or copy the set lacks.
+    public func plan(
+        _ amount: Amount, locale: SpeechLocale? = nil, reading: ReadingOptions? = nil, announcement: AnnouncementSettings? = nil
+    ) throws(PlanError) -> AnnouncementPlan {
+        let chosen: SpeechLocale
+        if let locale { chosen = locale } else { chosen = try manifestLocale() }
+        let settings = announcement ?? manifest.announcement ?? AnnouncementSettings()
+        guard settings.gapMs >= 0 && settings.gapMs <= 10_000 else { throw .badGap(settings.gapMs) }
+        let reading = chosen.read(amount, options: reading ?? manifest.reading ?? ReadingOptions())
+        let tokens = [settings.prefix].compactMap { $0 } + reading + [settings.suffix].compactMap { $0 }
+        let clips = CopyRule.apply(tokens)
+        var missing: [String] = []
+        for clip in clips where files[clip] == nil && !missing.contains(clip) { missing.append(clip) }
+        guard missing.isEmpty else { throw .missingClips(missing) }
+
+        let rate = manifest.sampleRate
+        let gapFrames = Int((settings.gapMs * Double(rate) / 1000).rounded())
+        var steps: [AnnouncementPlan.Step] = []
+        var position = 0
+        for clip in clips {
+            let (file, frames) = files[clip]!
+            if !steps.isEmpty { position += gapFrames }
+            steps.append(.init(clip: clip, file: file, start: Double(position) / Double(rate),
+                               seconds: Double(frames) / Double(rate), startFrame: position, frames: frames))
+            position += frames
+        }
+        return AnnouncementPlan(
+            amount: amount.description, locale: chosen.rawValue, tokens: tokens, clips: clips, steps: steps,
+            gapFrames: gapFrames, sampleRate: rate, totalFrames: position, totalSeconds: Double(position) / Double(rate))
+    }
+
+    private func manifestLocale() throws(PlanError) -> SpeechLocale {
+        guard let locale = SpeechLocale(rawValue: manifest.locale) else { throw .unknownLocale(manifest.locale) }
+        return locale
+    }
+}

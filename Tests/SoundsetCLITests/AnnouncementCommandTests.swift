@@ -1,0 +1,110 @@
+import Foundation
+import SoundsetRuntime
+import SoundsetTestSupport
+import Testing
+
+@Suite struct AnnouncementCommandTests {
+    @Test func planPrintsTheClipsAndTiming() throws {
+        let folder = try TemporaryDirectory()
+        defer { folder.remove() }
+        try FakeSets.write(in: folder.url.appendingPathComponent("Output"), prefix: "received", gapMs: 0)
+        let result = try SoundsetExecutable.run(["plan", "2.22"], in: folder.url)
+        #expect(result.status == 0, "\(result.stderr)")
+        let lines = result.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.first == "2.22 (zh-CN): received 2 point 2 2Copy yuan")
+        #expect(lines.count == 9)   // amount, column heads, 6 steps, total
+        #expect(lines.last?.hasPrefix("total ") == true)
+        #expect(lines.last?.hasSuffix("in 6 steps") == true)
+    }
+
+    @Test func planAsJSONHasTheDocumentedKeys() throws {
+        let folder = try TemporaryDirectory()
+        defer { folder.remove() }
+        let manifest = try FakeSets.write(in: folder.url.appendingPathComponent("Output"), gapMs: 0)
+        let result = try SoundsetExecutable.run(
+            ["plan", "200", "--format", "json", "--reading", "useLiang=true", "--prefix", "received", "--gap-ms", "125"], in: folder.url)
+        #expect(result.status == 0, "\(result.stderr)")
+        let plan = try JSONDecoder().decode(AnnouncementPlan.self, from: Data(result.stdout.utf8))
+        #expect(plan.amount == "200.00")
+        #expect(plan.locale == "zh-CN")
+        #expect(plan.tokens == ["received", "liang", "hundred", "yuan"])
+        #expect(plan.clips == plan.tokens)
+        #expect(plan.gapFrames == 1000)
+        let frames = plan.clips.map { manifest.clip(named: $0)!.frames }
+        #expect(plan.totalFrames == frames.reduce(0, +) + 3 * 1000)
+        let object = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as! [String: Any]
+        for key in ["amount", "locale", "tokens", "clips", "steps", "totalSeconds"] { #expect(object[key] != nil, "\(key)") }
+        let step = (object["steps"] as! [[String: Any]])[0]
+        for key in ["clip", "file", "start", "seconds"] { #expect(step[key] != nil, "\(key)") }
+    }
+
+    @Test func renderWritesTheComposedFile() throws {
+        let folder = try TemporaryDirectory()
+        defer { folder.remove() }
+        try FakeSets.write(in: folder.url.appendingPathComponent("Output"), container: .wav, encoding: .ulaw)
+        let result = try SoundsetExecutable.run(["render", "123.45", "--out", "a.wav", "--format", "json"], in: folder.url)
+        #expect(result.status == 0, "\(result.stderr)")
+        let plan = try JSONDecoder().decode(AnnouncementPlan.self, from: Data(result.stdout.utf8))
+        let data = try Data(contentsOf: folder.url.appendingPathComponent("a.wav"))
+        let sound = try SoundData(parsing: data, name: "a.wav")
+        #expect(sound.frames == plan.totalFrames)
+        #expect(sound.format.encoding == "ulaw")
+
+        let wrongExtension = try SoundsetExecutable.run(["render", "1", "--out", "a.caf"], in: folder.url)
+        #expect(wrongExtension.status == 1)
+        #expect(wrongExtension.stderr == "soundset: a.caf: the set is wav, so the composed file must end in .wav\n")
+    }
+
+    @Test(arguments: [
+        ("-2.50", "soundset: '-2.50': an amount has no sign: write 12.50, not -12.50 or +12.50"),
+        ("12abc", "soundset: '12abc': the amount is not a number: write digits with at most one point, like 123.45"),
+        ("1.234", "soundset: '1.234': the amount has 3 decimals; at most 2 are allowed (it is never rounded)"),
+        ("1,000", "soundset: '1,000': the amount contains a thousands separator: write 1234.50, not 1,234.50"),
+    ])
+    func badAmountsExitOneWithOneLine(amount: String, message: String) throws {
+        let folder = try TemporaryDirectory()
+        defer { folder.remove() }
+        try FakeSets.write(in: folder.url.appendingPathComponent("Output"))
+        let result = try SoundsetExecutable.run(["plan", amount], in: folder.url)
+        #expect(result.status == 1)
+        #expect(result.stderr == message + "\n")
+        #expect(result.stdout == "")
+    }
+
+    @Test func missingClipsAndMissingManifestExitOne() throws {
+        let folder = try TemporaryDirectory()
+        defer { folder.remove() }
+        let noSet = try SoundsetExecutable.run(["plan", "1"], in: folder.url)
+        #expect(noSet.status == 1)
+        #expect(noSet.stderr.hasSuffix("manifest.json: cannot read the manifest: the file is missing or unreadable (run soundset build first)\n"))
+        try FakeSets.write(in: folder.url.appendingPathComponent("Output"))
+        let english = try SoundsetExecutable.run(["plan", "2.5", "--locale", "en-US"], in: folder.url)
+        #expect(english.status == 1)
+        #expect(english.stderr == "soundset: the sound set has no clip for dollars, and, 50, cents (record them and run soundset build)\n")
+    }
+
+    @Test(arguments: [
+        (["plan"], "soundset: plan needs an AMOUNT, e.g. 123.45"),
+        (["plan", "1", "--reading", "style=fancy"], "soundset: reading option style cannot be 'fancy' (use point or yuanJiaoFen)"),
+        (["plan", "1", "--reading", "loud"], "soundset: --reading needs KEY=VALUE, e.g. style=yuanJiaoFen"),
+        (["plan", "1", "--locale", "fr-FR"], "soundset: --locale must be one of zh-CN, en-US"),
+        (["plan", "1", "--format", "xml"], "soundset: --format must be text or json"),
+        (["render", "1"], "soundset: render needs --out FILE"),
+    ])
+    func badUsageExits64(arguments: [String], message: String) throws {
+        let result = try SoundsetExecutable.run(arguments)
+        #expect(result.status == 64)
+        #expect(result.stderr == message + "\nrun 'soundset --help' for usage\n")
+    }
+
+    @Test func helpDocumentsEveryOption() throws {
+        for command in ["plan", "render"] {
+            let help = try SoundsetExecutable.run([command, "--help"])
+            #expect(help.status == 0)
+            for option in ["--output DIR", "--locale", "--prefix NAME", "--suffix NAME", "--gap-ms N", "--reading KEY=VALUE", "--format text|json"] {
+                #expect(help.stdout.contains(option), "\(command) \(option)")
+            }
+        }
+        #expect(try SoundsetExecutable.run(["render", "--help"]).stdout.contains("--out FILE"))
+    }
+}
