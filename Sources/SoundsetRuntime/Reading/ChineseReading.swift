@@ -48,24 +48,38 @@ public enum ChineseReading {
     /// The tokens that read `amount` with `options`.
     public static func tokens(for amount: Amount, options: ReadingOptions = ReadingOptions()) -> [ChineseToken] {
         let integer = amount.integerPart
-        let tenths = amount.fraction / 10
-        let hundredths = amount.fraction % 10
+        if integer == 0 {
+            switch options.style {
+            case .point: return [.digit(0)] + fractionTokens(amount.fraction, afterInteger: false, options: options)
+            case .yuanJiaoFen:
+                return amount.fraction == 0 ? [.digit(0), .yuan] : fractionTokens(amount.fraction, afterInteger: false, options: options)
+            }
+        }
+        return wholeTokens(integer, options: options) + fractionTokens(amount.fraction, afterInteger: true, options: options)
+    }
+
+    /// What a whole part of 1 or more says before the fraction: the number, and 元 in yuanJiaoFen style.
+    static func wholeTokens(_ integer: Int64, options: ReadingOptions) -> [ChineseToken] {
+        integerTokens(integer, useLiang: options.useLiang) + (options.style == .yuanJiaoFen ? [.yuan] : [])
+    }
+
+    /// What the fraction (0-99 分) adds after the whole part, up to the end of the reading.
+    /// - Parameter afterInteger: a whole part was spoken before it (decides 零 before 分).
+    static func fractionTokens(_ fraction: Int, afterInteger: Bool, options: ReadingOptions) -> [ChineseToken] {
+        let tenths = fraction / 10
+        let hundredths = fraction % 10
         switch options.style {
         case .point:
-            var tokens = integer == 0 ? [.digit(0)] : integerTokens(integer, useLiang: options.useLiang)
             var decimals = [tenths, hundredths]
             if !options.keepTrailingZeros {
                 while decimals.last == 0 { decimals.removeLast() }
             }
-            if !decimals.isEmpty { tokens += [.point] + decimals.map(ChineseToken.digit) }
-            return tokens + [.yuan]
+            return (decimals.isEmpty ? [] : [.point] + decimals.map(ChineseToken.digit)) + [.yuan]
         case .yuanJiaoFen:
-            if amount.minorUnits == 0 { return [.digit(0), .yuan] }
             var tokens: [ChineseToken] = []
-            if integer > 0 { tokens = integerTokens(integer, useLiang: options.useLiang) + [.yuan] }
             if tenths > 0 { tokens += [.digit(tenths), .jiao] }
             if hundredths > 0 {
-                if tenths == 0 && integer > 0 { tokens.append(.digit(0)) }
+                if tenths == 0 && afterInteger { tokens.append(.digit(0)) }
                 tokens += [.digit(hundredths), .fen]
             }
             return tokens
@@ -75,36 +89,59 @@ public enum ChineseReading {
     /// Reads a positive whole number below 10^12 in four-digit groups (亿, 万, ones).
     static func integerTokens(_ number: Int64, useLiang: Bool) -> [ChineseToken] {
         precondition(number > 0 && number < 1_000_000_000_000)
-        let groups = [(number / 100_000_000, ChineseToken.hundredMillion), ((number / 10_000) % 10_000, .tenThousand), (number % 10_000, nil)]
-        let places: [ChineseToken?] = [.thousand, .hundred, .ten, nil]
+        var state = IntegerReader(useLiang: useLiang)
         var tokens: [ChineseToken] = []
-        var pendingZero = false
-        for (value, unit) in groups {
-            if value == 0 {
-                // An all-zero group says nothing, but a zero between spoken digits is still due.
-                if !tokens.isEmpty { pendingZero = true }
-                continue
+        var divisor: Int64 = 100_000_000_000
+        for position in 0..<IntegerReader.digitCount {
+            tokens += state.read(digit: Int(number / divisor % 10), at: position)
+            divisor /= 10
+        }
+        return tokens
+    }
+}
+
+/// The zh-CN integer reading as a machine that takes the 12 digits from the highest (zeros padding
+/// the front) and says what each digit adds. `ChineseReading` reads with it, and the worst-case
+/// search walks the same machine, so the two cannot disagree.
+struct IntegerReader: Hashable, Sendable {
+    static let digitCount = 12
+    let useLiang: Bool
+    /// Something has been said.
+    private(set) var started = false
+    /// A run of zeros stands after the last spoken digit; one 零 is due before the next.
+    private(set) var pendingZero = false
+    /// The current four-digit group has a non-zero digit.
+    private(set) var groupSpoken = false
+
+    init(useLiang: Bool) { self.useLiang = useLiang }
+
+    /// What `digit` at `position` (0 = the 千亿 place, 11 = ones) adds to the reading.
+    mutating func read(digit: Int, at position: Int) -> [ChineseToken] {
+        let place = position % 4                       // 0 千, 1 百, 2 十, 3 ones
+        let unit: ChineseToken? = position == 3 ? .hundredMillion : position == 7 ? .tenThousand : nil
+        var tokens: [ChineseToken] = []
+        if digit == 0 {
+            if started { pendingZero = true }
+        } else {
+            if pendingZero { tokens.append(.digit(0)); pendingZero = false }
+            // A leading 一十 is read 十.
+            let leadingTen = !started && digit == 1 && place == 2
+            if !leadingTen {
+                // 两 for a 2 in the 千 or 百 place, or for a 万/亿 group whose whole value is 2.
+                let liang = useLiang && digit == 2 && (place < 2 || (place == 3 && unit != nil && !groupSpoken))
+                tokens.append(liang ? .liang : .digit(digit))
             }
-            let digits = [value / 1000, value / 100 % 10, value / 10 % 10, value % 10].map(Int.init)
-            for (index, digit) in digits.enumerated() {
-                guard digit != 0 else {
-                    if !tokens.isEmpty { pendingZero = true }
-                    continue
-                }
-                if pendingZero { tokens.append(.digit(0)); pendingZero = false }
-                let place = places[index]
-                let leadingTen = tokens.isEmpty && digit == 1 && place == .ten
-                if !leadingTen {
-                    let liang = useLiang && digit == 2 && (place == .thousand || place == .hundred || (place == nil && unit != nil && value == 2))
-                    tokens.append(liang ? .liang : .digit(digit))
-                }
-                if let place { tokens.append(place) }
-            }
-            if let unit {
+            if place < 3 { tokens.append([ChineseToken.thousand, .hundred, .ten][place]) }
+            started = true
+            groupSpoken = true
+        }
+        if place == 3 {
+            if let unit, groupSpoken {
                 tokens.append(unit)
                 // Zeros at the end of a group are absorbed by its unit.
                 pendingZero = false
             }
+            groupSpoken = false
         }
         return tokens
     }

@@ -8,25 +8,50 @@ public enum EnglishReading {
     /// The clip names that read `amount`: `1 dollar and 1 cent`, `21` as `20 1`, `0 cents`.
     public static func clips(for amount: Amount) -> [String] {
         let dollars = amount.integerPart
-        let cents = Int64(amount.fraction)
-        if dollars == 0 && cents == 0 { return ["0", "cents"] }
-        var clips: [String] = []
-        if dollars > 0 {
-            clips += number(dollars) + [dollars == 1 ? "dollar" : "dollars"]
-            if cents > 0 { clips.append("and") }
+        if dollars == 0 {
+            return amount.fraction == 0 ? ["0", "cents"] : centClips(amount.fraction)
         }
-        if cents > 0 { clips += number(cents) + [cents == 1 ? "cent" : "cents"] }
+        return dollarClips(dollars) + fractionClips(amount.fraction, afterDollars: true)
+    }
+
+    /// `number dollar(s)` for 1 or more dollars.
+    static func dollarClips(_ dollars: Int64) -> [String] {
+        number(dollars) + [dollars == 1 ? "dollar" : "dollars"]
+    }
+
+    /// What the cents add after the dollars: nothing, or `and` and the cents.
+    static func fractionClips(_ cents: Int, afterDollars: Bool) -> [String] {
+        cents == 0 ? [] : (afterDollars ? ["and"] : []) + centClips(cents)
+    }
+
+    static func centClips(_ cents: Int) -> [String] {
+        number(Int64(cents)) + [cents == 1 ? "cent" : "cents"]
+    }
+
+    /// A whole number below 10^12, without "and": three-digit groups, each followed by its scale.
+    static func number(_ value: Int64) -> [String] {
+        if value == 0 { return ["0"] }
+        var clips: [String] = []
+        for (index, size) in groupSizes.enumerated() {
+            clips += groupClips(Int(value / size % 1000), scale: index)
+        }
         return clips
     }
 
-    /// A whole number below 10^12, without "and".
-    static func number(_ value: Int64) -> [String] {
+    /// Size of each three-digit group, highest first.
+    static let groupSizes: [Int64] = [1_000_000_000, 1_000_000, 1000, 1]
+    static let scaleNames = ["billion", "million", "thousand", nil]
+
+    /// The clips of one group `value` (0-999) with its scale word; nothing for 0.
+    static func groupClips(_ value: Int, scale: Int) -> [String] {
+        guard value > 0 else { return [] }
+        return belowThousand(value) + (scaleNames[scale].map { [$0] } ?? [])
+    }
+
+    /// 1-999: `7`, `20 1`, `3 hundred 15`.
+    static func belowThousand(_ value: Int) -> [String] {
         if value < 20 { return [String(value)] }
         if value < 100 { return [String(value / 10 * 10)] + (value % 10 == 0 ? [] : [String(value % 10)]) }
-        if value < 1000 { return [String(value / 100), "hundred"] + (value % 100 == 0 ? [] : number(value % 100)) }
-        for (size, name) in [(Int64(1_000_000_000), "billion"), (1_000_000, "million"), (1000, "thousand")] where value >= size {
-            return number(value / size) + [name] + (value % size == 0 ? [] : number(value % size))
-        }
-        return []
+        return [String(value / 100), "hundred"] + (value % 100 == 0 ? [] : belowThousand(value % 100))
     }
 }
