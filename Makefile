@@ -9,13 +9,14 @@ BREW_DEPS  := libsndfile libsamplerate libebur128 pkg-config
 DEMO_APT   := espeak-ng sox
 RELEASE    := .build/release/soundset
 
-.PHONY: all setup sounds test build demo-pack clean help
+.PHONY: all setup sounds test check build demo-pack clean help
 
 all: sounds
 
 help:
 	@echo "make sounds     build $(OUTPUT)/ from $(ASSETS)/ (installs the C libraries if missing)"
 	@echo "make test       run the test suite"
+	@echo "make check      check $(OUTPUT)/ against $(ASSETS)/ (durations, freshness, integrity, budget)"
 	@echo "make demo-pack  regenerate the zh-CN demo recordings in $(ASSETS)/ with espeak-ng and sox"
 	@echo "make clean      remove .build"
 
@@ -46,6 +47,9 @@ sounds: build
 
 test: setup
 	$(SWIFT) test
+
+check: build
+	$(RELEASE) check --assets $(ASSETS) --output $(OUTPUT)
 
 demo-pack:
 	@command -v espeak-ng >/dev/null 2>&1 && command -v sox >/dev/null 2>&1 || { \

@@ -9,6 +9,7 @@ enum Help {
           build     trim, resample and loudness-normalise Assets/ into Output/ with a manifest
           plan      show the clips and timing that announce an amount
           render    compose the announcement of an amount into one sound file
+          check     verify Output against Assets: integrity, freshness, durations, format, completeness, budget
           help      show help for a command: soundset help build
           version   print the version
 
@@ -83,11 +84,37 @@ enum Help {
         exit codes: 0 written, 1 bad amount, missing manifest or clips, or 30 s or more, 64 bad usage
         """
 
+    static let check = """
+        usage: soundset check [--assets DIR] [--output DIR] [--format text|json]
+
+        Checks the built set without writing anything, and reports every problem, one line each:
+          integrity     every file the manifest lists is there with its sha256, frames, rate, channels,
+                        container and encoding; copies are byte-identical; no unlisted files
+          freshness     recordings, configuration and tool version are what the set was built from
+          durations     every clip under 30 s and within limits.maxSeconds / limits.minSeconds
+          format        container, encoding, channels and rate are ones iOS plays
+          completeness  every clip and copy the locale's reading can need is in the set
+          budget        the longest announcement of any amount up to maxAmount, computed exactly, is
+                        under maxAnnouncementSeconds and at most 64 notifications
+        With GITHUB_ACTIONS=true each problem is also printed as a GitHub Actions error annotation.
+        JSON: {ok, problems: [{check, subject, message}], budget: {worstAmount, seconds, steps,
+        limitSeconds, mostStepsAmount, maxSteps, limitSteps, maxAmount}, clips}.
+
+        options:
+          --assets DIR          folder of recordings (default: Assets)
+          --output DIR          the built sound set (default: Output)
+          --format text|json    output format (default: text)
+          -h, --help            show this help
+
+        exit codes: 0 everything holds, 1 a problem was found, 64 bad usage
+        """
+
     static func text(for command: String) -> String? {
         switch command {
         case "build": build
         case "plan": plan
         case "render": render
+        case "check": check
         case "help", "version": overview
         default: nil
         }

@@ -11,7 +11,9 @@ public enum ExitCode {
 /// The `soundset` command line: parses arguments, runs the command, returns the exit code.
 public enum SoundsetCommandLine {
     /// Runs `soundset` with `arguments` (without the program name).
-    public static func run(_ arguments: [String], console: Console = .standard) async -> Int32 {
+    public static func run(
+        _ arguments: [String], console: Console = .standard, environment: [String: String] = ProcessInfo.processInfo.environment
+    ) async -> Int32 {
         guard let command = arguments.first else {
             console.out(Help.overview)
             return ExitCode.success
@@ -36,6 +38,8 @@ public enum SoundsetCommandLine {
                 return try AnnouncementCommand.run(.plan, rest, console: console)
             case "render":
                 return try AnnouncementCommand.run(.render, rest, console: console)
+            case "check":
+                return try CheckCommand.run(rest, console: console, environment: environment)
             default:
                 throw UsageError("unknown command '\(ClipNamePrinting.safe(command))'")
             }

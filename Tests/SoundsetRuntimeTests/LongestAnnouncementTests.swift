@@ -92,3 +92,13 @@ import Testing
         #expect(found.amount == (try Amount("11111111.01")), "\(found.amount)")   // ties go to the smallest amount
     }
 }
+
+@Suite struct CopiesNeededTests {
+    @Test func zhCNNeedsTheDecimalDigits() {
+        #expect(SpeechLocale.zhCN.copiesNeeded(prefix: "received") == (1...9).map(String.init))
+        #expect(SpeechLocale.zhCN.copiesNeeded(options: ReadingOptions(keepTrailingZeros: true)) == (0...9).map(String.init))
+        #expect(SpeechLocale.zhCN.copiesNeeded(options: ReadingOptions(style: .yuanJiaoFen)) == [])
+        #expect(SpeechLocale.zhCN.copiesNeeded(suffix: "yuan") == (1...9).map(String.init) + ["yuan"])
+        #expect(SpeechLocale.enUS.copiesNeeded() == [])
+    }
+}

@@ -24,6 +24,37 @@ public struct Configuration: Sendable, Equatable, Codable {
     public var reading = ReadingOptions()
     /// Default prefix, suffix and gap of announcements; recorded in the manifest.
     public var announcement = AnnouncementSettings()
+    /// Clip duration limits that `soundset check` enforces.
+    public var limits = Limits()
+    /// The largest amount the app announces, in minor units (`maxAmount`, default 99999999.99).
+    public var maxAmountMinorUnits: Int64 = 9_999_999_999
+    /// The longest announcement allowed, seconds (`maxAnnouncementSeconds`).
+    public var maxAnnouncementSeconds = 25.0
+
+    /// Duration limits per clip.
+    public struct Limits: Sendable, Equatable, Codable {
+        /// Longest duration by clip-name pattern (`*` any run of characters, `?` one); nil means the
+        /// defaults: 1.2 s for every clip, 4 s for the announcement's prefix and suffix phrases.
+        public var maxSeconds: [String: Double]?
+        /// Shortest duration of any clip, seconds.
+        public var minSeconds = 0.05
+        public init() {}
+    }
+
+    /// The largest amount the app announces.
+    public var maxAmount: Amount { (try? Amount(minorUnits: maxAmountMinorUnits)) ?? (try! Amount(minorUnits: 0)) }
+
+    /// The longest a clip named `name` may last and the pattern that says so, or nil when no pattern matches.
+    public func maxSeconds(for name: String) -> (seconds: Double, pattern: String)? {
+        guard let patterns = limits.maxSeconds else {
+            if name == announcement.prefix || name == announcement.suffix { return (4.0, "announcement phrase") }
+            return (1.2, "*")
+        }
+        // The most specific matching pattern wins: the one with the most literal characters.
+        let matching = patterns.keys.filter { ClipPattern.matches($0, name) }
+            .sorted { (ClipPattern.literalCount($0), $1) > (ClipPattern.literalCount($1), $0) }
+        return matching.first.map { (patterns[$0]!, $0) }
+    }
 
     public init() {}
 
@@ -46,11 +77,17 @@ public struct Configuration: Sendable, Equatable, Codable {
     /// The locales whose readings soundset knows.
     public static let locales = ["zh-CN", "en-US"]
 
-    /// sha256 of the effective configuration (defaults filled in) as sorted-key JSON: the same
-    /// settings give the same hash whether they were written out or left to their defaults.
+    /// sha256 of the settings that shape the build's output, with defaults filled in, as sorted-key
+    /// JSON: the same settings give the same hash whether written out or left to their defaults. The
+    /// check's own limits (`limits`, `maxAmount`, `maxAnnouncementSeconds`) are left out, so changing
+    /// a limit does not make Output stale.
     public var hash: String {
+        var buildPart = self
+        buildPart.limits = Limits()
+        buildPart.maxAmountMinorUnits = Configuration().maxAmountMinorUnits
+        buildPart.maxAnnouncementSeconds = Configuration().maxAnnouncementSeconds
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
-        return SHA256.hex((try? encoder.encode(self)) ?? Data())
+        return SHA256.hex((try? encoder.encode(buildPart)) ?? Data())
     }
 }

@@ -126,8 +126,48 @@ public enum ConfigurationLoader {
                     default: reader.unknown(path, known: ["prefix", "suffix", "gapMs"])
                     }
                 }
+            case "limits":
+                reader.object(value, path: path) { key, value, path in
+                    switch key {
+                    case "maxSeconds":
+                        var patterns: [String: Double] = [:]
+                        reader.object(value, path: path) { pattern, value, path in
+                            if pattern.isEmpty || pattern.unicodeScalars.contains(where: { !$0.isASCII || $0.properties.generalCategory == .control }) {
+                                reader.problem(path, "is not a clip-name pattern (ASCII letters, digits, _, -, * and ?)")
+                            } else if let seconds = reader.number(value, path: path, in: 0.01...29.99, unit: "s") {
+                                patterns[pattern] = seconds
+                            }
+                        }
+                        configuration.limits.maxSeconds = patterns
+                    case "minSeconds":
+                        if let number = reader.number(value, path: path, in: 0...10, unit: "s") { configuration.limits.minSeconds = number }
+                    default: reader.unknown(path, known: ["maxSeconds", "minSeconds"])
+                    }
+                }
+            case "maxAmount":
+                // Money is never a binary float: a string is read exactly; a JSON number is read from
+                // its shortest decimal form (99999999.99 stays 99999999.99) and must pass the same rules.
+                let text: String?
+                switch value {
+                case .string(let string): text = string
+                case .number(let number):
+                    var shortest = "\(number)"
+                    if shortest.hasSuffix(".0") { shortest.removeLast(2) }
+                    text = shortest
+                default:
+                    reader.problem(path, "must be an amount like \"99999999.99\", not \(value.typeName)")
+                    text = nil
+                }
+                if let text {
+                    do { configuration.maxAmountMinorUnits = try Amount(text).minorUnits } catch {
+                        reader.problem(path, "'\(ClipName.printable(text))' is not an amount: \(error)")
+                    }
+                }
+            case "maxAnnouncementSeconds":
+                if let number = reader.number(value, path: path, in: 0.1...29.99, unit: "s") { configuration.maxAnnouncementSeconds = number }
             default:
-                reader.unknown(path, known: ["locale", "sampleRate", "container", "encoding", "loudness", "limiter", "trim", "copies", "reading", "announcement"])
+                reader.unknown(path, known: ["locale", "sampleRate", "container", "encoding", "loudness", "limiter", "trim", "copies",
+                                             "reading", "announcement", "limits", "maxAmount", "maxAnnouncementSeconds"])
             }
         }
         if configuration.loudness.target >= configuration.loudness.truePeak {

@@ -23,4 +23,27 @@ public enum SpeechLocale: String, CaseIterable, Sendable, Codable {
             return EnglishReading.clipNames
         }
     }
+
+    /// The clips that can follow themselves in an announcement, so that the Copy rule needs their
+    /// `<name>Copy` (zh-CN: the decimal digits 1-9, and 0 with keepTrailingZeros).
+    ///
+    /// A whole part never repeats a clip by itself (the tests read every one up to 2,000,000), so a
+    /// repeat can only meet the fraction, the prefix or the suffix. Every fraction is read with whole
+    /// parts that reach every first and last clip (0-120, and 万, 亿 and 千亿 shapes).
+    public func copiesNeeded(options: ReadingOptions = ReadingOptions(), prefix: String? = nil, suffix: String? = nil) -> [String] {
+        var wholes = Array(Int64(0)...120)
+        for scale in [Int64(10_000), 100_000_000, 100_000_000_000] {
+            wholes += [1, 2, 10, 11, 12, 20, 101, 110, 1001, 1010, 1100, 2002].map { $0 * scale }
+            wholes += [scale + 1, scale + 10, scale * 10 + 1]
+        }
+        var needed = Set<String>()
+        for whole in wholes where whole < 1_000_000_000_000 {
+            for cents in Int64(0)...99 {
+                guard let amount = try? Amount(minorUnits: whole * 100 + cents) else { continue }
+                let names = [prefix].compactMap { $0 } + read(amount, options: options) + [suffix].compactMap { $0 }
+                for (a, b) in zip(names, names.dropFirst()) where a == b { needed.insert(a) }
+            }
+        }
+        return needed.sorted()
+    }
 }

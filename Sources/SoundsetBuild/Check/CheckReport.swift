@@ -1,0 +1,47 @@
+/// One thing `soundset check` found wrong.
+public struct CheckProblem: Codable, Sendable, Equatable, CustomStringConvertible {
+    /// Which check: `configuration`, `integrity`, `freshness`, `durations`, `format`, `completeness` or `budget`.
+    public var check: String
+    /// The file (or key) it is about, e.g. `Assets/7.wav`.
+    public var subject: String
+    /// What is wrong and the fix.
+    public var message: String
+
+    public init(_ check: String, _ subject: String, _ message: String) {
+        self.check = check
+        self.subject = subject
+        self.message = message
+    }
+
+    public var description: String { "[\(check)] \(subject): \(message)" }
+}
+
+/// The worst-case announcement the check computed.
+public struct CheckBudget: Codable, Sendable, Equatable {
+    /// The amount whose announcement lasts longest.
+    public var worstAmount: String
+    /// How long it lasts, seconds.
+    public var seconds: Double
+    /// How many clips it has.
+    public var steps: Int
+    /// The configured budget, seconds.
+    public var limitSeconds: Double
+    /// The amount whose announcement has the most clips, and how many.
+    public var mostStepsAmount: String
+    public var maxSteps: Int
+    /// The most notifications iOS keeps pending.
+    public var limitSteps: Int
+    /// The largest amount searched (the configuration's maxAmount).
+    public var maxAmount: String
+}
+
+/// Everything one run of `soundset check` found.
+public struct CheckReport: Codable, Sendable, Equatable {
+    /// True when nothing failed.
+    public var ok: Bool
+    public var problems: [CheckProblem]
+    /// The worst case, when the set was complete enough to compute it.
+    public var budget: CheckBudget?
+    /// Clips checked.
+    public var clips: Int
+}

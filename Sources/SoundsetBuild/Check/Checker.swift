@@ -1,0 +1,233 @@
+import Foundation
+import SoundsetAudio
+import SoundsetRuntime
+
+/// `soundset check`: reads Assets and Output, writes nothing, reports every problem.
+public enum Checker {
+    /// Runs every check.
+    /// - Parameters:
+    ///   - assetsDisplay, outputDisplay: how the folders are named in problems (as the user gave them).
+    public static func run(assets: URL, assetsDisplay: String, output: URL, outputDisplay: String) -> CheckReport {
+        var problems: [CheckProblem] = []
+        let configPath = "\(assetsDisplay)/\(ConfigurationLoader.fileName)"
+        var configuration = Configuration()
+        var configurationValid = true
+        do {
+            configuration = try ConfigurationLoader.load(from: assets.appendingPathComponent(ConfigurationLoader.fileName), displayPath: configPath)
+        } catch let failure as BuildFailure {
+            configurationValid = false
+            problems += failure.problems.map { CheckProblem("configuration", $0.subject, $0.message) }
+        } catch {
+            configurationValid = false
+        }
+
+        let manifestPath = "\(outputDisplay)/\(OutputFolder.manifestName)"
+        let manifest: Manifest
+        do { manifest = try Manifest.load(from: output.appendingPathComponent(OutputFolder.manifestName)) } catch {
+            let message: String
+            switch error as? ManifestError {
+            case .unreadable?: message = "missing or unreadable: run make sounds"
+            case .newerSchema(_, let found, let supported)?: message = "schema version \(found) is newer than this soundset reads (\(supported)): update soundset"
+            case .invalid(_, let reason)?: message = "not a soundset manifest (\(reason)): run make sounds"
+            case nil: message = "unreadable: run make sounds"
+            }
+            problems.append(CheckProblem("integrity", manifestPath, message))
+            return CheckReport(ok: false, problems: problems, budget: nil, clips: 0)
+        }
+
+        let sounds = output.appendingPathComponent(OutputFolder.soundsName)
+        let soundsDisplay = "\(outputDisplay)/\(OutputFolder.soundsName)"
+        problems += integrity(manifest, sounds: sounds, soundsDisplay: soundsDisplay, manifestPath: manifestPath)
+        problems += freshness(manifest, assets: assets, assetsDisplay: assetsDisplay, configuration: configurationValid ? configuration : nil,
+                              configPath: configPath, manifestPath: manifestPath)
+        problems += durations(manifest, configuration: configuration, soundsDisplay: soundsDisplay)
+        problems += format(manifest, manifestPath: manifestPath)
+        let missing = completeness(manifest, manifestPath: manifestPath, assetsDisplay: assetsDisplay)
+        problems += missing
+        var budget: CheckBudget?
+        if missing.isEmpty, let locale = SpeechLocale(rawValue: manifest.locale) {
+            let result = worstCase(manifest, locale: locale, configuration: configuration)
+            budget = result.budget
+            problems += result.problems.map { CheckProblem("budget", configPath, $0) }
+        }
+        return CheckReport(ok: problems.isEmpty, problems: problems, budget: budget, clips: manifest.clips.count)
+    }
+
+    /// A name the manifest gives for a file inside Sounds/ must be a plain file name.
+    static func isPlainFileName(_ name: String) -> Bool {
+        !name.isEmpty && !name.contains("/") && !name.contains("\\") && name != "." && name != ".." && !name.hasPrefix(".")
+            && !name.unicodeScalars.contains { $0.properties.generalCategory == .control }
+    }
+
+    static func integrity(_ manifest: Manifest, sounds: URL, soundsDisplay: String, manifestPath: String) -> [CheckProblem] {
+        var problems: [CheckProblem] = []
+        var listed = Set<String>()
+        for clip in manifest.clips {
+            guard isPlainFileName(clip.file), clip.copy.map(isPlainFileName) ?? true else {
+                problems.append(CheckProblem("integrity", manifestPath, "clip '\(ClipName.printable(clip.name))' names a file outside Sounds/: run make sounds"))
+                continue
+            }
+            listed.insert(clip.file)
+            let path = "\(soundsDisplay)/\(clip.file)"
+            guard let data = try? Data(contentsOf: sounds.appendingPathComponent(clip.file)) else {
+                problems.append(CheckProblem("integrity", path, "missing: run make sounds"))
+                continue
+            }
+            if SHA256.hex(data) != clip.sha256 {
+                problems.append(CheckProblem("integrity", path, "its sha256 differs from the manifest's (damaged or edited by hand): run make sounds"))
+            } else if let info = try? SoundFile.open(reading: sounds.appendingPathComponent(clip.file).path).info {
+                var differences: [String] = []
+                if info.frames != clip.frames { differences.append("\(info.frames) frames, the manifest says \(clip.frames)") }
+                if info.sampleRate != manifest.sampleRate { differences.append("\(info.sampleRate) Hz, the manifest says \(manifest.sampleRate)") }
+                if info.channels != manifest.channels { differences.append("\(info.channels) channels, the manifest says \(manifest.channels)") }
+                if info.container?.rawValue != manifest.container { differences.append("\(info.containerName) container, the manifest says \(manifest.container)") }
+                if info.encoding?.rawValue != manifest.encoding { differences.append("\(info.encodingName) encoding, the manifest says \(manifest.encoding)") }
+                if abs(Double(clip.frames) / Double(manifest.sampleRate) - clip.seconds) > 0.5 / Double(manifest.sampleRate) {
+                    differences.append("\(clip.seconds) s in the manifest is not its frames / sampleRate")
+                }
+                if !differences.isEmpty {
+                    problems.append(CheckProblem("integrity", path, "the file and the manifest disagree (\(differences.joined(separator: "; "))): run make sounds"))
+                }
+            } else {
+                problems.append(CheckProblem("integrity", path, "cannot be decoded: run make sounds"))
+            }
+            if let copy = clip.copy {
+                listed.insert(copy)
+                let copyPath = "\(soundsDisplay)/\(copy)"
+                if let copyData = try? Data(contentsOf: sounds.appendingPathComponent(copy)) {
+                    // Compared with the original as built (its recorded sha256), so a damaged original
+                    // is reported once, not again through its copy.
+                    if SHA256.hex(copyData) != clip.sha256 {
+                        problems.append(CheckProblem("integrity", copyPath, "is not byte-identical to \(clip.file) as built: run make sounds"))
+                    }
+                } else {
+                    problems.append(CheckProblem("integrity", copyPath, "missing: run make sounds"))
+                }
+            }
+        }
+        let present = ((try? FileManager.default.contentsOfDirectory(atPath: sounds.path)) ?? []).filter { !$0.hasPrefix(".") }
+        for name in present.sorted() where !listed.contains(name) {
+            problems.append(CheckProblem("integrity", "\(soundsDisplay)/\(ClipName.printable(name))", "is not listed in the manifest: remove it or run make sounds"))
+        }
+        return problems
+    }
+
+    static func freshness(_ manifest: Manifest, assets: URL, assetsDisplay: String, configuration: Configuration?,
+                          configPath: String, manifestPath: String) -> [CheckProblem] {
+        var problems: [CheckProblem] = []
+        if manifest.toolVersion != ToolVersion.current {
+            problems.append(CheckProblem("freshness", manifestPath, "built by soundset \(ClipName.printable(manifest.toolVersion)), this is \(ToolVersion.current): run make sounds"))
+        }
+        if let configuration, configuration.hash != manifest.configurationHash {
+            problems.append(CheckProblem("freshness", configPath, "changed since the last build: run make sounds"))
+        }
+        let files = ((try? FileManager.default.contentsOfDirectory(atPath: assets.path)) ?? [])
+            .filter { name in
+                var isDirectory: ObjCBool = false
+                return !name.hasPrefix(".") && name != ConfigurationLoader.fileName
+                    && FileManager.default.fileExists(atPath: assets.appendingPathComponent(name).path, isDirectory: &isDirectory) && !isDirectory.boolValue
+            }
+        let recorded = Dictionary(manifest.clips.map { ($0.source.file, $0.source.sha256) }, uniquingKeysWith: { a, _ in a })
+        for name in files.sorted() {
+            let path = "\(assetsDisplay)/\(ClipName.printable(name))"
+            guard let sha = recorded[name] else {
+                problems.append(CheckProblem("freshness", path, "was added since the last build: run make sounds"))
+                continue
+            }
+            if (try? SHA256.hex(fileAt: assets.appendingPathComponent(name))) != sha {
+                problems.append(CheckProblem("freshness", path, "changed since the last build: run make sounds"))
+            }
+        }
+        for name in recorded.keys.sorted() where !files.contains(name) {
+            problems.append(CheckProblem("freshness", "\(assetsDisplay)/\(ClipName.printable(name))", "was removed since the last build: run make sounds"))
+        }
+        return problems
+    }
+
+    static func durations(_ manifest: Manifest, configuration: Configuration, soundsDisplay: String) -> [CheckProblem] {
+        var problems: [CheckProblem] = []
+        for clip in manifest.clips {
+            let path = "\(soundsDisplay)/\(ClipName.printable(clip.file))"
+            let seconds = Double(clip.frames) / Double(max(1, manifest.sampleRate))
+            if seconds >= AssetCatalog.maxSeconds {
+                problems.append(CheckProblem("durations", path, String(format: "lasts %.3f s; iOS plays the default sound for 30 s or more", seconds)))
+            } else if let limit = configuration.maxSeconds(for: clip.name), seconds > limit.seconds {
+                problems.append(CheckProblem("durations", path, String(
+                    format: "lasts %.3f s, over the %g s limit for %@: re-record it as one word or raise limits.maxSeconds",
+                    seconds, limit.seconds, limit.pattern == "announcement phrase" ? "announcement phrases" : "'\(limit.pattern)'")))
+            }
+            if seconds < configuration.limits.minSeconds {
+                problems.append(CheckProblem("durations", path, String(
+                    format: "lasts %.3f s, under the %g s minimum: re-record it or lower limits.minSeconds", seconds, configuration.limits.minSeconds)))
+            }
+        }
+        return problems
+    }
+
+    static func format(_ manifest: Manifest, manifestPath: String) -> [CheckProblem] {
+        var problems: [CheckProblem] = []
+        if Container(rawValue: manifest.container) == nil {
+            problems.append(CheckProblem("format", manifestPath, "container '\(ClipName.printable(manifest.container))' is not one iOS plays for notifications (caf, wav, aiff): set container and run make sounds"))
+        }
+        if Encoding(rawValue: manifest.encoding) == nil {
+            problems.append(CheckProblem("format", manifestPath, "encoding '\(ClipName.printable(manifest.encoding))' is not one iOS plays for notifications (16-bit PCM, µ-law, a-law): set encoding and run make sounds"))
+        }
+        if manifest.channels != 1 {
+            problems.append(CheckProblem("format", manifestPath, "\(manifest.channels) channels; notification sounds are built mono: run make sounds"))
+        }
+        if manifest.sampleRate > 48000 || manifest.sampleRate < 8000 {
+            problems.append(CheckProblem("format", manifestPath, "\(manifest.sampleRate) Hz is outside 8000-48000 Hz: set sampleRate and run make sounds"))
+        }
+        return problems
+    }
+
+    static func completeness(_ manifest: Manifest, manifestPath: String, assetsDisplay: String) -> [CheckProblem] {
+        guard let locale = SpeechLocale(rawValue: manifest.locale) else {
+            return [CheckProblem("completeness", manifestPath, "locale '\(ClipName.printable(manifest.locale))' is not one soundset reads (zh-CN, en-US): set locale and run make sounds")]
+        }
+        let reading = manifest.reading ?? ReadingOptions()
+        let announcement = manifest.announcement ?? AnnouncementSettings()
+        let names = Set(manifest.clips.map(\.name))
+        let withCopies = Set(manifest.clips.filter { $0.copy != nil }.map(\.name))
+        var needed = locale.clipNames(options: reading)
+        for phrase in [announcement.prefix, announcement.suffix].compactMap({ $0 }) where !needed.contains(phrase) { needed.append(phrase) }
+        let missing = needed.filter { !names.contains($0) }
+        var problems: [CheckProblem] = []
+        if !missing.isEmpty {
+            problems.append(CheckProblem("completeness", manifestPath, "the \(locale.rawValue) reading needs clips the set lacks: \(missing.joined(separator: ", ")) (record \(assetsDisplay)/<name>.wav for each and run make sounds)"))
+        }
+        let missingCopies = locale.copiesNeeded(options: reading, prefix: announcement.prefix, suffix: announcement.suffix)
+            .filter { names.contains($0) && !withCopies.contains($0) }
+        if !missingCopies.isEmpty {
+            problems.append(CheckProblem("completeness", manifestPath, "these clips can follow themselves but have no copy: \(missingCopies.joined(separator: ", ")) (add them to copies in soundset.json and run make sounds)"))
+        }
+        return problems
+    }
+
+    static func worstCase(_ manifest: Manifest, locale: SpeechLocale, configuration: Configuration) -> (budget: CheckBudget, problems: [String]) {
+        let announcement = manifest.announcement ?? AnnouncementSettings()
+        let reading = manifest.reading ?? ReadingOptions()
+        let frames = Dictionary(manifest.clips.map { ($0.name, $0.frames) }, uniquingKeysWith: { a, _ in a })
+        let rate = Double(max(1, manifest.sampleRate))
+        let gapFrames = Int((announcement.gapMs * rate / 1000).rounded())
+        let maximum = configuration.maxAmount
+        let longest = LongestAnnouncement.search(upTo: maximum, locale: locale, reading: reading, prefix: announcement.prefix,
+                                                 suffix: announcement.suffix, frames: frames, gapFrames: gapFrames, objective: .duration)
+        let most = LongestAnnouncement.search(upTo: maximum, locale: locale, reading: reading, prefix: announcement.prefix,
+                                              suffix: announcement.suffix, frames: frames, gapFrames: gapFrames, objective: .steps)
+        let seconds = Double(longest.frames) / rate
+        let budget = CheckBudget(
+            worstAmount: longest.amount.description, seconds: seconds, steps: longest.steps,
+            limitSeconds: configuration.maxAnnouncementSeconds, mostStepsAmount: most.amount.description, maxSteps: most.steps,
+            limitSteps: NotificationSchedule.maxSteps, maxAmount: maximum.description)
+        var problems: [String] = []
+        if seconds >= configuration.maxAnnouncementSeconds {
+            problems.append(String(format: "the longest announcement, %@, lasts %.3f s in %d steps, over the %g s budget: shorten the clips, lower maxAmount or raise maxAnnouncementSeconds",
+                                   longest.amount.description, seconds, longest.steps, configuration.maxAnnouncementSeconds))
+        }
+        if most.steps > NotificationSchedule.maxSteps {
+            problems.append("the announcement of \(most.amount) needs \(most.steps) notifications; iOS keeps at most \(NotificationSchedule.maxSteps) pending")
+        }
+        return (budget, problems)
+    }
+}

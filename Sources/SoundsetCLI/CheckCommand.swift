@@ -1,0 +1,55 @@
+import Foundation
+import SoundsetBuild
+
+/// `soundset check`.
+enum CheckCommand {
+    static func run(_ arguments: [String], console: Console, environment: [String: String]) throws -> Int32 {
+        let parsed = try Arguments(arguments, options: ["--assets", "--output", "--format"], flags: ["--help", "-h"])
+        if parsed.flags.contains("--help") || parsed.flags.contains("-h") {
+            console.out(Help.check)
+            return ExitCode.success
+        }
+        if let extra = parsed.positionals.first { throw UsageError("check takes no arguments, got '\(ClipNamePrinting.safe(extra))'") }
+        let format = parsed.options["--format"] ?? "text"
+        guard format == "text" || format == "json" else { throw UsageError("--format must be text or json") }
+        let assets = (parsed.options["--assets"] ?? "Assets").trimmingTrailingSlashes
+        let output = (parsed.options["--output"] ?? "Output").trimmingTrailingSlashes
+        let report = Checker.run(assets: URL(fileURLWithPath: assets), assetsDisplay: assets,
+                                 output: URL(fileURLWithPath: output), outputDisplay: output)
+        if environment["GITHUB_ACTIONS"] == "true" {
+            for problem in report.problems {
+                console.out("::error file=\(annotationProperty(problem.subject)),title=soundset \(problem.check)::\(annotationMessage(problem.subject + ": " + problem.message))")
+            }
+        }
+        if format == "json" {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+            console.out(String(decoding: try encoder.encode(report), as: UTF8.self))
+        } else {
+            for problem in report.problems { console.out(problem.description) }
+            console.out(summary(report))
+        }
+        return report.ok ? ExitCode.success : ExitCode.failure
+    }
+
+    static func summary(_ report: CheckReport) -> String {
+        var text = report.ok
+            ? "check passed: \(report.clips) clips"
+            : "check failed: \(report.problems.count) problem\(report.problems.count == 1 ? "" : "s")"
+        if let budget = report.budget {
+            text += String(format: "; longest announcement up to %@ is %@: %.3f s in %d steps (budget %g s); most steps %d (limit %d)",
+                           budget.maxAmount, budget.worstAmount, budget.seconds, budget.steps, budget.limitSeconds, budget.maxSteps, budget.limitSteps)
+        }
+        return text
+    }
+
+    /// GitHub workflow-command escaping for a message.
+    static func annotationMessage(_ text: String) -> String {
+        text.replacingOccurrences(of: "%", with: "%25").replacingOccurrences(of: "\r", with: "%0D").replacingOccurrences(of: "\n", with: "%0A")
+    }
+
+    /// GitHub workflow-command escaping for a property value.
+    static func annotationProperty(_ text: String) -> String {
+        annotationMessage(text).replacingOccurrences(of: ":", with: "%3A").replacingOccurrences(of: ",", with: "%2C")
+    }
+}

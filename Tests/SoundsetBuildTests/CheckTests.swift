@@ -1,0 +1,205 @@
+import Foundation
+import SoundsetBuild
+import SoundsetRuntime
+import SoundsetTestSupport
+import Testing
+
+/// One complete set built once; each test works on its own copy.
+actor BuiltSet {
+    static let shared = BuiltSet()
+    private var template: URL?
+
+    func copy(into folder: URL) async throws {
+        if template == nil {
+            let built = try TemporaryDirectory("soundset-template").url
+            let assets = built.appendingPathComponent("Assets")
+            try FileManager.default.createDirectory(at: assets, withIntermediateDirectories: true)
+            try AssetPacks.completeChinese(in: assets)
+            _ = try await BuildPipeline.run(BuildOptions(assets: assets, assetsDisplay: "Assets",
+                                                         output: built.appendingPathComponent("Output"), outputDisplay: "Output"))
+            template = built
+        }
+        for name in ["Assets", "Output"] {
+            try FileManager.default.copyItem(at: template!.appendingPathComponent(name), to: folder.appendingPathComponent(name))
+        }
+    }
+}
+
+@Suite struct CheckTests {
+    /// Copies the built set, lets `breakIt` change it, and runs the check.
+    func check(_ breakIt: (URL) async throws -> Void = { _ in }) async throws -> CheckReport {
+        let folder = try TemporaryDirectory()
+        defer { folder.remove() }
+        try await BuiltSet.shared.copy(into: folder.url)
+        try await breakIt(folder.url)
+        let before = snapshot(of: folder.url)
+        let report = Checker.run(assets: folder.url.appendingPathComponent("Assets"), assetsDisplay: "Assets",
+                                 output: folder.url.appendingPathComponent("Output"), outputDisplay: "Output")
+        #expect(snapshot(of: folder.url) == before, "the check wrote something")
+        return report
+    }
+
+    func writeConfig(_ folder: URL, _ json: String) throws {
+        try Data(json.utf8).write(to: folder.appendingPathComponent("Assets/soundset.json"))
+    }
+
+    @Test func aFreshBuildPassesWithTheWorstCase() async throws {
+        let report = try await check()
+        #expect(report.ok)
+        #expect(report.problems == [])
+        #expect(report.clips == 18)
+        let budget = try #require(report.budget)
+        #expect(budget.maxAmount == "99999999.99")
+        #expect(budget.limitSeconds == 25)
+        #expect(budget.limitSteps == 64)
+        #expect(budget.steps == 20 && budget.maxSteps == 20)
+        // The worst amount's plan lasts exactly what the check says.
+        let folder = try TemporaryDirectory()
+        defer { folder.remove() }
+        try await BuiltSet.shared.copy(into: folder.url)
+        let manifest = try Manifest.load(from: folder.url.appendingPathComponent("Output/manifest.json"))
+        let plan = try Planner(manifest: manifest).plan(try Amount(budget.worstAmount))
+        #expect(plan.totalSeconds == budget.seconds)
+        #expect(plan.steps.count == budget.steps)
+    }
+
+    @Test func anEditedRecordingIsStale() async throws {
+        let report = try await check { folder in
+            let url = folder.appendingPathComponent("Assets/5.wav")
+            var data = try Data(contentsOf: url)
+            data[data.count - 1] ^= 0x01
+            try data.write(to: url)
+        }
+        #expect(report.problems == [CheckProblem("freshness", "Assets/5.wav", "changed since the last build: run make sounds")])
+        #expect(!report.ok)
+    }
+
+    @Test func anAddedRecordingIsStale() async throws {
+        let report = try await check { folder in
+            try WAVFile.write(Takes.word().samples, to: folder.appendingPathComponent("Assets/liang.wav"), rate: 16000)
+        }
+        #expect(report.problems == [CheckProblem("freshness", "Assets/liang.wav", "was added since the last build: run make sounds")])
+    }
+
+    @Test func aDeletedCopyIsMissing() async throws {
+        let report = try await check { folder in
+            try FileManager.default.removeItem(at: folder.appendingPathComponent("Output/Sounds/5Copy.caf"))
+        }
+        #expect(report.problems == [CheckProblem("integrity", "Output/Sounds/5Copy.caf", "missing: run make sounds")])
+    }
+
+    @Test func aFlippedByteIsDamage() async throws {
+        let report = try await check { folder in
+            let url = folder.appendingPathComponent("Output/Sounds/7.caf")
+            var data = try Data(contentsOf: url)
+            data[data.count - 100] ^= 0x40
+            try data.write(to: url)
+        }
+        #expect(report.problems == [CheckProblem("integrity", "Output/Sounds/7.caf", "its sha256 differs from the manifest's (damaged or edited by hand): run make sounds")])
+    }
+
+    @Test func aHandEditedDurationDisagrees() async throws {
+        let report = try await check { folder in
+            let url = folder.appendingPathComponent("Output/manifest.json")
+            var manifest = try Manifest.load(from: url)
+            let index = manifest.clips.firstIndex { $0.name == "yuan" }!
+            manifest.clips[index].seconds += 0.25
+            try manifest.encoded().write(to: url)
+        }
+        #expect(report.problems.count == 1)
+        #expect(report.problems.first?.check == "integrity")
+        #expect(report.problems.first?.subject == "Output/Sounds/yuan.caf")
+        #expect(report.problems.first?.message.hasSuffix("s in the manifest is not its frames / sampleRate): run make sounds") == true)
+    }
+
+    @Test func aTightenedLimitCatchesTheLongClip() async throws {
+        let report = try await check { folder in
+            try writeConfig(folder, #"{"sampleRate": 16000, "announcement": {"prefix": "received"}, "limits": {"maxSeconds": {"*": 1.2, "rec*": 0.5}}}"#)
+        }
+        #expect(report.problems.count == 1, "\(report.problems)")
+        #expect(report.problems.first?.check == "durations")
+        #expect(report.problems.first?.subject == "Output/Sounds/received.caf")
+        #expect(report.problems.first?.message.hasSuffix("over the 0.5 s limit for 'rec*': re-record it as one word or raise limits.maxSeconds") == true)
+    }
+
+    @Test func theDefaultLimitCatchesAClipThatIsNotOneWord() async throws {
+        // Without the prefix, `received` (0.7 s) is held to the 1.2 s word limit; at 0.6 s it fails.
+        let report = try await check { folder in
+            try writeConfig(folder, #"{"sampleRate": 16000, "announcement": {"prefix": "received"}, "limits": {"maxSeconds": {"*": 0.6}}}"#)
+        }
+        #expect(report.problems.map(\.subject) == ["Output/Sounds/received.caf"])
+    }
+
+    @Test func aRaisedMaximumBreaksTheBudget() async throws {
+        let fresh = try #require(try await check().budget)
+        let limit = (fresh.seconds + 0.05) * 100 .rounded(.up) / 100
+        let within = try await check { folder in
+            try writeConfig(folder, #"{"sampleRate": 16000, "announcement": {"prefix": "received"}, "maxAnnouncementSeconds": \#(limit)}"#)
+        }
+        #expect(within.ok, "\(within.problems)")
+        let report = try await check { folder in
+            try writeConfig(folder, #"{"sampleRate": 16000, "announcement": {"prefix": "received"}, "maxAnnouncementSeconds": \#(limit), "maxAmount": "999999999999.99"}"#)
+        }
+        #expect(report.problems.count == 1, "\(report.problems)")
+        #expect(report.problems.first?.check == "budget")
+        #expect(report.problems.first?.subject == "Assets/soundset.json")
+        let budget = try #require(report.budget)
+        #expect(budget.seconds > limit)
+        #expect(budget.steps == 28)
+        #expect(report.problems.first?.message == String(format: "the longest announcement, %@, lasts %.3f s in %d steps, over the %g s budget: shorten the clips, lower maxAmount or raise maxAnnouncementSeconds", budget.worstAmount, budget.seconds, budget.steps, limit))
+    }
+
+    @Test func aSetWithoutADigitIsIncomplete() async throws {
+        let report = try await check { folder in
+            try FileManager.default.removeItem(at: folder.appendingPathComponent("Assets/5.wav"))
+            _ = try await BuildPipeline.run(BuildOptions(assets: folder.appendingPathComponent("Assets"), assetsDisplay: "Assets",
+                                                         output: folder.appendingPathComponent("Output"), outputDisplay: "Output"))
+        }
+        #expect(report.problems == [CheckProblem("completeness", "Output/manifest.json",
+            "the zh-CN reading needs clips the set lacks: 5 (record Assets/<name>.wav for each and run make sounds)")])
+        #expect(report.budget == nil)
+    }
+
+    @Test func aMissingCopyIsIncomplete() async throws {
+        let report = try await check { folder in
+            try writeConfig(folder, #"{"sampleRate": 16000, "announcement": {"prefix": "received"}, "copies": ["1", "2", "3", "4", "5", "6", "7", "8"]}"#)
+            _ = try await BuildPipeline.run(BuildOptions(assets: folder.appendingPathComponent("Assets"), assetsDisplay: "Assets",
+                                                         output: folder.appendingPathComponent("Output"), outputDisplay: "Output"))
+        }
+        #expect(report.problems == [CheckProblem("completeness", "Output/manifest.json",
+            "these clips can follow themselves but have no copy: 9 (add them to copies in soundset.json and run make sounds)")])
+    }
+
+    @Test func anUnlistedFileAndAMissingManifest() async throws {
+        let unlisted = try await check { folder in
+            try Data("x".utf8).write(to: folder.appendingPathComponent("Output/Sounds/stray.mp3"))
+        }
+        #expect(unlisted.problems == [CheckProblem("integrity", "Output/Sounds/stray.mp3", "is not listed in the manifest: remove it or run make sounds")])
+        let missing = try await check { folder in
+            try FileManager.default.removeItem(at: folder.appendingPathComponent("Output/manifest.json"))
+        }
+        #expect(missing.problems == [CheckProblem("integrity", "Output/manifest.json", "missing or unreadable: run make sounds")])
+    }
+
+    @Test func aManifestPointingOutsideSoundsIsRefused() async throws {
+        let report = try await check { folder in
+            let url = folder.appendingPathComponent("Output/manifest.json")
+            var manifest = try Manifest.load(from: url)
+            manifest.clips[0].file = "../../Assets/0.wav"
+            try manifest.encoded().write(to: url)
+        }
+        #expect(report.problems.contains(CheckProblem("integrity", "Output/manifest.json", "clip '0' names a file outside Sounds/: run make sounds")))
+    }
+}
+
+extension CheckTests {
+    @Test func anEditedCopyIsNotIdentical() async throws {
+        let report = try await check { folder in
+            let url = folder.appendingPathComponent("Output/Sounds/3Copy.caf")
+            var data = try Data(contentsOf: url)
+            data[data.count - 1] ^= 0x01
+            try data.write(to: url)
+        }
+        #expect(report.problems == [CheckProblem("integrity", "Output/Sounds/3Copy.caf", "is not byte-identical to 3.caf as built: run make sounds")])
+    }
+}
