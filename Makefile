@@ -1,3 +1,4 @@
+SHELL := /bin/bash
 # soundset: `make sounds` builds Output/ from Assets/, `make test` runs the tests.
 # Both install the C libraries first when they are missing (apt-get or brew).
 
@@ -9,7 +10,7 @@ BREW_DEPS  := libsndfile libsamplerate libebur128 pkg-config
 DEMO_APT   := espeak-ng sox
 RELEASE    := .build/release/soundset
 
-.PHONY: all setup sounds test check build demo-pack clean help
+.PHONY: all setup sounds test check build demo-pack fuzz sanitize clean help
 
 all: sounds
 
@@ -17,6 +18,8 @@ help:
 	@echo "make sounds     build $(OUTPUT)/ from $(ASSETS)/ (installs the C libraries if missing)"
 	@echo "make test       run the test suite"
 	@echo "make check      check $(OUTPUT)/ against $(ASSETS)/ (durations, freshness, integrity, budget)"
+	@echo "make fuzz       fuzz the amount parser, manifest decoder and sound reader (FUZZ_SECONDS each)"
+	@echo "make sanitize   run the test suite under the address sanitizer"
 	@echo "make demo-pack  regenerate the zh-CN demo recordings in $(ASSETS)/ with espeak-ng and sox"
 	@echo "make clean      remove .build"
 
@@ -45,11 +48,38 @@ build: setup
 sounds: build
 	$(RELEASE) build --assets $(ASSETS) --output $(OUTPUT)
 
+# Warnings are errors; Swift 6 language mode already checks concurrency strictly.
 test: setup
-	$(SWIFT) test
+	$(SWIFT) test -Xswiftc -warnings-as-errors
 
 check: build
 	$(RELEASE) check --assets $(ASSETS) --output $(OUTPUT)
+
+FUZZ_SECONDS ?= 30
+FUZZ_TARGETS := amount manifest sounddata
+RUNTIME_SOURCES := $(shell find Sources/SoundsetRuntime -name '*.swift')
+
+# Each target is compiled with the runtime's sources into one libFuzzer binary, then run for
+# FUZZ_SECONDS from the committed seeds; a crash stops make and leaves its input in .build/fuzz.
+fuzz:
+	@mkdir -p .build/fuzz
+	@for target in $(FUZZ_TARGETS); do \
+	  case $$target in amount) file=AmountFuzz;; manifest) file=ManifestFuzz;; sounddata) file=SoundDataFuzz;; esac; \
+	  echo "building fuzz target $$target"; \
+	  swiftc -sanitize=fuzzer,address -parse-as-library -O -module-name SoundsetRuntime \
+	    $(RUNTIME_SOURCES) Fuzz/$$file.swift -o .build/fuzz/$$target 2>&1 | grep -v 'Cannot export local symbol' || true; \
+	  test -x .build/fuzz/$$target || exit 1; \
+	  mkdir -p .build/fuzz/corpus-$$target; \
+	  echo "fuzzing $$target for $(FUZZ_SECONDS) s"; \
+	  .build/fuzz/$$target -max_total_time=$(FUZZ_SECONDS) -max_len=65536 -print_final_stats=1 \
+	    -artifact_prefix=.build/fuzz/$$target- .build/fuzz/corpus-$$target Fuzz/Corpus/$$target 2>&1 \
+	    | grep -E '^(Done|stat::number_of_executed_runs|==[0-9]+==ERROR|SUMMARY|artifact_prefix|Test unit written)' ; \
+	  status=$${PIPESTATUS[0]}; [ "$$status" = 0 ] || { echo "fuzz target $$target failed: see .build/fuzz/$$target-*"; exit 1; }; \
+	done
+
+# Tests/lsan.supp names the toolchain's own leaks (Foundation's Process), nothing of soundset's.
+sanitize: setup
+	SOUNDSET_SANITIZER=1 LSAN_OPTIONS=suppressions=$(CURDIR)/Tests/lsan.supp $(SWIFT) test --sanitize=address
 
 demo-pack:
 	@command -v espeak-ng >/dev/null 2>&1 && command -v sox >/dev/null 2>&1 || { \

@@ -52,8 +52,10 @@ public enum BuildPipeline {
         let problems = catalog.problems + outcomes.compactMap { outcome -> BuildProblem? in
             if case .failure(let problem) = outcome { problem } else { nil }
         }
-        guard problems.isEmpty else { throw BuildFailure(problems.sorted { $0.subject < $1.subject }) }
         let prepared = outcomes.compactMap { try? $0.get() }
+        guard problems.isEmpty else {
+            throw BuildFailure(problems.sorted { $0.subject < $1.subject }, warnings: prepared.flatMap(\.warnings))
+        }
 
         var setLevel = SetLevel.decide(
             peakToLoudness: prepared.map { ($0.recording.name, $0.peakToLoudness) },

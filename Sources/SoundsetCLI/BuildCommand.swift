@@ -27,6 +27,7 @@ enum BuildCommand {
         do {
             report = try await BuildPipeline.run(options)
         } catch let failure as BuildFailure {
+            for warning in failure.warnings { console.err("warning: \(warning)") }
             for problem in failure.problems { console.err("error: \(problem)") }
             console.err("soundset: build failed with \(failure.problems.count) problem\(failure.problems.count == 1 ? "" : "s"); \(options.outputDisplay) was not changed")
             return ExitCode.failure

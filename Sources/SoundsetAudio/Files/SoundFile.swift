@@ -1,3 +1,4 @@
+import Foundation
 internal import CSndFile
 
 /// An open libsndfile handle (`SNDFILE*`); one owner, closed on deinit.
@@ -31,7 +32,8 @@ public final class SoundFile {
             containerName: formatName(raw.format & Int32(SF_FORMAT_TYPEMASK), major: true),
             encodingName: formatName(raw.format & Int32(SF_FORMAT_SUBMASK), major: false),
             container: container(fromMajor: raw.format & Int32(SF_FORMAT_TYPEMASK)),
-            encoding: encoding(fromSub: raw.format & Int32(SF_FORMAT_SUBMASK)))
+            encoding: encoding(fromSub: raw.format & Int32(SF_FORMAT_SUBMASK)),
+            truncation: dataTruncation(in: logInfo(handle)))
         return SoundFile(handle: handle, path: path, info: info)
     }
 
@@ -93,6 +95,22 @@ public final class SoundFile {
 
     /// Flushes what libsndfile buffered and updates the header (`sf_write_sync`).
     public func sync() { sf_write_sync(handle) }
+}
+
+/// libsndfile's parse log for an open file (`SFC_GET_LOG_INFO`).
+private func logInfo(_ handle: OpaquePointer) -> String {
+    var buffer = [CChar](repeating: 0, count: 4096)
+    let count = sf_command(handle, Int32(SFC_GET_LOG_INFO), &buffer, Int32(buffer.count))
+    guard count > 0 else { return "" }
+    return String(decoding: buffer.prefix(Int(count)).map { UInt8(bitPattern: $0) }, as: UTF8.self)
+}
+
+/// The log line where libsndfile noted that the audio chunk (`data` in WAV and CAF, `SSND` in AIFF)
+/// is shorter than its header says, e.g. `data : 32000 (should be 16000)`.
+private func dataTruncation(in log: String) -> String? {
+    log.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.first { line in
+        (line.hasPrefix("data") || line.hasPrefix("SSND")) && line.contains("(should be")
+    }
 }
 
 private func majorFormat(_ container: Container) -> Int32 {

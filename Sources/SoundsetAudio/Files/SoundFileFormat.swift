@@ -25,6 +25,9 @@ public struct SoundFileInfo: Sendable, Equatable {
     public var container: Container?
     /// The encoding when it is one soundset writes, otherwise nil.
     public var encoding: Encoding?
+    /// When the header declares more audio than the file holds: libsndfile's note, e.g.
+    /// `data : 32000 (should be 16000)`. libsndfile then reads only what is there, silently.
+    public var truncation: String?
 
     /// Duration in seconds, from the header.
     public var seconds: Double { sampleRate > 0 ? Double(frames) / Double(sampleRate) : 0 }

@@ -21,6 +21,8 @@ public struct AssetCatalog: Sendable {
     public static let maxSeconds = 30.0
     /// Recordings below this rate are refused: they cannot carry speech.
     public static let minSampleRate = 8000
+    /// Recordings with more channels are refused: a multitrack export, not a voice take.
+    public static let maxChannels = 2
 
     /// The recordings, sorted by clip name.
     public var recordings: [Recording]
@@ -129,7 +131,13 @@ public struct AssetCatalog: Sendable {
 
     /// What is wrong with a recording from its header alone, before anything is decoded.
     static func headerProblem(_ info: SoundFileInfo) -> String? {
+        if let note = info.truncation {
+            return "is truncated: its header declares more audio than the file holds (libsndfile: \(note)); re-export it"
+        }
         if info.frames <= 0 { return "holds no audio frames (re-export the recording)" }
+        if info.channels > maxChannels {
+            return "has \(info.channels) channels; a voice take is mono or stereo (export the voice alone)"
+        }
         if info.sampleRate < minSampleRate {
             return "sample rate \(info.sampleRate) Hz is too low for speech (at least \(minSampleRate) Hz)"
         }

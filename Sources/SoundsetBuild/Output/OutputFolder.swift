@@ -68,9 +68,15 @@ public struct OutputFolder: Sendable {
         return staging
     }
 
-    /// Replaces the output folder with `staging`: old set retired, new one renamed in, old one removed.
+    /// Replaces the output folder with `staging` in one atomic exchange where the system offers one
+    /// (then the old set is removed); otherwise the old set is retired, the new one renamed in, and
+    /// a kill between the two renames is undone by the next build.
     public func swap(in staging: URL) throws {
         let fileManager = FileManager.default
+        if fileManager.fileExists(atPath: url.path), AtomicExchange.exchange(staging.path, url.path) {
+            try? fileManager.removeItem(at: staging)
+            return
+        }
         let retired = parent.appendingPathComponent(retiredPrefix + UUID().uuidString)
         do {
             if fileManager.fileExists(atPath: url.path) { try fileManager.moveItem(at: url, to: retired) }

@@ -16,6 +16,11 @@ public struct BuildProblem: Error, Sendable, Equatable, CustomStringConvertible 
 /// Every problem found in one run; nothing was written.
 public struct BuildFailure: Error, Sendable, CustomStringConvertible {
     public var problems: [BuildProblem]
-    public init(_ problems: [BuildProblem]) { self.problems = problems }
+    /// Things found on the good recordings that do not stop a build (clipping), still worth saying.
+    public var warnings: [BuildProblem]
+    public init(_ problems: [BuildProblem], warnings: [BuildProblem] = []) {
+        self.problems = problems
+        self.warnings = warnings
+    }
     public var description: String { problems.map(\.description).joined(separator: "\n") }
 }

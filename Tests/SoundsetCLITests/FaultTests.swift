@@ -1,0 +1,97 @@
+import Foundation
+import SoundsetTestSupport
+import Testing
+
+@Suite struct FaultTests {
+    /// kill -9 at many points of a build: Output is always the old set or the new one, byte for byte,
+    /// and the next build cleans up whatever the killed ones left.
+    @Test func killedBuildsLeaveTheOldSetOrTheNew() throws {
+        let folder = try TemporaryDirectory()
+        defer { folder.remove() }
+        let assets = try folder.folder("Assets")
+        try AssetPacks.small(in: assets)
+        let config = assets.appendingPathComponent("soundset.json")
+        let configs = ["{}", #"{"loudness": {"target": -20}}"#]
+        var sets: [[String: Data]] = []
+        var seconds = 0.0
+        for json in configs {
+            try Data(json.utf8).write(to: config)
+            let started = Date()
+            #expect(try SoundsetExecutable.run(["build", "--quiet"], in: folder.url).status == 0)
+            seconds = max(seconds, Date().timeIntervalSince(started))
+            sets.append(snapshot(of: folder.url.appendingPathComponent("Output")))
+        }
+        #expect(sets[0] != sets[1])
+        var current = 1
+        var kills = 0
+        for attempt in 0..<14 {
+            try Data(configs[1 - current].utf8).write(to: config)
+            let process = Process()
+            process.executableURL = SoundsetExecutable.url
+            process.arguments = ["build", "--quiet"]
+            process.currentDirectoryURL = folder.url
+            process.standardOutput = FileHandle.nullDevice
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            Thread.sleep(forTimeInterval: seconds * Double(attempt) / 12)
+            if process.isRunning { kill(process.processIdentifier, SIGKILL); kills += 1 }
+            process.waitUntilExit()
+            let state = snapshot(of: folder.url.appendingPathComponent("Output"))
+            let which = sets.firstIndex(of: state)
+            #expect(which != nil, "attempt \(attempt): Output is neither the old set nor the new one")
+            current = which ?? current
+        }
+        #expect(kills >= 8)
+        #expect(try SoundsetExecutable.run(["build", "--quiet"], in: folder.url).status == 0)
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: folder.url.path).filter { $0.hasPrefix(".soundset") }
+        #expect(leftovers == [])
+    }
+
+    /// The same recordings give byte-identical Output whatever the order files were written in and
+    /// however many workers run.
+    @Test func outputIsTheSameBytesEveryTime() throws {
+        let folder = try TemporaryDirectory()
+        defer { folder.remove() }
+        let first = try folder.folder("one/Assets")
+        try AssetPacks.small(in: first)
+        let second = try folder.folder("two/Assets")
+        for name in try FileManager.default.contentsOfDirectory(atPath: first.path).sorted().reversed() {
+            try FileManager.default.copyItem(at: first.appendingPathComponent(name), to: second.appendingPathComponent(name))
+        }
+        #expect(try SoundsetExecutable.run(["build", "--quiet", "--jobs", "1"], in: folder.url.appendingPathComponent("one")).status == 0)
+        #expect(try SoundsetExecutable.run(["build", "--quiet", "--jobs", "4"], in: folder.url.appendingPathComponent("two")).status == 0)
+        let one = snapshot(of: folder.url.appendingPathComponent("one/Output"))
+        #expect(one.count == 8)
+        #expect(one == snapshot(of: folder.url.appendingPathComponent("two/Output")))
+    }
+
+    @Test func anUnwritableOutputIsAClearError() throws {
+        let folder = try TemporaryDirectory()
+        defer { folder.remove() }
+        try AssetPacks.small(in: try folder.folder("Assets"))
+        let result = try SoundsetExecutable.run(["build", "--output", "/proc/soundset-test/Output"], in: folder.url)
+        #expect(result.status == 1)
+        #expect(result.stderr.hasPrefix("error: /proc/soundset-test/Output: cannot create a staging folder in /proc/soundset-test ("), "\(result.stderr)")
+        #expect(result.stderr.contains("); check that the folder is writable\n"))
+
+        try Data("x".utf8).write(to: folder.url.appendingPathComponent("afile"))
+        let onFile = try SoundsetExecutable.run(["build", "--output", "afile"], in: folder.url)
+        #expect(onFile.status == 1)
+        #expect(onFile.stderr.hasPrefix("error: afile: is a file, not a folder; refusing to replace it (choose another --output)\n"))
+    }
+
+    @Test func refusesHomeAndAssetsAsOutput() throws {
+        let folder = try TemporaryDirectory()
+        defer { folder.remove() }
+        try AssetPacks.small(in: try folder.folder("Assets"))
+        let home = try folder.folder("home")
+        try Data("notes".utf8).write(to: home.appendingPathComponent("notes.txt"))
+        let result = try SoundsetExecutable.run(["build", "--output", "home"], in: folder.url)
+        #expect(result.status == 1)
+        #expect(result.stderr.hasPrefix("error: home: holds files but no soundset manifest; refusing to replace it"))
+        #expect(try String(contentsOf: home.appendingPathComponent("notes.txt"), encoding: .utf8) == "notes")
+        let assets = try SoundsetExecutable.run(["build", "--output", "Assets"], in: folder.url)
+        #expect(assets.status == 1)
+        #expect(assets.stderr.hasPrefix("error: Assets: is the assets folder or contains it; refusing to replace it"))
+    }
+}
