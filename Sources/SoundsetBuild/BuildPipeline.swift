@@ -12,25 +12,36 @@ public struct BuildOptions: Sendable {
     public var outputDisplay: String
     /// Clips processed at once; defaults to the number of cores.
     public var jobs: Int
+    /// Use the cache beside the output folder (and skip the build when Output is up to date).
+    public var useCache: Bool
+    /// Called as each recording is prepared: (done, total, clip name). May be called from any task.
+    public var progress: (@Sendable (Int, Int, String) -> Void)?
 
     public init(assets: URL, assetsDisplay: String, output: URL, outputDisplay: String,
-                jobs: Int = ProcessInfo.processInfo.activeProcessorCount) {
+                jobs: Int = ProcessInfo.processInfo.activeProcessorCount, useCache: Bool = true,
+                progress: (@Sendable (Int, Int, String) -> Void)? = nil) {
         self.assets = assets
         self.assetsDisplay = assetsDisplay
         self.output = output
         self.outputDisplay = outputDisplay
         self.jobs = jobs
+        self.useCache = useCache
+        self.progress = progress
     }
 }
 
 /// What a build did.
 public struct BuildReport: Sendable {
-    /// The manifest written to the output folder.
+    /// The manifest written to (or, when up to date, found in) the output folder.
     public var manifest: Manifest
-    /// How the set's level was decided.
-    public var setLevel: SetLevel
     /// Things to look at that did not stop the build.
     public var warnings: [BuildProblem]
+    /// Nothing had changed: no audio work was done and nothing was written.
+    public var upToDate: Bool
+    /// Recordings whose prepared clip came from the cache.
+    public var preparedFromCache: Int
+    /// Clips whose finished file came from the cache.
+    public var finishedFromCache: Int
 }
 
 /// The whole build: catalog, prepare every clip, decide the set's level, finish and write every clip,
@@ -45,14 +56,41 @@ public enum BuildPipeline {
         do { output = try OutputFolder(url: options.output, displayName: options.outputDisplay, assets: options.assets) } catch let problem as BuildProblem {
             throw BuildFailure([problem])
         }
+        let jobs = options.jobs
+        let progress = options.progress
+        let total = catalog.recordings.count
 
-        let outcomes = try await catalog.recordings.concurrentMap(maxConcurrency: options.jobs) { recording in
-            Result { try ClipPreparer.prepare(recording, configuration: configuration) }.mapError { $0 as! BuildProblem }
+        // Every recording's sha256: the cache key, and what the manifest records.
+        let hashed = try await catalog.recordings.concurrentMap(maxConcurrency: jobs) { recording in
+            Result { () throws(BuildProblem) -> String in
+                do { return try SHA256.hex(fileAt: recording.url) } catch {
+                    throw BuildProblem(recording.displayPath, "cannot be read (check its permissions)")
+                }
+            }
         }
-        let problems = catalog.problems + outcomes.compactMap { outcome -> BuildProblem? in
-            if case .failure(let problem) = outcome { problem } else { nil }
+        var problems = catalog.problems + hashed.compactMap { if case .failure(let problem) = $0 { problem } else { nil } }
+        guard problems.isEmpty || !catalog.recordings.isEmpty else { throw BuildFailure(problems) }
+        let sources = zip(catalog.recordings, hashed).compactMap { recording, hash in (try? hash.get()).map { (recording, $0) } }
+
+        if problems.isEmpty, options.useCache,
+           let current = UpToDate.manifest(in: output.url, sources: sources, configuration: configuration, copies: catalog.copies) {
+            return BuildReport(manifest: current, warnings: [], upToDate: true, preparedFromCache: total, finishedFromCache: total)
         }
-        let prepared = outcomes.compactMap { try? $0.get() }
+
+        let cache = options.useCache ? ClipCache(output: output.url, configurationHash: configuration.hash) : nil
+        let done = Counter()
+        let outcomes = try await sources.concurrentMap(maxConcurrency: jobs) { recording, sha in
+            defer { progress?(done.increment(), total, recording.name) }
+            if let cached = cache?.prepared(recording, sourceSHA256: sha) { return Result<(PreparedClip, Bool), BuildProblem>.success((cached, true)) }
+            return Result { () throws(BuildProblem) -> (PreparedClip, Bool) in
+                let clip = try ClipPreparer.prepare(recording, sourceSHA256: sha, configuration: configuration)
+                cache?.store(clip)
+                return (clip, false)
+            }
+        }
+        problems += outcomes.compactMap { if case .failure(let problem) = $0 { problem } else { nil } }
+        let preparedPairs = outcomes.compactMap { try? $0.get() }
+        let prepared = preparedPairs.map(\.0)
         guard problems.isEmpty else {
             throw BuildFailure(problems.sorted { $0.subject < $1.subject }, warnings: prepared.flatMap(\.warnings))
         }
@@ -63,12 +101,14 @@ public enum BuildPipeline {
             maxReductionDb: configuration.limiter.maxReductionDb)
         // The level above comes from each clip's peak-to-loudness ratio; limiting lowers loudness, and
         // the make-up gain asks a little more of the limiter. Lower the level by any overshoot.
-        var finished: [FinishedClip] = []
+        var finished: [Finishing] = []
         for _ in 0..<3 {
             let level = setLevel.level
-            finished = try await prepared.concurrentMap(maxConcurrency: options.jobs) { clip in
-                try ClipFinisher.finish(clip, level: level, ceilingDb: configuration.loudness.truePeak - ClipWriter.ceilingMargin,
-                                        sampleRate: configuration.sampleRate)
+            finished = try await prepared.concurrentMap(maxConcurrency: jobs) { clip in
+                if let (meta, bytes) = cache?.finished(clip, level: level) { return .cached(clip, meta, bytes) }
+                return .computed(try ClipFinisher.finish(
+                    clip, level: level, ceilingDb: configuration.loudness.truePeak - ClipWriter.ceilingMargin,
+                    sampleRate: configuration.sampleRate))
             }
             guard let worst = finished.max(by: { $0.limitingDb < $1.limitingDb }),
                   worst.limitingDb > configuration.limiter.maxReductionDb + 0.05 else { break }
@@ -82,10 +122,18 @@ public enum BuildPipeline {
         do {
             let copies = catalog.copies
             let level = setLevel.level
-            let clips = try await finished.concurrentMap(maxConcurrency: options.jobs) { clip in
-                try ClipWriter.write(clip, into: staging.appendingPathComponent(OutputFolder.soundsName),
-                                     copy: copies.contains(clip.prepared.recording.name),
-                                     level: level, configuration: configuration)
+            let sounds = staging.appendingPathComponent(OutputFolder.soundsName)
+            let clips = try await finished.concurrentMap(maxConcurrency: jobs) { item -> Manifest.Clip in
+                let copy = copies.contains(item.prepared.recording.name)
+                switch item {
+                case .cached(let clip, let meta, let bytes):
+                    return try ClipWriter.place(bytes, of: clip, meta: meta, into: sounds, copy: copy, configuration: configuration)
+                case .computed(let clip):
+                    let (entry, bytes, written) = try ClipWriter.write(clip, into: sounds, copy: copy, level: level, configuration: configuration)
+                    cache?.store(.init(levelBits: level.bitPattern, searchLimitingDb: clip.limitingDb, gainDb: written.gainDb, limitingDb: written.limitingDb, frames: entry.frames,
+                                       loudness: entry.loudness, truePeak: entry.truePeak), bytes: bytes, for: clip.prepared, level: level)
+                    return entry
+                }
             }
             let manifest = Manifest(
                 toolVersion: ToolVersion.current, configurationHash: configuration.hash, locale: configuration.locale,
@@ -97,7 +145,11 @@ public enum BuildPipeline {
                 reading: configuration.reading, announcement: configuration.announcement, clips: clips)
             try manifest.encoded().write(to: staging.appendingPathComponent(OutputFolder.manifestName))
             try output.swap(in: staging)
-            return BuildReport(manifest: manifest, setLevel: setLevel, warnings: prepared.flatMap(\.warnings))
+            cache?.prune(keeping: Set(prepared.map { cache!.key(sourceSHA256: $0.sourceSHA256) }))
+            return BuildReport(
+                manifest: manifest, warnings: prepared.flatMap(\.warnings), upToDate: false,
+                preparedFromCache: preparedPairs.filter(\.1).count,
+                finishedFromCache: finished.filter { if case .cached = $0 { true } else { false } }.count)
         } catch let problem as BuildProblem {
             output.discard(staging)
             throw BuildFailure([problem])
@@ -105,6 +157,41 @@ public enum BuildPipeline {
             output.discard(staging)
             throw error
         }
+    }
+}
+
+/// A clip at the set's level: finished now, or its file taken from the cache.
+enum Finishing: Sendable {
+    case computed(FinishedClip)
+    case cached(PreparedClip, ClipCache.Finished, Data)
+
+    var prepared: PreparedClip {
+        switch self {
+        case .computed(let clip): clip.prepared
+        case .cached(let clip, _, _): clip
+        }
+    }
+
+    /// The limiting the level search goes by: the same whether the clip was finished now or cached.
+    var limitingDb: Double {
+        switch self {
+        case .computed(let clip): clip.limitingDb
+        case .cached(_, let meta, _): meta.searchLimitingDb
+        }
+    }
+}
+
+/// Counts finished clips across tasks for progress reports.
+final class Counter: @unchecked Sendable {
+    // Safe: the value is only touched under the lock.
+    private let lock = NSLock()
+    private var value = 0
+
+    func increment() -> Int {
+        lock.lock()
+        defer { lock.unlock() }
+        value += 1
+        return value
     }
 }
 

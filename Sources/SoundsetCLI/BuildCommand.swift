@@ -5,7 +5,7 @@ import SoundsetRuntime
 /// `soundset build`.
 enum BuildCommand {
     static func run(_ arguments: [String], console: Console) async throws -> Int32 {
-        let parsed = try Arguments(arguments, options: ["--assets", "--output", "--jobs"], flags: ["--quiet", "--help", "-h"])
+        let parsed = try Arguments(arguments, options: ["--assets", "--output", "--jobs"], flags: ["--quiet", "--no-cache", "--help", "-h"])
         if parsed.flags.contains("--help") || parsed.positionals.contains("-h") {
             console.out(Help.build)
             return ExitCode.success
@@ -22,7 +22,8 @@ enum BuildCommand {
         let started = Date()
         let options = BuildOptions(
             assets: URL(fileURLWithPath: assets), assetsDisplay: assets.trimmingTrailingSlashes,
-            output: URL(fileURLWithPath: output), outputDisplay: output.trimmingTrailingSlashes, jobs: jobs)
+            output: URL(fileURLWithPath: output), outputDisplay: output.trimmingTrailingSlashes, jobs: jobs,
+            useCache: !parsed.flags.contains("--no-cache"))
         let report: BuildReport
         do {
             report = try await BuildPipeline.run(options)
@@ -33,6 +34,10 @@ enum BuildCommand {
             return ExitCode.failure
         }
         for warning in report.warnings { console.err("warning: \(warning)") }
+        if report.upToDate {
+            if !quiet { console.out("\(options.outputDisplay) is up to date: \(report.manifest.clips.count) clips, nothing to do") }
+            return ExitCode.success
+        }
         if !quiet { print(report, output: options.outputDisplay, elapsed: Date().timeIntervalSince(started), console: console) }
         return ExitCode.success
     }
@@ -56,6 +61,9 @@ enum BuildCommand {
             manifest.clips.count, copies, output, manifest.container, manifest.encoding, manifest.sampleRate, elapsed,
             manifest.loudness.setLevel, spread, manifest.clips.map(\.truePeak).max() ?? 0))
         console.out("level: \(manifest.loudness.reason)")
+        if report.preparedFromCache > 0 || report.finishedFromCache > 0 {
+            console.out("cache: \(report.preparedFromCache) of \(manifest.clips.count) clips prepared and \(report.finishedFromCache) finished from \(ClipCache.folderName)")
+        }
     }
 }
 

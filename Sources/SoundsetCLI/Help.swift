@@ -21,7 +21,7 @@ enum Help {
         """
 
     static let build = """
-        usage: soundset build [--assets DIR] [--output DIR] [--jobs N] [--quiet]
+        usage: soundset build [--assets DIR] [--output DIR] [--jobs N] [--no-cache] [--quiet]
 
         Builds the sound set. Every non-hidden audio file directly in the assets folder (WAV, AIFF,
         FLAC, Ogg Vorbis, CAF, and MP3 where libsndfile reads it) is one clip, named after its file
@@ -35,6 +35,9 @@ enum Help {
           --assets DIR    folder of recordings (default: Assets)
           --output DIR    folder to write (default: Output); it must be new, empty or a soundset output
           --jobs N        clips processed at once (default: the number of cores)
+          --no-cache      rebuild every clip, ignoring .soundset-cache beside the output folder
+                          (by default unchanged recordings are not processed again, and a build
+                          with nothing changed writes nothing)
           --quiet         print only warnings and errors
           -h, --help      show this help
 

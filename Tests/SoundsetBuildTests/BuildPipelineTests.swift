@@ -58,7 +58,7 @@ import Testing
         #expect(Set(firstSnapshot.keys) == Set(["/manifest.json"] + ["1", "1Copy", "2", "2Copy", "3", "3Copy", "yuan"].map { "/Sounds/\($0).caf" }))
         _ = try await build(assets, output)
         #expect(snapshot(of: output) == firstSnapshot)
-        let leftovers = try FileManager.default.contentsOfDirectory(atPath: folder.url.path).filter { $0.hasPrefix(".soundset") }
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: folder.url.path).filter { $0.hasPrefix(".soundset") && $0 != ".soundset-cache" }
         #expect(leftovers.isEmpty)
     }
 
@@ -73,7 +73,6 @@ import Testing
         let report = try await build(assets, output)
         let manifest = report.manifest
         #expect(manifest.loudness.setLevel < -16.5)
-        #expect(report.setLevel.limitingClip == "3")
         #expect(manifest.loudness.reason.contains("clip '3'"))
         #expect(manifest.loudness.reason.hasPrefix("lowered"))
         for clip in manifest.clips {

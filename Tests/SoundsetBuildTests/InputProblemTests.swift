@@ -20,7 +20,7 @@ import Testing
             return []
         } catch let failure as BuildFailure {
             #expect(snapshot(of: output) == before, "Output changed")
-            let leftovers = try FileManager.default.contentsOfDirectory(atPath: folder.url.path).filter { $0.hasPrefix(".soundset") }
+            let leftovers = try FileManager.default.contentsOfDirectory(atPath: folder.url.path).filter { $0.hasPrefix(".soundset") && $0 != ".soundset-cache" }
             #expect(leftovers.isEmpty)
             return failure.problems.map(\.description)
         }

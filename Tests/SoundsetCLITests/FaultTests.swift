@@ -43,7 +43,7 @@ import Testing
         }
         #expect(kills >= 8)
         #expect(try SoundsetExecutable.run(["build", "--quiet"], in: folder.url).status == 0)
-        let leftovers = try FileManager.default.contentsOfDirectory(atPath: folder.url.path).filter { $0.hasPrefix(".soundset") }
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: folder.url.path).filter { $0.hasPrefix(".soundset") && $0 != ".soundset-cache" }
         #expect(leftovers == [])
     }
 

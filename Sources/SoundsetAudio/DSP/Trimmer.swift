@@ -17,7 +17,7 @@ public struct TrimSettings: Sendable, Equatable, Codable {
 }
 
 /// Where the trimmer found the word in one take.
-public struct TrimRegion: Sendable, Equatable {
+public struct TrimRegion: Sendable, Equatable, Codable {
     /// First frame of detected sound.
     public var soundStart: Int
     /// One past the last frame of detected sound.

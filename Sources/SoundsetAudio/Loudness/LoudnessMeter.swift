@@ -9,7 +9,7 @@ public struct LoudnessError: Error, CustomStringConvertible {
 }
 
 /// What `LoudnessMeter.measure` found for one mono clip.
-public struct LoudnessMeasurement: Sendable, Equatable {
+public struct LoudnessMeasurement: Sendable, Equatable, Codable {
     /// BS.1770 K-weighted loudness over the whole clip, ungated, in LUFS (-inf for digital silence).
     public var loudness: Double
     /// True peak in dBTP (4x oversampled at rates below 96 kHz), -inf for digital silence.

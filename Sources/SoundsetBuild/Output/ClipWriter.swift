@@ -9,7 +9,10 @@ enum ClipWriter {
 
     /// Writes `clip` into `folder`, verifies the written file's true peak, and writes its copy.
     /// Frames, loudness and true peak in the result are read back from the written file.
-    static func write(_ clip: FinishedClip, into folder: URL, copy: Bool, level: Double, configuration: Configuration) throws -> Manifest.Clip {
+    /// - Returns: the manifest entry, the file's bytes, and the clip as finally written (a clip the
+    ///   encoding pushed over the ceiling is finished again under a lower one).
+    static func write(_ clip: FinishedClip, into folder: URL, copy: Bool, level: Double, configuration: Configuration) throws
+        -> (entry: Manifest.Clip, bytes: Data, written: FinishedClip) {
         let name = clip.prepared.recording.name
         let fileName = "\(name).\(configuration.container.fileExtension)"
         let url = folder.appendingPathComponent(fileName)
@@ -39,18 +42,43 @@ enum ClipWriter {
         }
         let data: Data
         do { data = try Data(contentsOf: url) } catch { throw BuildProblem(url.path, "cannot be read back after writing") }
-        var copyName: String?
-        if copy {
-            copyName = "\(name)\(ClipName.copySuffix).\(configuration.container.fileExtension)"
-            do { try data.write(to: folder.appendingPathComponent(copyName!)) } catch {
-                throw BuildProblem(folder.appendingPathComponent(copyName!).path, "cannot be written (\(OutputFolder.reason(error)))")
-            }
-        }
-        return Manifest.Clip(
-            name: name, file: fileName, copy: copyName, frames: readBack.info.frames,
+        try writeCopy(of: data, name: name, into: folder, copy: copy, configuration: configuration)
+        let entry = Manifest.Clip(
+            name: name, file: fileName, copy: copy ? copyName(name, configuration) : nil, frames: readBack.info.frames,
             seconds: Double(readBack.info.frames) / Double(readBack.info.sampleRate),
             loudness: rounded(readBack.measurement.loudness), truePeak: rounded(readBack.measurement.truePeak),
             gain: rounded(clip.gainDb), limiting: rounded(clip.limitingDb), sha256: SHA256.hex(data),
             source: Manifest.Source(file: clip.prepared.recording.fileName, sha256: clip.prepared.sourceSHA256))
+        return (entry, data, clip)
+    }
+
+    /// Writes a finished file taken from the cache (and its copy) into `folder`.
+    static func place(_ bytes: Data, of clip: PreparedClip, meta: ClipCache.Finished, into folder: URL, copy: Bool,
+                      configuration: Configuration) throws -> Manifest.Clip {
+        let name = clip.recording.name
+        let fileName = "\(name).\(configuration.container.fileExtension)"
+        let url = folder.appendingPathComponent(fileName)
+        do { try bytes.write(to: url) } catch {
+            throw BuildProblem(url.path, "cannot be written (\(OutputFolder.reason(error)))")
+        }
+        try writeCopy(of: bytes, name: name, into: folder, copy: copy, configuration: configuration)
+        return Manifest.Clip(
+            name: name, file: fileName, copy: copy ? copyName(name, configuration) : nil, frames: meta.frames,
+            seconds: Double(meta.frames) / Double(configuration.sampleRate),
+            loudness: rounded(meta.loudness), truePeak: rounded(meta.truePeak), gain: rounded(meta.gainDb),
+            limiting: rounded(meta.limitingDb), sha256: SHA256.hex(bytes),
+            source: Manifest.Source(file: clip.recording.fileName, sha256: clip.sourceSHA256))
+    }
+
+    static func copyName(_ name: String, _ configuration: Configuration) -> String {
+        "\(name)\(ClipName.copySuffix).\(configuration.container.fileExtension)"
+    }
+
+    private static func writeCopy(of data: Data, name: String, into folder: URL, copy: Bool, configuration: Configuration) throws {
+        guard copy else { return }
+        let url = folder.appendingPathComponent(copyName(name, configuration))
+        do { try data.write(to: url) } catch {
+            throw BuildProblem(url.path, "cannot be written (\(OutputFolder.reason(error)))")
+        }
     }
 }

@@ -25,14 +25,12 @@ public enum ClipPreparer {
     /// Samples at or above this magnitude count as clipped in the source.
     static let clipLevel: Float = 0.999
 
-    /// Decodes and prepares `recording` for `configuration`.
+    /// Decodes and prepares `recording` (whose bytes hash to `sourceSHA256`) for `configuration`.
     /// - Throws: `BuildProblem` naming the recording.
-    public static func prepare(_ recording: Recording, configuration: Configuration) throws -> PreparedClip {
+    public static func prepare(_ recording: Recording, sourceSHA256: String, configuration: Configuration) throws(BuildProblem) -> PreparedClip {
         let display = recording.displayPath
-        let bytes: Data
         let interleaved: [Float]
         do {
-            bytes = try Data(contentsOf: recording.url)
             interleaved = try SoundFile.open(reading: recording.url.path).readAll()
         } catch let error as SoundFileError {
             throw BuildProblem(display, "cannot be read as audio: \(error.reason.asClause)")
@@ -51,8 +49,8 @@ public enum ClipPreparer {
         Mono.removeDC(&mono)
         let sourceRate = recording.info.sampleRate
         let region: TrimRegion
-        do { region = try Trimmer.findRegion(mono, sampleRate: sourceRate, settings: configuration.trim) } catch let error as TrimError {
-            throw BuildProblem(display, error.description)
+        do { region = try Trimmer.findRegion(mono, sampleRate: sourceRate, settings: configuration.trim) } catch {
+            throw BuildProblem(display, "\(error)")
         }
         let kept = Array(mono[region.keepStart..<region.keepEnd])
         var samples: [Float]
@@ -65,7 +63,7 @@ public enum ClipPreparer {
             throw BuildProblem(display, "\(error)")
         }
         return PreparedClip(
-            recording: recording, sourceSHA256: SHA256.hex(bytes), region: region, samples: samples,
+            recording: recording, sourceSHA256: sourceSHA256, region: region, samples: samples,
             measurement: measurement, warnings: warnings)
     }
 }

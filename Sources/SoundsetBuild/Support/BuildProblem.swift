@@ -1,5 +1,5 @@
 /// One thing wrong with the input, naming the file or key it concerns and what to do.
-public struct BuildProblem: Error, Sendable, Equatable, CustomStringConvertible {
+public struct BuildProblem: Error, Sendable, Equatable, Codable, CustomStringConvertible {
     /// The file or key the problem is about, e.g. `Assets/7.wav` or `Assets/soundset.json: loudness.target`.
     public var subject: String
     /// What is wrong and the fix, lower-case, one line.
