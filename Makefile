@@ -10,7 +10,7 @@ BREW_DEPS  := libsndfile libsamplerate libebur128 pkg-config
 DEMO_APT   := espeak-ng sox
 RELEASE    := .build/release/soundset
 
-.PHONY: all setup sounds test check build demo-pack fuzz sanitize clean help
+.PHONY: all setup sounds test check build bench demo-pack fuzz sanitize clean help
 
 all: sounds
 
@@ -18,6 +18,7 @@ help:
 	@echo "make sounds     build $(OUTPUT)/ from $(ASSETS)/ (installs the C libraries if missing)"
 	@echo "make test       run the test suite"
 	@echo "make check      check $(OUTPUT)/ against $(ASSETS)/ (durations, freshness, integrity, budget)"
+	@echo "make bench      time and measure soundset against the sox recipe and ffmpeg-normalize"
 	@echo "make fuzz       fuzz the amount parser, manifest decoder and sound reader (FUZZ_SECONDS each)"
 	@echo "make sanitize   run the test suite under the address sanitizer"
 	@echo "make demo-pack  regenerate the zh-CN demo recordings in $(ASSETS)/ with espeak-ng and sox"
@@ -80,6 +81,16 @@ fuzz:
 # Tests/lsan.supp names the toolchain's own leaks (Foundation's Process), nothing of soundset's.
 sanitize: setup
 	SOUNDSET_SANITIZER=1 LSAN_OPTIONS=suppressions=$(CURDIR)/Tests/lsan.supp $(SWIFT) test --sanitize=address
+
+# A benchmark, not a test: prints figures and ratios; never part of make test.
+bench: build bench-tools
+	bash Tests/Scripts/bench.sh $(RELEASE)
+
+bench-tools:
+	@command -v espeak-ng >/dev/null 2>&1 && command -v sox >/dev/null 2>&1 && [ -x /usr/bin/time ] || { \
+	  if command -v apt-get >/dev/null 2>&1; then apt-get install -y -qq $(DEMO_APT) time >/dev/null; \
+	  elif command -v brew >/dev/null 2>&1; then brew install espeak-ng sox gnu-time; \
+	  else echo "install espeak-ng, sox and GNU time"; exit 1; fi; }
 
 demo-pack:
 	@command -v espeak-ng >/dev/null 2>&1 && command -v sox >/dev/null 2>&1 || { \

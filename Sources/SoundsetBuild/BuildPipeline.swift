@@ -100,20 +100,32 @@ public enum BuildPipeline {
             target: configuration.loudness.target, ceiling: configuration.loudness.truePeak,
             maxReductionDb: configuration.limiter.maxReductionDb)
         // The level above comes from each clip's peak-to-loudness ratio; limiting lowers loudness, and
-        // the make-up gain asks a little more of the limiter. Lower the level by any overshoot.
-        var finished: [Finishing] = []
-        for _ in 0..<3 {
-            let level = setLevel.level
-            finished = try await prepared.concurrentMap(maxConcurrency: jobs) { clip in
+        // the make-up gain asks a little more of the limiter. Lower the level by any overshoot: first
+        // on the few clips that need the most limiting, then on the whole set (usually once).
+        func finishAll(_ clips: [PreparedClip], at level: Double) async throws -> [Finishing] {
+            try await clips.concurrentMap(maxConcurrency: jobs) { clip in
                 if let (meta, bytes) = cache?.finished(clip, level: level) { return .cached(clip, meta, bytes) }
                 return .computed(try ClipFinisher.finish(
                     clip, level: level, ceilingDb: configuration.loudness.truePeak - ClipWriter.ceilingMargin,
                     sampleRate: configuration.sampleRate))
             }
-            guard let worst = finished.max(by: { $0.limitingDb < $1.limitingDb }),
-                  worst.limitingDb > configuration.limiter.maxReductionDb + 0.05 else { break }
-            setLevel.lower(to: level - (worst.limitingDb - configuration.limiter.maxReductionDb),
-                           because: worst.prepared.recording.name)
+        }
+        func overshoot(_ results: [Finishing]) -> Finishing? {
+            results.filter { $0.limitingDb > configuration.limiter.maxReductionDb + 0.05 }.max { $0.limitingDb < $1.limitingDb }
+        }
+        let peakiest = Array(prepared.sorted { ($0.peakToLoudness, $0.recording.name) > ($1.peakToLoudness, $1.recording.name) }.prefix(jobs * 2))
+        if peakiest.count < prepared.count {
+            for _ in 0..<3 {
+                guard let worst = overshoot(try await finishAll(peakiest, at: setLevel.level)) else { break }
+                setLevel.lower(to: setLevel.level - (worst.limitingDb - configuration.limiter.maxReductionDb), because: worst.prepared.recording.name)
+            }
+        }
+        var finished: [Finishing] = []
+        for round in 0..<3 {
+            finished = try await finishAll(prepared, at: setLevel.level)
+            // The last round's results are kept whatever they show, so the files match the level recorded.
+            guard round < 2, let worst = overshoot(finished) else { break }
+            setLevel.lower(to: setLevel.level - (worst.limitingDb - configuration.limiter.maxReductionDb), because: worst.prepared.recording.name)
         }
 
         let staging = try { () throws -> URL in

@@ -10,6 +10,7 @@ enum Help {
           plan      show the clips and timing that announce an amount
           render    compose the announcement of an amount into one sound file
           check     verify Output against Assets: integrity, freshness, durations, format, completeness, budget
+          measure   print the whole-clip loudness and true peak of sound files, as the build measures them
           help      show help for a command: soundset help build
           version   print the version
 
@@ -112,12 +113,28 @@ enum Help {
         exit codes: 0 everything holds, 1 a problem was found, 64 bad usage
         """
 
+    static let measure = """
+        usage: soundset measure FILE... [--format text|json]
+
+        Measures each file (mixed to mono) as the build measures clips: BS.1770 K-weighted loudness over
+        the whole file, ungated (defined for clips shorter than 400 ms), and true peak (4x oversampled).
+        Prints one line per file and the spread (loudest minus quietest) and worst true peak of them all:
+        a way to compare any tool's sound set on one scale.
+
+        options:
+          --format text|json    output format (default: text)
+          -h, --help            show this help
+
+        exit codes: 0 measured, 1 a file could not be read, 64 bad usage
+        """
+
     static func text(for command: String) -> String? {
         switch command {
         case "build": build
         case "plan": plan
         case "render": render
         case "check": check
+        case "measure": measure
         case "help", "version": overview
         default: nil
         }

@@ -40,6 +40,8 @@ public enum SoundsetCommandLine {
                 return try AnnouncementCommand.run(.render, rest, console: console)
             case "check":
                 return try CheckCommand.run(rest, console: console, environment: environment)
+            case "measure":
+                return try MeasureCommand.run(rest, console: console)
             default:
                 throw UsageError("unknown command '\(ClipNamePrinting.safe(command))'")
             }

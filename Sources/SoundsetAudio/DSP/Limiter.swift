@@ -17,18 +17,22 @@ public struct LimiterResult: Sendable {
 /// gain is never above it (no overshoot), while attack is a ramp of the look-ahead's length and
 /// release is smooth (no clicks or pumping on short words).
 public enum Limiter {
-    /// Limits mono `samples` at `sampleRate` so its true peak stays at or under `ceilingDb` dBTP.
+    /// Applies `gain` to mono `samples` at `sampleRate` and limits the result so its true peak stays at
+    /// or under `ceilingDb` dBTP.
     /// - Parameters:
+    ///   - envelope: `truePeakEnvelope(samples)`, when the caller has it: true peaks scale with gain, so
+    ///     one envelope serves every gain tried. Computed here when nil.
     ///   - lookaheadMs: attack ramp and look-ahead, at least 1 ms.
     ///   - releaseMs: time constant of the release.
-    /// - Throws: `ResamplerError` if the 4x oversampling for true-peak detection fails.
+    /// - Throws: `LoudnessError` if libebur128 fails while finding the envelope.
     public static func apply(
-        _ samples: [Float], sampleRate: Int, ceilingDb: Double, lookaheadMs: Double = 3, releaseMs: Double = 60
+        _ samples: [Float], gain: Float = 1, envelope: [Float]? = nil, sampleRate: Int, ceilingDb: Double,
+        lookaheadMs: Double = 3, releaseMs: Double = 60
     ) throws -> LimiterResult {
-        let ceiling = Float(Decibels.toAmplitude(ceilingDb))
-        let envelope = try truePeakEnvelope(samples, sampleRate: sampleRate)
+        let ceiling = Float(Decibels.toAmplitude(ceilingDb)) / gain
+        let envelope = try envelope ?? truePeakEnvelope(samples, sampleRate: sampleRate)
         guard let highest = envelope.max(), highest > ceiling else {
-            return LimiterResult(samples: samples, maxReductionDb: 0)
+            return LimiterResult(samples: gain == 1 ? samples : samples.map { $0 * gain }, maxReductionDb: 0)
         }
         let lookahead = max(1, Int((max(1, lookaheadMs) / 1000 * Double(sampleRate)).rounded()))
         // Requirement per sample, preceded by lookahead-1 virtual samples of unity gain so that the
@@ -50,26 +54,20 @@ public enum Limiter {
             if index >= lookahead { sum -= Double(held[index - lookahead]) }
             let sampleIndex = index - (lookahead - 1)
             guard sampleIndex >= 0 else { continue }
-            let gain = Float(sum / Double(lookahead))
-            lowest = min(lowest, gain)
-            output[sampleIndex] *= gain
+            let reduction = Float(sum / Double(lookahead))
+            lowest = min(lowest, reduction)
+            output[sampleIndex] *= gain * reduction
         }
         return LimiterResult(samples: output, maxReductionDb: -Decibels.fromAmplitude(Double(lowest)))
     }
 
-    /// For each sample, the largest magnitude of the 4x-oversampled signal (libsamplerate) within
-    /// one sample either side: the peak a DAC or a true-peak meter will see near it.
+    /// Samples per block of the true-peak envelope: 32 (0.73 ms at 44.1 kHz), well inside the look-ahead.
+    public static let envelopeBlock = 32
+
+    /// For each sample, the true peak (libebur128's 4x oversampling) of its neighbourhood: the peak a
+    /// DAC or a true-peak meter will see near it, never less. See `LoudnessMeter.measure(_:envelopeBlock:)`.
     public static func truePeakEnvelope(_ samples: [Float], sampleRate: Int) throws -> [Float] {
-        let factor = 4
-        let oversampled = try Resampler.resample(samples, from: sampleRate, to: sampleRate * factor, quality: .fastest)
-        var envelope = samples.map { abs($0) }
-        for index in samples.indices {
-            let low = max(0, index * factor - factor + 1)
-            let high = min(oversampled.count - 1, index * factor + factor - 1)
-            guard low <= high else { continue }
-            for position in low...high { envelope[index] = max(envelope[index], abs(oversampled[position])) }
-        }
-        return envelope
+        try LoudnessMeter(sampleRate: sampleRate).measure(samples, envelopeBlock: envelopeBlock).envelope
     }
 
     /// min(values[i ..< i + window]) for every i (van Herk / Gil-Werman: three passes, O(n)).

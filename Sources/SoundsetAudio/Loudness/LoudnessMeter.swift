@@ -33,9 +33,13 @@ public final class LoudnessMeter {
     /// libebur128's default window in mode M, ms.
     private static let blockMs = 400
 
-    /// Creates a meter for mono audio at `sampleRate` (`ebur128_init` in momentary and true-peak mode).
-    public init(sampleRate: Int) throws {
-        let mode = Int32(EBUR128_MODE_M.rawValue | EBUR128_MODE_TRUE_PEAK.rawValue)
+    private let measuresTruePeak: Bool
+
+    /// Creates a meter for mono audio at `sampleRate` (`ebur128_init` in momentary mode, and true-peak
+    /// mode unless `truePeak` is false: true peak oversamples 4x and costs most of the time).
+    public init(sampleRate: Int, truePeak: Bool = true) throws {
+        let mode = Int32(truePeak ? EBUR128_MODE_M.rawValue | EBUR128_MODE_TRUE_PEAK.rawValue : EBUR128_MODE_M.rawValue)
+        measuresTruePeak = truePeak
         guard sampleRate > 0, let state = ebur128_init(1, UInt(sampleRate), mode) else {
             throw LoudnessError(code: -1, operation: "ebur128_init")
         }
@@ -51,31 +55,80 @@ public final class LoudnessMeter {
     /// Measures one whole mono clip: ungated loudness and true peak.
     /// A meter measures one clip; make a new one for the next.
     public func measure(_ samples: [Float]) throws -> LoudnessMeasurement {
+        try measure(samples, envelopeBlock: nil).measurement
+    }
+
+    /// Measures one whole mono clip and, with `envelopeBlock`, its true-peak envelope: for every
+    /// sample, the highest true peak libebur128 found in the blocks of `envelopeBlock` samples around
+    /// it (`ebur128_prev_true_peak` after each block). The blocks either side are included, since the
+    /// 4x interpolator reports a peak a few samples after the sample that causes it, so the envelope
+    /// never under-states a true peak; it over-states it by at most a block's worth of neighbourhood.
+    public func measure(_ samples: [Float], envelopeBlock: Int?) throws -> (measurement: LoudnessMeasurement, envelope: [Float]) {
         let block = sampleRate * Self.blockMs / 1000
         var energy = 0.0
+        var blockPeaks: [Float] = []
+        if let size = envelopeBlock { blockPeaks.reserveCapacity(samples.count / size + 1) }
+        func feed(_ range: Range<Int>) throws {
+            guard let size = envelopeBlock, measuresTruePeak else { return try add(samples, range) }
+            var start = range.lowerBound
+            while start < range.upperBound {
+                let end = min(range.upperBound, start + size)
+                try add(samples, start..<end)
+                var peak = 0.0
+                let status = ebur128_prev_true_peak(state, 0, &peak)
+                guard status == Int32(EBUR128_SUCCESS.rawValue) else { throw LoudnessError(code: Int(status), operation: "ebur128_prev_true_peak") }
+                blockPeaks.append(Float(peak))
+                start = end
+            }
+        }
+        // Blocks of the envelope must not straddle the 400 ms windows; both start after the remainder.
         var start = 0
         let remainder = samples.count % block
         if remainder > 0 {
             let windowMs = remainder * 1000 / sampleRate
-            try add(samples, 0..<remainder)
+            try feed(0..<remainder)
             if windowMs > 0 { energy += try windowEnergy(ms: windowMs) * Double(windowMs * sampleRate / 1000) }
             start = remainder
         }
         while start < samples.count {
-            try add(samples, start..<start + block)
+            try feed(start..<start + block)
             energy += try windowEnergy(ms: Self.blockMs) * Double(block)
             start += block
         }
         let loudness = samples.isEmpty || energy <= 0 ? -Double.infinity : -0.691 + 10 * log10(energy / Double(samples.count))
+        var envelope: [Float] = []
+        if let size = envelopeBlock, measuresTruePeak {
+            // Map each sample to its block (blocks restart after the remainder), then widen by a block each side.
+            var owner = [Int](repeating: 0, count: samples.count)
+            var blockIndex = 0
+            for range in [0..<remainder] + stride(from: remainder, to: samples.count, by: block).map({ $0..<$0 + block }) {
+                var position = range.lowerBound
+                while position < range.upperBound {
+                    let end = min(range.upperBound, position + size)
+                    for sample in position..<end { owner[sample] = blockIndex }
+                    blockIndex += 1
+                    position = end
+                }
+            }
+            envelope = [Float](repeating: 0, count: samples.count)
+            for sample in samples.indices {
+                let own = owner[sample]
+                var peak = max(abs(samples[sample]), blockPeaks[own])
+                if own > 0 { peak = max(peak, blockPeaks[own - 1]) }
+                if own + 1 < blockPeaks.count { peak = max(peak, blockPeaks[own + 1]) }
+                envelope[sample] = peak
+            }
+        }
+        guard measuresTruePeak else { return (LoudnessMeasurement(loudness: loudness, truePeak: .nan), envelope) }
         var peak = 0.0
         let status = ebur128_true_peak(state, 0, &peak)
         guard status == Int32(EBUR128_SUCCESS.rawValue) else { throw LoudnessError(code: Int(status), operation: "ebur128_true_peak") }
-        return LoudnessMeasurement(loudness: loudness, truePeak: Decibels.fromAmplitude(peak))
+        return (LoudnessMeasurement(loudness: loudness, truePeak: Decibels.fromAmplitude(peak)), envelope)
     }
 
-    /// Measures one whole mono clip at `sampleRate`.
-    public static func measure(_ samples: [Float], sampleRate: Int) throws -> LoudnessMeasurement {
-        try LoudnessMeter(sampleRate: sampleRate).measure(samples)
+    /// Measures one whole mono clip at `sampleRate`; without `truePeak`, the true peak is NaN.
+    public static func measure(_ samples: [Float], sampleRate: Int, truePeak: Bool = true) throws -> LoudnessMeasurement {
+        try LoudnessMeter(sampleRate: sampleRate, truePeak: truePeak).measure(samples)
     }
 
     private func add(_ samples: [Float], _ range: Range<Int>) throws {

@@ -35,19 +35,21 @@ public struct ClipCache: Sendable {
 
     /// The prepared clip stored for `recording`, if a valid one is there.
     func prepared(_ recording: Recording, sourceSHA256: String) -> PreparedClip? {
+        // The payload is the samples followed by their true-peak envelope, as many of each.
         guard let (meta, payload) = read(PreparedMeta.self, kind: "prep", name: key(sourceSHA256: sourceSHA256)),
-              payload.count % 4 == 0 else { return nil }
-        let samples = payload.withUnsafeBytes { raw in
+              payload.count % 8 == 0 else { return nil }
+        let floats = payload.withUnsafeBytes { raw in
             (0..<payload.count / 4).map { Float(bitPattern: UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: $0 * 4, as: UInt32.self))) }
         }
-        return PreparedClip(recording: recording, sourceSHA256: sourceSHA256, region: meta.region, samples: samples,
-                            measurement: meta.measurement, warnings: meta.warnings)
+        let half = floats.count / 2
+        return PreparedClip(recording: recording, sourceSHA256: sourceSHA256, region: meta.region, samples: Array(floats[..<half]),
+                            measurement: meta.measurement, envelope: Array(floats[half...]), warnings: meta.warnings)
     }
 
     /// Stores a prepared clip.
     func store(_ clip: PreparedClip) {
-        var payload = Data(capacity: clip.samples.count * 4)
-        for sample in clip.samples { withUnsafeBytes(of: sample.bitPattern.littleEndian) { payload.append(contentsOf: $0) } }
+        var payload = Data(capacity: clip.samples.count * 8)
+        for sample in clip.samples + clip.envelope { withUnsafeBytes(of: sample.bitPattern.littleEndian) { payload.append(contentsOf: $0) } }
         write(PreparedMeta(region: clip.region, measurement: clip.measurement, warnings: clip.warnings), payload: payload,
               kind: "prep", name: key(sourceSHA256: clip.sourceSHA256))
     }

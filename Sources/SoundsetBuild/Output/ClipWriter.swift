@@ -8,7 +8,8 @@ enum ClipWriter {
     static let ceilingMargin = 0.05
 
     /// Writes `clip` into `folder`, verifies the written file's true peak, and writes its copy.
-    /// Frames, loudness and true peak in the result are read back from the written file.
+    /// Frames in the result are read back from the written file's header, loudness and true peak
+    /// from the samples the file decodes to.
     /// - Returns: the manifest entry, the file's bytes, and the clip as finally written (a clip the
     ///   encoding pushed over the ceiling is finished again under a lower one).
     static func write(_ clip: FinishedClip, into folder: URL, copy: Bool, level: Double, configuration: Configuration) throws
@@ -31,7 +32,10 @@ enum ClipWriter {
             }
             do {
                 let file = try SoundFile.open(reading: url.path)
-                readBack = (file.info, try LoudnessMeter.measure(try file.readAll(), sampleRate: file.info.sampleRate))
+                // 16-bit PCM decodes to exactly pcm / 32768, so it is measured without decoding again;
+                // µ-law and a-law are measured from what the file decodes to.
+                let samples = configuration.encoding == .pcm16 ? clip.pcm.map { Float($0) / 32768 } : try file.readAll()
+                readBack = (file.info, try LoudnessMeter.measure(samples, sampleRate: file.info.sampleRate))
             } catch {
                 throw BuildProblem(url.path, "cannot be read back after writing: \(error)")
             }

@@ -25,8 +25,8 @@ public enum ClipFinisher {
         var attempt = 0
         repeat {
             let gain = Float(Decibels.toAmplitude(gainDb))
-            result = try Limiter.apply(clip.samples.map { $0 * gain }, sampleRate: sampleRate, ceilingDb: ceilingDb)
-            let error = level - (try LoudnessMeter.measure(result.samples, sampleRate: sampleRate).loudness)
+            result = try Limiter.apply(clip.samples, gain: gain, envelope: clip.envelope, sampleRate: sampleRate, ceilingDb: ceilingDb)
+            let error = level - (try LoudnessMeter.measure(result.samples, sampleRate: sampleRate, truePeak: false).loudness)
             attempt += 1
             if abs(error) < tolerance || attempt == 6 { break }
             gainDb += error

@@ -13,6 +13,8 @@ public struct PreparedClip: Sendable {
     public var samples: [Float]
     /// Whole-clip loudness and true peak before any gain.
     public var measurement: LoudnessMeasurement
+    /// The true-peak envelope of `samples` (`Limiter.truePeakEnvelope`): found once, scaled by each gain tried.
+    public var envelope: [Float]
     /// Things a designer should know that do not stop the build.
     public var warnings: [BuildProblem]
 
@@ -54,16 +56,21 @@ public enum ClipPreparer {
         }
         let kept = Array(mono[region.keepStart..<region.keepEnd])
         var samples: [Float]
-        do { samples = try Resampler.resample(kept, from: sourceRate, to: configuration.sampleRate) } catch {
+        do { samples = try Resampler.resample(kept, from: sourceRate, to: configuration.sampleRate, quality: Resampler.quality(forTargetRate: configuration.sampleRate)) } catch {
             throw BuildProblem(display, "\(error)")
         }
         Fade.applyEdges(&samples, frames: Int(configuration.trim.fadeMs / 1000 * Double(configuration.sampleRate)))
         let measurement: LoudnessMeasurement
-        do { measurement = try LoudnessMeter.measure(samples, sampleRate: configuration.sampleRate) } catch {
+        let envelope: [Float]
+        do {
+            // One pass gives the loudness, the true peak and the limiter's true-peak envelope.
+            (measurement, envelope) = try LoudnessMeter(sampleRate: configuration.sampleRate)
+                .measure(samples, envelopeBlock: Limiter.envelopeBlock)
+        } catch {
             throw BuildProblem(display, "\(error)")
         }
         return PreparedClip(
             recording: recording, sourceSHA256: sourceSHA256, region: region, samples: samples,
-            measurement: measurement, warnings: warnings)
+            measurement: measurement, envelope: envelope, warnings: warnings)
     }
 }

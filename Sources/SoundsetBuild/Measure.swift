@@ -1,0 +1,31 @@
+import Foundation
+import SoundsetAudio
+
+/// One sound file measured the way the build measures clips.
+public struct FileMeasurement: Sendable, Codable, Equatable {
+    public var file: String
+    public var seconds: Double
+    /// Whole-clip K-weighted loudness of the mono mix, ungated, LUFS.
+    public var loudness: Double
+    /// True peak of the mono mix, dBTP.
+    public var truePeak: Double
+}
+
+/// `soundset measure`: whole-clip loudness and true peak of any files libsndfile reads, to compare
+/// sound sets (soundset's own, or another tool's) on the same scale.
+public enum Measure {
+    /// Measures `path` (mixed to mono).
+    /// - Throws: `BuildProblem` naming the file.
+    public static func file(_ path: String) throws(BuildProblem) -> FileMeasurement {
+        do {
+            let file = try SoundFile.open(reading: path)
+            let mono = Mono.mixDown(try file.readAll(), channels: file.info.channels)
+            let measured = try LoudnessMeter.measure(mono, sampleRate: file.info.sampleRate)
+            return FileMeasurement(file: path, seconds: file.info.seconds, loudness: measured.loudness, truePeak: measured.truePeak)
+        } catch let error as SoundFileError {
+            throw BuildProblem(path, "cannot be read as audio: \(error.reason.asClause)")
+        } catch {
+            throw BuildProblem(path, "\(error)")
+        }
+    }
+}

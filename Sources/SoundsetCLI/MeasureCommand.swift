@@ -1,0 +1,40 @@
+import Foundation
+import SoundsetBuild
+
+/// `soundset measure FILE...`.
+enum MeasureCommand {
+    static func run(_ arguments: [String], console: Console) throws -> Int32 {
+        let parsed = try Arguments(arguments, options: ["--format"], flags: ["--help", "-h"])
+        if parsed.flags.contains("--help") || parsed.flags.contains("-h") {
+            console.out(Help.measure)
+            return ExitCode.success
+        }
+        let format = parsed.options["--format"] ?? "text"
+        guard format == "text" || format == "json" else { throw UsageError("--format must be text or json") }
+        guard !parsed.positionals.isEmpty else { throw UsageError("measure needs one or more FILEs") }
+        var results: [FileMeasurement] = []
+        var failed = false
+        for path in parsed.positionals {
+            do { results.append(try Measure.file(path)) } catch {
+                console.err("error: \(error)")
+                failed = true
+            }
+        }
+        if format == "json" {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+            encoder.nonConformingFloatEncodingStrategy = .convertToString(positiveInfinity: "inf", negativeInfinity: "-inf", nan: "nan")
+            console.out(String(decoding: try encoder.encode(results), as: UTF8.self))
+        } else {
+            for result in results {
+                console.out(String(format: "%8.3f s  %6.2f LUFS  %6.2f dBTP  %@", result.seconds, result.loudness, result.truePeak, result.file))
+            }
+            let finite = results.map(\.loudness).filter(\.isFinite)
+            if let low = finite.min(), let high = finite.max() {
+                console.out(String(format: "%d files: loudness %.2f to %.2f LUFS (spread %.2f LU), worst true peak %.2f dBTP",
+                                   results.count, low, high, high - low, results.map(\.truePeak).max() ?? -.infinity))
+            }
+        }
+        return failed ? ExitCode.failure : ExitCode.success
+    }
+}

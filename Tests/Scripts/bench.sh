@@ -1,0 +1,107 @@
+#!/usr/bin/env bash
+# make bench: soundset against the scripts a user would otherwise write, on the same machine, in one run.
+# Generates a pack of 216 raw clips like the demo pack (12 espeak-ng voices, room tone, levels, mixed
+# formats and rates), then times and measures:
+#   soundset full build, no-op rebuild, rebuild after changing one recording;
+#   the classic sox recipe (one process per clip: trim both ends, rate -v, norm), run on all cores;
+#   ffmpeg-normalize (two-pass EBU R128), when it is installed.
+# Quality is measured with `soundset measure` (whole-clip loudness, true peak) on every tool's output.
+# Usage: bash Tests/Scripts/bench.sh [SOUNDSET_BINARY]
+set -euo pipefail
+soundset=$(realpath "${1:-.build/release/soundset}")
+root=.build/bench
+pack=$root/pack
+cores=$(nproc)
+mkdir -p "$root"
+
+declare -A WALL CPU RSS
+timed() { # key, label, command...: runs it under GNU time; prints and keeps wall, CPU and peak memory
+  local key=$1 label=$2; shift 2
+  /usr/bin/time -f "%e %U %S %M" -o "$root/time.txt" "$@" >/dev/null 2>"$root/stderr.txt" || {
+    echo "$label failed:"; tail -5 "$root/stderr.txt"; exit 1; }
+  local wall user sys rss
+  read -r wall user sys rss < "$root/time.txt"
+  WALL[$key]=$wall; CPU[$key]=$(awk "BEGIN { print $user + $sys }"); RSS[$key]=$(awk "BEGIN { print $rss / 1024 }")
+  printf '%-36s wall %7.2f s   cpu %7.2f s   peak memory %6.1f MB\n' "$label" "$wall" "${CPU[$key]}" "${RSS[$key]}"
+}
+ratio() { awk "BEGIN { if ($2 > 0) printf \"%.1f\", $1 / $2; else print \"-\" }"; }
+percent() { awk "BEGIN { printf \"%.1f%%\", 100 * $1 / $2 }"; }
+quality() { # label, files...: loudness spread and worst true peak, by soundset's own measure
+  local label=$1; shift
+  printf '%-22s %s\n' "$label" "$("$soundset" measure "$@" | tail -1)"
+}
+
+if [ ! -f "$pack/.complete" ]; then
+  echo "generating the bench pack in $pack (once)"
+  rm -rf "$pack"; mkdir -p "$pack"
+  texts=(ling2 yi1 er4 san1 si4 wu3 liu4 qi1 ba1 jiu3 shi2 bai3 qian1 wan4 yi4 dian3 yuan2 "shou1 kuan3 dao4 zhang4")
+  voices=(m1 m2 m3 m4 m5 m6 f1 f2 f3 f4 f5 croak)
+  formats=(wav aiff flac caf)
+  rates=(22050 32000 44100 48000)
+  n=0
+  for v in "${voices[@]}"; do
+    for t in "${texts[@]}"; do
+      name="v${v}_$(echo "$t" | tr -d ' 0-9')$n"
+      espeak-ng -v "cmn-latn-pinyin+$v" -s $((120 + n % 5 * 10)) -w "$root/voice.wav" "$t"
+      rate=${rates[$((n % 4))]}; fmt=${formats[$((n % 4))]}
+      gain=$((-2 - (n * 7) % 17)); before=0.$((100 + (n * 37) % 200)); after=0.$((100 + (n * 53) % 200))
+      sox "$root/voice.wav" -r "$rate" -c 1 -b 32 -e floating-point "$root/speech.wav" norm "$gain" pad "$before" "$after"
+      sox -R -r "$rate" -c 1 -b 32 -e floating-point -n "$root/room.wav" synth "$(soxi -D "$root/speech.wav")" pinknoise \
+        vol "$(awk "BEGIN { print 10^(($gain - 55) / 20) }")"
+      sox -m -v 1 "$root/speech.wav" -v 1 "$root/room.wav" -c $((1 + n % 2)) -b 16 -e signed-integer "$pack/$name.$fmt"
+      n=$((n + 1))
+    done
+  done
+  touch "$pack/.complete"
+fi
+clips=$(find "$pack" -type f ! -name '.*' | wc -l)
+echo "machine: $(nproc) cores, $(awk '/MemTotal/ { printf "%.0f GiB", $2 / 1048576 }' /proc/meminfo), $(uname -sr)"
+echo "pack: $clips recordings, $(du -sh "$pack" | cut -f1)"
+echo
+
+work=$root/run
+rm -rf "$work"; mkdir -p "$work"
+cp -r "$pack" "$work/Assets"
+rm -f "$work/Assets/.complete"
+
+timed full "soundset full build" "$soundset" build --quiet --assets "$work/Assets" --output "$work/Output"
+timed noop "soundset no-op rebuild" "$soundset" build --quiet --assets "$work/Assets" --output "$work/Output"
+changed=$(find "$work/Assets" -type f -name '*.wav' | sort | head -1)
+sox "$changed" "$root/changed.wav" vol 0.5 && mv "$root/changed.wav" "$changed"
+timed one "soundset one recording changed" "$soundset" build --quiet --assets "$work/Assets" --output "$work/Output"
+
+# The classic recipe, one sox process per clip: trim both ends, rate -v, norm. Run as a user's
+# script runs it (a loop, one clip after another), and once on every core for comparison.
+cat > "$root/sox-recipe.sh" <<'RECIPE'
+sox "$1" -c 1 "$2/$(basename "${1%.*}").wav" silence 1 0.02 -50d reverse silence 1 0.02 -50d reverse rate -v 44100 norm -1
+RECIPE
+mkdir -p "$work/sox" "$work/sox-parallel"
+timed sox "sox recipe (a loop, one per clip)" bash -c \
+  "find '$pack' -type f ! -name '.*' -print0 | xargs -0 -n 1 -I{} bash '$root/sox-recipe.sh' {} '$work/sox'"
+timed soxp "sox recipe ($cores at once)" bash -c \
+  "find '$pack' -type f ! -name '.*' -print0 | xargs -0 -P $cores -n 1 -I{} bash '$root/sox-recipe.sh' {} '$work/sox-parallel'"
+
+ffn=0
+if command -v ffmpeg-normalize >/dev/null 2>&1 && command -v ffmpeg >/dev/null 2>&1; then
+  ffn=1
+  mkdir -p "$work/ffn"
+  timed ffn "ffmpeg-normalize (EBU R128, 2 pass)" bash -c \
+    "find '$pack' -type f ! -name '.*' -print0 | xargs -0 ffmpeg-normalize -f -q -nt ebu -t -16 -tp -1 -ar 44100 -c:a pcm_s16le -ext wav -of '$work/ffn'"
+else
+  echo "ffmpeg-normalize: not installed (pip install ffmpeg-normalize, and ffmpeg) - skipped"
+fi
+
+echo
+echo "ratios (wall time):"
+echo "  sox recipe loop / soundset full build     $(ratio "${WALL[sox]}" "${WALL[full]}")x   (target: at least 4x)"
+echo "  sox recipe on $cores cores / soundset          $(ratio "${WALL[soxp]}" "${WALL[full]}")x"
+[ $ffn = 1 ] && echo "  ffmpeg-normalize / soundset full build    $(ratio "${WALL[ffn]}" "${WALL[full]}")x   (target: at least 100x)"
+echo "  no-op rebuild / full build                $(percent "${WALL[noop]}" "${WALL[full]}")   (target: at most 5%)"
+echo "  one changed / full build                  $(percent "${WALL[one]}" "${WALL[full]}")   (target: at most 15%)"
+echo "  peak memory of the full build             ${RSS[full]} MB   (target: under 150 MB)"
+echo
+echo "quality (soundset measure: whole-clip loudness, true peak):"
+quality "soundset" $(find "$work/Output/Sounds" -type f ! -name '*Copy.*' | sort)
+quality "sox recipe" "$work"/sox/*.wav
+[ $ffn = 1 ] && quality "ffmpeg-normalize" "$work"/ffn/*.wav
+exit 0
