@@ -50,6 +50,13 @@ public enum BuildPipeline {
     /// Runs the build.
     /// - Throws: `BuildFailure` with every problem found; the output folder is then untouched.
     public static func run(_ options: BuildOptions) async throws -> BuildReport {
+        let cacheFolder = ClipCache.folder(for: options.output.standardizedFileURL)
+        let stamps = options.useCache ? BuildStamps.load(cache: cacheFolder, output: options.output.standardizedFileURL) : nil
+        // Nothing touched since the last build (by stat alone): done, without reading a byte of audio.
+        if let stamps, let manifest = UpToDate.byStamps(stamps, assets: options.assets, output: options.output.standardizedFileURL) {
+            return BuildReport(manifest: manifest, warnings: [], upToDate: true, preparedFromCache: manifest.clips.count,
+                               finishedFromCache: manifest.clips.count)
+        }
         let catalog = try AssetCatalog.load(assets: options.assets, displayName: options.assetsDisplay)
         let configuration = catalog.configuration
         let output: OutputFolder
@@ -60,20 +67,37 @@ public enum BuildPipeline {
         let progress = options.progress
         let total = catalog.recordings.count
 
-        // Every recording's sha256: the cache key, and what the manifest records.
+        // Every recording's sha256 (the cache key, and what the manifest records); unchanged files
+        // keep the one the last build found.
         let hashed = try await catalog.recordings.concurrentMap(maxConcurrency: jobs) { recording in
-            Result { () throws(BuildProblem) -> String in
-                do { return try SHA256.hex(fileAt: recording.url) } catch {
+            Result { () throws(BuildProblem) -> (String, FileStamp?) in
+                let stamp = FileStamp(path: recording.url.path)
+                if let stamp, let known = stamps?.recordings[recording.fileName], known.stamp == stamp { return (known.sha256, stamp) }
+                do { return (try SHA256.hex(fileAt: recording.url), stamp) } catch {
                     throw BuildProblem(recording.displayPath, "cannot be read (check its permissions)")
                 }
             }
         }
         var problems = catalog.problems + hashed.compactMap { if case .failure(let problem) = $0 { problem } else { nil } }
         guard problems.isEmpty || !catalog.recordings.isEmpty else { throw BuildFailure(problems) }
-        let sources = zip(catalog.recordings, hashed).compactMap { recording, hash in (try? hash.get()).map { (recording, $0) } }
+        let sources = zip(catalog.recordings, hashed).compactMap { recording, hash in (try? hash.get()).map { (recording, $0.0) } }
+        let newStamps = BuildStamps(
+            toolVersion: ToolVersion.current, configurationFileSHA256: BuildStamps.configurationFileSHA256(options.assets) ?? "",
+            recordings: Dictionary(zip(catalog.recordings, hashed).compactMap { recording, hash -> (String, BuildStamps.Recording)? in
+                guard let (sha, stamp) = try? hash.get(), let stamp else { return nil }
+                return (recording.fileName, BuildStamps.Recording(stamp: stamp, sha256: sha))
+            }, uniquingKeysWith: { a, _ in a }),
+            outputs: [:])
+        func saveStamps() {
+            guard options.useCache, let outputs = BuildStamps.outputStamps(output.url) else { return }
+            var stamps = newStamps
+            stamps.outputs = outputs
+            stamps.save(cache: cacheFolder, output: output.url)
+        }
 
         if problems.isEmpty, options.useCache,
            let current = UpToDate.manifest(in: output.url, sources: sources, configuration: configuration, copies: catalog.copies) {
+            saveStamps()
             return BuildReport(manifest: current, warnings: [], upToDate: true, preparedFromCache: total, finishedFromCache: total)
         }
 
@@ -105,8 +129,14 @@ public enum BuildPipeline {
         func finishAll(_ clips: [PreparedClip], at level: Double) async throws -> [Finishing] {
             try await clips.concurrentMap(maxConcurrency: jobs) { clip in
                 if let (meta, bytes) = cache?.finished(clip, level: level) { return .cached(clip, meta, bytes) }
+                // A clip read from the cache without its samples gets them now, or is made again.
+                var full = clip
+                if clip.isHollow {
+                    full = try cache?.filled(clip)
+                        ?? ClipPreparer.prepare(clip.recording, sourceSHA256: clip.sourceSHA256, configuration: configuration)
+                }
                 return .computed(try ClipFinisher.finish(
-                    clip, level: level, ceilingDb: configuration.loudness.truePeak - ClipWriter.ceilingMargin,
+                    full, level: level, ceilingDb: configuration.loudness.truePeak - ClipWriter.ceilingMargin,
                     sampleRate: configuration.sampleRate))
             }
         }
@@ -142,8 +172,9 @@ public enum BuildPipeline {
                     return try ClipWriter.place(bytes, of: clip, meta: meta, into: sounds, copy: copy, configuration: configuration)
                 case .computed(let clip):
                     let (entry, bytes, written) = try ClipWriter.write(clip, into: sounds, copy: copy, level: level, configuration: configuration)
-                    cache?.store(.init(levelBits: level.bitPattern, searchLimitingDb: clip.limitingDb, gainDb: written.gainDb, limitingDb: written.limitingDb, frames: entry.frames,
-                                       loudness: entry.loudness, truePeak: entry.truePeak), bytes: bytes, for: clip.prepared, level: level)
+                    cache?.store(.init(levelBits: level.bitPattern, searchLimitingDb: clip.limitingDb, gainDb: written.gainDb,
+                                       limitingDb: written.limitingDb, frames: entry.frames, loudness: entry.loudness,
+                                       truePeak: entry.truePeak, sha256: entry.sha256), bytes: bytes, for: clip.prepared, level: level)
                     return entry
                 }
             }
@@ -157,6 +188,7 @@ public enum BuildPipeline {
                 reading: configuration.reading, announcement: configuration.announcement, clips: clips)
             try manifest.encoded().write(to: staging.appendingPathComponent(OutputFolder.manifestName))
             try output.swap(in: staging)
+            saveStamps()
             cache?.prune(keeping: Set(prepared.map { cache!.key(sourceSHA256: $0.sourceSHA256) }))
             return BuildReport(
                 manifest: manifest, warnings: prepared.flatMap(\.warnings), upToDate: false,

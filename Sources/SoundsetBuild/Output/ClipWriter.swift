@@ -62,7 +62,7 @@ enum ClipWriter {
         let name = clip.recording.name
         let fileName = "\(name).\(configuration.container.fileExtension)"
         let url = folder.appendingPathComponent(fileName)
-        do { try bytes.write(to: url) } catch {
+        do { try FileWriting.write(bytes, to: url) } catch {
             throw BuildProblem(url.path, "cannot be written (\(OutputFolder.reason(error)))")
         }
         try writeCopy(of: bytes, name: name, into: folder, copy: copy, configuration: configuration)
@@ -70,7 +70,7 @@ enum ClipWriter {
             name: name, file: fileName, copy: copy ? copyName(name, configuration) : nil, frames: meta.frames,
             seconds: Double(meta.frames) / Double(configuration.sampleRate),
             loudness: rounded(meta.loudness), truePeak: rounded(meta.truePeak), gain: rounded(meta.gainDb),
-            limiting: rounded(meta.limitingDb), sha256: SHA256.hex(bytes),
+            limiting: rounded(meta.limitingDb), sha256: meta.sha256,
             source: Manifest.Source(file: clip.recording.fileName, sha256: clip.sourceSHA256))
     }
 
@@ -81,7 +81,7 @@ enum ClipWriter {
     private static func writeCopy(of data: Data, name: String, into folder: URL, copy: Bool, configuration: Configuration) throws {
         guard copy else { return }
         let url = folder.appendingPathComponent(copyName(name, configuration))
-        do { try data.write(to: url) } catch {
+        do { try FileWriting.write(data, to: url) } catch {
             throw BuildProblem(url.path, "cannot be written (\(OutputFolder.reason(error)))")
         }
     }

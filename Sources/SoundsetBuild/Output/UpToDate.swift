@@ -3,6 +3,19 @@ import SoundsetRuntime
 
 /// Decides whether the output folder already holds exactly what a build would write.
 enum UpToDate {
+    /// The output folder's manifest when, by `stat` alone, nothing changed since the build that left
+    /// `stamps`: the same recordings (names, sizes, times, inodes), the same `soundset.json`, the same
+    /// tool, and every output file as that build wrote it. Otherwise nil, and the full check decides.
+    static func byStamps(_ stamps: BuildStamps, assets: URL, output: URL) -> Manifest? {
+        guard stamps.toolVersion == ToolVersion.current, !stamps.outputs.isEmpty,
+              let recordings = BuildStamps.recordingStamps(assets),
+              recordings.count == stamps.recordings.count,
+              recordings.allSatisfy({ stamps.recordings[$0.key]?.stamp == $0.value }),
+              BuildStamps.outputStamps(output) == stamps.outputs,
+              BuildStamps.configurationFileSHA256(assets) == stamps.configurationFileSHA256 else { return nil }
+        return try? Manifest.load(from: output.appendingPathComponent(OutputFolder.manifestName))
+    }
+
     /// The output folder's manifest when it was built by this tool version from these recordings
     /// (same names, same sha256) with this configuration and these copies, and every file it lists
     /// is intact with nothing else beside it; otherwise nil.

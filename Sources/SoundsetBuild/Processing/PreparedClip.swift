@@ -17,6 +17,24 @@ public struct PreparedClip: Sendable {
     public var envelope: [Float]
     /// Things a designer should know that do not stop the build.
     public var warnings: [BuildProblem]
+    /// Frames in `samples`, also when the samples are not loaded.
+    public var sampleCount: Int
+
+    /// Read from the cache without its samples: enough to decide the set's level; the samples are
+    /// read (or made again) only if the clip has to be finished.
+    public var isHollow: Bool { samples.count != sampleCount }
+
+    public init(recording: Recording, sourceSHA256: String, region: TrimRegion, samples: [Float], measurement: LoudnessMeasurement,
+                envelope: [Float], warnings: [BuildProblem], sampleCount: Int? = nil) {
+        self.recording = recording
+        self.sourceSHA256 = sourceSHA256
+        self.region = region
+        self.samples = samples
+        self.measurement = measurement
+        self.envelope = envelope
+        self.warnings = warnings
+        self.sampleCount = sampleCount ?? samples.count
+    }
 
     /// True peak above loudness, dB: how much headroom the clip needs above its level.
     public var peakToLoudness: Double { measurement.truePeak - measurement.loudness }

@@ -18,17 +18,21 @@ public struct SHA256: Sendable {
         var state: (UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32) = (
             0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19)
         let fullBlocks = data.count / 64
-        data.withUnsafeBytes { bytes in
-            for block in 0..<fullBlocks { compress(&state, UnsafeRawBufferPointer(rebasing: bytes[(block * 64)..<(block * 64 + 64)])) }
-        }
         // The tail, the 0x80 marker, zeros, and the length in bits: one or two final blocks.
         var tail = [UInt8](data.suffix(data.count - fullBlocks * 64))
         tail.append(0x80)
         while tail.count % 64 != 56 { tail.append(0) }
         let bitLength = UInt64(data.count) * 8
         for shift in stride(from: 56, through: 0, by: -8) { tail.append(UInt8(truncatingIfNeeded: bitLength >> UInt64(shift))) }
-        tail.withUnsafeBytes { bytes in
-            for block in 0..<(bytes.count / 64) { compress(&state, UnsafeRawBufferPointer(rebasing: bytes[(block * 64)..<(block * 64 + 64)])) }
+        withUnsafeTemporaryAllocation(of: UInt32.self, capacity: 64) { schedule in
+            roundConstants.withUnsafeBufferPointer { constants in
+                data.withUnsafeBytes { bytes in
+                    for block in 0..<fullBlocks { compress(&state, bytes.baseAddress! + block * 64, schedule, constants) }
+                }
+                tail.withUnsafeBytes { bytes in
+                    for block in 0..<(bytes.count / 64) { compress(&state, bytes.baseAddress! + block * 64, schedule, constants) }
+                }
+            }
         }
         return [state.0, state.1, state.2, state.3, state.4, state.5, state.6, state.7].map { word in
             let text = String(word, radix: 16)
@@ -36,32 +40,33 @@ public struct SHA256: Sendable {
         }.joined()
     }
 
-    /// One 64-byte block of the compression function.
-    private static func compress(_ state: inout (UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32), _ block: UnsafeRawBufferPointer) {
-        withUnsafeTemporaryAllocation(of: UInt32.self, capacity: 64) { schedule in
-            for index in 0..<16 {
-                schedule[index] = UInt32(block[index * 4]) << 24 | UInt32(block[index * 4 + 1]) << 16
-                    | UInt32(block[index * 4 + 2]) << 8 | UInt32(block[index * 4 + 3])
-            }
-            for index in 16..<64 {
-                let s0 = rotate(schedule[index - 15], 7) ^ rotate(schedule[index - 15], 18) ^ (schedule[index - 15] >> 3)
-                let s1 = rotate(schedule[index - 2], 17) ^ rotate(schedule[index - 2], 19) ^ (schedule[index - 2] >> 10)
-                schedule[index] = schedule[index - 16] &+ s0 &+ schedule[index - 7] &+ s1
-            }
-            var (a, b, c, d, e, f, g, h) = state
-            roundConstants.withUnsafeBufferPointer { constants in
-                for index in 0..<64 {
-                    let t1 = h &+ (rotate(e, 6) ^ rotate(e, 11) ^ rotate(e, 25)) &+ ((e & f) ^ (~e & g)) &+ constants[index] &+ schedule[index]
-                    let t2 = (rotate(a, 2) ^ rotate(a, 13) ^ rotate(a, 22)) &+ ((a & b) ^ (a & c) ^ (b & c))
-                    (h, g, f, e, d, c, b, a) = (g, f, e, d &+ t1, c, b, a, t1 &+ t2)
-                }
-            }
-            state = (state.0 &+ a, state.1 &+ b, state.2 &+ c, state.3 &+ d, state.4 &+ e, state.5 &+ f, state.6 &+ g, state.7 &+ h)
+    /// One 64-byte block of the compression function; `schedule` is scratch for 64 words.
+    @inline(__always)
+    private static func compress(
+        _ state: inout (UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32), _ block: UnsafeRawPointer,
+        _ schedule: UnsafeMutableBufferPointer<UInt32>, _ constants: UnsafeBufferPointer<UInt32>
+    ) {
+        for index in 0..<16 {
+            schedule[index] = UInt32(bigEndian: block.loadUnaligned(fromByteOffset: index * 4, as: UInt32.self))
         }
+        for index in 16..<64 {
+            let w15 = schedule[index - 15], w2 = schedule[index - 2]
+            let s0 = rotate(w15, 7) ^ rotate(w15, 18) ^ (w15 >> 3)
+            let s1 = rotate(w2, 17) ^ rotate(w2, 19) ^ (w2 >> 10)
+            schedule[index] = schedule[index - 16] &+ s0 &+ schedule[index - 7] &+ s1
+        }
+        var (a, b, c, d, e, f, g, h) = state
+        for index in 0..<64 {
+            let t1 = h &+ (rotate(e, 6) ^ rotate(e, 11) ^ rotate(e, 25)) &+ ((e & f) ^ (~e & g)) &+ constants[index] &+ schedule[index]
+            let t2 = (rotate(a, 2) ^ rotate(a, 13) ^ rotate(a, 22)) &+ ((a & b) ^ (a & c) ^ (b & c))
+            (h, g, f, e, d, c, b, a) = (g, f, e, d &+ t1, c, b, a, t1 &+ t2)
+        }
+        state = (state.0 &+ a, state.1 &+ b, state.2 &+ c, state.3 &+ d, state.4 &+ e, state.5 &+ f, state.6 &+ g, state.7 &+ h)
     }
 
     /// The lower-case hex digest of the file at `url`.
     public static func hex(fileAt url: URL) throws -> String { hex(try Data(contentsOf: url)) }
 
+    @inline(__always)
     private static func rotate(_ value: UInt32, _ count: UInt32) -> UInt32 { value >> count | value << (32 - count) }
 }

@@ -1,0 +1,73 @@
+import Foundation
+
+/// What the last successful build read and wrote, by file stamp, kept in the cache folder
+/// (`stamps-<output>.json`). It lets a rebuild see that nothing changed without reading a byte,
+/// and reuse the sha256 of recordings that did not change.
+struct BuildStamps: Codable, Sendable {
+    /// A recording's stamp and the sha256 of its bytes.
+    struct Recording: Codable, Sendable {
+        var stamp: FileStamp
+        var sha256: String
+    }
+
+    var toolVersion: String
+    /// sha256 of `soundset.json`'s bytes, or "" when there was none.
+    var configurationFileSHA256: String
+    /// By file name inside the assets folder.
+    var recordings: [String: Recording]
+    /// Every file of the output folder, by path relative to it (`manifest.json`, `Sounds/7.caf`).
+    var outputs: [String: FileStamp]
+
+    static func url(cache: URL, output: URL) -> URL {
+        cache.appendingPathComponent("stamps-\(output.lastPathComponent).json")
+    }
+
+    static func load(cache: URL, output: URL) -> BuildStamps? {
+        guard let data = try? Data(contentsOf: url(cache: cache, output: output)) else { return nil }
+        return try? JSONDecoder().decode(BuildStamps.self, from: data)
+    }
+
+    func save(cache: URL, output: URL) {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        guard let data = try? encoder.encode(self) else { return }
+        try? FileManager.default.createDirectory(at: cache, withIntermediateDirectories: true)
+        try? data.write(to: Self.url(cache: cache, output: output), options: .atomic)
+    }
+
+    /// Stamps of every file in the output folder (manifest and Sounds/*), or nil if one cannot be read.
+    static func outputStamps(_ output: URL) -> [String: FileStamp]? {
+        var stamps: [String: FileStamp] = [:]
+        guard let manifest = FileStamp(path: output.appendingPathComponent(OutputFolder.manifestName).path) else { return nil }
+        stamps[OutputFolder.manifestName] = manifest
+        let sounds = output.appendingPathComponent(OutputFolder.soundsName)
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: sounds.path)) ?? [] {
+            guard let stamp = FileStamp(path: sounds.appendingPathComponent(name).path) else { return nil }
+            stamps["\(OutputFolder.soundsName)/\(name)"] = stamp
+        }
+        return stamps
+    }
+
+    /// The names that count as recordings in `assets` (non-hidden, not the configuration), with stamps.
+    static func recordingStamps(_ assets: URL) -> [String: FileStamp]? {
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: assets.path) else { return nil }
+        var stamps: [String: FileStamp] = [:]
+        for name in names where !name.hasPrefix(".") && name != ConfigurationLoader.fileName {
+            // Links and folders make the fast path step aside; the full build decides about them.
+            var isLink = false
+            if let type = try? FileManager.default.attributesOfItem(atPath: assets.appendingPathComponent(name).path)[.type] as? FileAttributeType {
+                isLink = type == .typeSymbolicLink
+            }
+            guard !isLink, let stamp = FileStamp(path: assets.appendingPathComponent(name).path) else { return nil }
+            stamps[name] = stamp
+        }
+        return stamps
+    }
+
+    /// sha256 of the assets folder's `soundset.json`, or "" when there is none.
+    static func configurationFileSHA256(_ assets: URL) -> String? {
+        let url = assets.appendingPathComponent(ConfigurationLoader.fileName)
+        guard FileManager.default.fileExists(atPath: url.path) else { return "" }
+        return try? SHA256.hex(fileAt: url)
+    }
+}

@@ -1,0 +1,30 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// What `stat` says about a file: size, modification time to the nanosecond, inode. When all three
+/// are unchanged the file's bytes are taken to be unchanged too (as make and git's index do), so a
+/// rebuild need not read them again.
+struct FileStamp: Codable, Sendable, Equatable {
+    var size: Int64
+    var modifiedSeconds: Int64
+    var modifiedNanoseconds: Int64
+    var inode: UInt64
+
+    /// The stamp of the file at `path`, or nil when it cannot be stat'ed or is not a regular file.
+    init?(path: String) {
+        var info = stat()
+        guard stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return nil }
+        size = Int64(info.st_size)
+        #if canImport(Darwin)
+        modifiedSeconds = Int64(info.st_mtimespec.tv_sec)
+        modifiedNanoseconds = Int64(info.st_mtimespec.tv_nsec)
+        #else
+        modifiedSeconds = Int64(info.st_mtim.tv_sec)
+        modifiedNanoseconds = Int64(info.st_mtim.tv_nsec)
+        #endif
+        inode = UInt64(info.st_ino)
+    }
+}
