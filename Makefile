@@ -10,7 +10,7 @@ BREW_DEPS  := libsndfile libsamplerate libebur128 pkg-config
 DEMO_APT   := espeak-ng sox
 RELEASE    := .build/release/soundset
 
-.PHONY: all setup sounds test check build bench demo-pack fuzz sanitize clean help
+.PHONY: all setup sounds test check build bench bench-tools report-screenshot demo-pack fuzz sanitize clean help
 
 all: sounds
 
@@ -48,6 +48,14 @@ build: setup
 
 sounds: build
 	$(RELEASE) build --assets $(ASSETS) --output $(OUTPUT)
+	$(RELEASE) report --assets $(ASSETS) --output $(OUTPUT)
+
+# A PNG of the report, rendered by headless Chromium, to look at.
+report-screenshot: sounds
+	@command -v chromium >/dev/null 2>&1 || apt-get install -y -qq chromium >/dev/null
+	chromium --headless --no-sandbox --disable-gpu --hide-scrollbars --window-size=1200,2400 \
+	  --screenshot=$(CURDIR)/.build/report.png file://$(CURDIR)/$(OUTPUT)/report.html
+	@echo "wrote .build/report.png"
 
 # Warnings are errors; Swift 6 language mode already checks concurrency strictly.
 test: setup

@@ -83,6 +83,7 @@ public enum BuildPipeline {
         let sources = zip(catalog.recordings, hashed).compactMap { recording, hash in (try? hash.get()).map { (recording, $0.0) } }
         let newStamps = BuildStamps(
             toolVersion: ToolVersion.current, configurationFileSHA256: BuildStamps.configurationFileSHA256(options.assets) ?? "",
+            configurationHash: configuration.hash,
             recordings: Dictionary(zip(catalog.recordings, hashed).compactMap { recording, hash -> (String, BuildStamps.Recording)? in
                 guard let (sha, stamp) = try? hash.get(), let stamp else { return nil }
                 return (recording.fileName, BuildStamps.Recording(stamp: stamp, sha256: sha))

@@ -20,14 +20,19 @@ enum BuildCommand {
         let output = parsed.options["--output"] ?? "Output"
         let quiet = parsed.flags.contains("--quiet")
         let started = Date()
+        // One updating line on a terminal; nothing on a pipe or with --quiet.
+        let showProgress = !quiet && isatty(STDERR_FILENO) == 1
+        let progress: (@Sendable (Int, Int, String) -> Void)? = showProgress ? progressLine(started: started) : nil
         let options = BuildOptions(
             assets: URL(fileURLWithPath: assets), assetsDisplay: assets.trimmingTrailingSlashes,
             output: URL(fileURLWithPath: output), outputDisplay: output.trimmingTrailingSlashes, jobs: jobs,
-            useCache: !parsed.flags.contains("--no-cache"))
+            useCache: !parsed.flags.contains("--no-cache"), progress: progress)
         let report: BuildReport
+        defer { if showProgress { FileHandle.standardError.write(Data("\r\u{1B}[2K".utf8)) } }
         do {
             report = try await BuildPipeline.run(options)
         } catch let failure as BuildFailure {
+            if showProgress { FileHandle.standardError.write(Data("\r\u{1B}[2K".utf8)) }
             for warning in failure.warnings { console.err("warning: \(warning)") }
             for problem in failure.problems { console.err("error: \(problem)") }
             console.err("soundset: build failed with \(failure.problems.count) problem\(failure.problems.count == 1 ? "" : "s"); \(options.outputDisplay) was not changed")
@@ -40,6 +45,15 @@ enum BuildCommand {
         }
         if !quiet { print(report, output: options.outputDisplay, elapsed: Date().timeIntervalSince(started), console: console) }
         return ExitCode.success
+    }
+
+    /// Writes `[done/total] clip  elapsed` over the previous progress line on standard error.
+    static func progressLine(started: Date) -> @Sendable (Int, Int, String) -> Void {
+        { done, total, name in
+            let elapsed = Date().timeIntervalSince(started)
+            let line = "\r\u{1B}[2K[\(done)/\(total)] \(name)  " + String(format: "%.1f s", elapsed)
+            FileHandle.standardError.write(Data(line.utf8))
+        }
     }
 
     private static func print(_ report: BuildReport, output: String, elapsed: TimeInterval, console: Console) {

@@ -10,6 +10,7 @@ enum Help {
           plan      show the clips and timing that announce an amount
           render    compose the announcement of an amount into one sound file
           check     verify Output against Assets: integrity, freshness, durations, format, completeness, budget
+          report    write an HTML page that shows and plays every clip, with what to re-record
           measure   print the whole-clip loudness and true peak of sound files, as the build measures them
           help      show help for a command: soundset help build
           version   print the version
@@ -128,6 +129,27 @@ enum Help {
         exit codes: 0 measured, 1 a file could not be read, 64 bad usage
         """
 
+    static let report = """
+        usage: soundset report [--assets DIR] [--output DIR] [--out FILE]
+
+        Writes one self-contained HTML page (no network, no scripts): a summary (clip count, the set's
+        level and spread, longest clip, the longest announcement from the check, every warning); per
+        clip the source waveform with the kept region marked and the cut room tone shaded, the output
+        waveform, durations, gain, loudness, true peak and a player; warnings that say what to
+        re-record (clipping, a noise floor above -50 dBFS, speech at the recording's edge, a take under
+        16 kHz, a clip over twice the median length, a take recorded 10 LU away from the others);
+        sample announcements composed with the runtime (report.amounts in soundset.json), playable; a
+        chart of loudness before and after normalisation.
+
+        options:
+          --assets DIR    folder of recordings (default: Assets)
+          --output DIR    the built sound set (default: Output)
+          --out FILE      the page to write (default: OUTPUT/report.html)
+          -h, --help      show this help
+
+        exit codes: 0 written, 1 the set or a recording could not be read or the page not written, 64 bad usage
+        """
+
     static func text(for command: String) -> String? {
         switch command {
         case "build": build
@@ -135,6 +157,7 @@ enum Help {
         case "render": render
         case "check": check
         case "measure": measure
+        case "report": report
         case "help", "version": overview
         default: nil
         }

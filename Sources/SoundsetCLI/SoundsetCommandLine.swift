@@ -42,6 +42,8 @@ public enum SoundsetCommandLine {
                 return try CheckCommand.run(rest, console: console, environment: environment)
             case "measure":
                 return try MeasureCommand.run(rest, console: console)
+            case "report":
+                return try ReportCommand.run(rest, console: console)
             default:
                 throw UsageError("unknown command '\(ClipNamePrinting.safe(command))'")
             }

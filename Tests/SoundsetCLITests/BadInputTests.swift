@@ -89,7 +89,7 @@ import Testing
     @Test(arguments: [
         ("{ \"sampleRate\": ", "Assets/soundset.json: is not valid JSON"),
         ("[1, 2]", "Assets/soundset.json: must hold a JSON object, not an array"),
-        (#"{"sampleRat": 44100}"#, "Assets/soundset.json: sampleRat: unknown key (known keys here: locale, sampleRate, container, encoding, loudness, limiter, trim, copies, reading, announcement, limits, maxAmount, maxAnnouncementSeconds)"),
+        (#"{"sampleRat": 44100}"#, "Assets/soundset.json: sampleRat: unknown key (known keys here: locale, sampleRate, container, encoding, loudness, limiter, trim, copies, reading, announcement, limits, maxAmount, maxAnnouncementSeconds, report)"),
         (#"{"sampleRate": "44100"}"#, "Assets/soundset.json: sampleRate: must be a whole number (Hz), not a string"),
         (#"{"sampleRate": 0}"#, "Assets/soundset.json: sampleRate: 0 Hz is out of range (8000 to 48000: iOS plays at most 48 kHz; speech needs at least 8 kHz)"),
         (#"{"sampleRate": 10000000}"#, "Assets/soundset.json: sampleRate: 10000000 Hz is out of range (8000 to 48000: iOS plays at most 48 kHz; speech needs at least 8 kHz)"),

@@ -13,6 +13,9 @@ struct BuildStamps: Codable, Sendable {
     var toolVersion: String
     /// sha256 of `soundset.json`'s bytes, or "" when there was none.
     var configurationFileSHA256: String
+    /// The configuration's hash as the manifest records it (it also changes when soundset changes
+    /// what a setting means).
+    var configurationHash: String
     /// By file name inside the assets folder.
     var recordings: [String: Recording]
     /// Every file of the output folder, by path relative to it (`manifest.json`, `Sounds/7.caf`).

@@ -30,6 +30,15 @@ public struct Configuration: Sendable, Equatable, Codable {
     public var maxAmountMinorUnits: Int64 = 9_999_999_999
     /// The longest announcement allowed, seconds (`maxAnnouncementSeconds`).
     public var maxAnnouncementSeconds = 25.0
+    /// What `soundset report` shows.
+    public var report = ReportSettings()
+
+    /// Settings of the HTML report.
+    public struct ReportSettings: Sendable, Equatable, Codable {
+        /// Amounts composed and played as sample announcements.
+        public var amounts = ["2.22", "10010.5", "99999999.99"]
+        public init() {}
+    }
 
     /// Duration limits per clip.
     public struct Limits: Sendable, Equatable, Codable {
@@ -79,15 +88,19 @@ public struct Configuration: Sendable, Equatable, Codable {
 
     /// sha256 of the settings that shape the build's output, with defaults filled in, as sorted-key
     /// JSON: the same settings give the same hash whether written out or left to their defaults. The
-    /// check's own limits (`limits`, `maxAmount`, `maxAnnouncementSeconds`) are left out, so changing
-    /// a limit does not make Output stale.
+    /// check's own limits (`limits`, `maxAmount`, `maxAnnouncementSeconds`) and the report's settings
+    /// are left out, so changing them does not make Output stale.
     public var hash: String {
-        var buildPart = self
-        buildPart.limits = Limits()
-        buildPart.maxAmountMinorUnits = Configuration().maxAmountMinorUnits
-        buildPart.maxAnnouncementSeconds = Configuration().maxAnnouncementSeconds
+        /// Only what shapes the build's output; a new check or report setting never changes the hash.
+        struct BuildPart: Encodable {
+            var locale: String, sampleRate: Int, container: Container, encoding: Encoding
+            var loudness: LoudnessSettings, limiter: LimiterSettings, trim: TrimSettings, copies: [String]?
+            var reading: ReadingOptions, announcement: AnnouncementSettings
+        }
+        let part = BuildPart(locale: locale, sampleRate: sampleRate, container: container, encoding: encoding, loudness: loudness,
+                             limiter: limiter, trim: trim, copies: copies, reading: reading, announcement: announcement)
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
-        return SHA256.hex((try? encoder.encode(buildPart)) ?? Data())
+        return SHA256.hex((try? encoder.encode(part)) ?? Data())
     }
 }

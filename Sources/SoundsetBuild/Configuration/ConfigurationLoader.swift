@@ -163,11 +163,33 @@ public enum ConfigurationLoader {
                         reader.problem(path, "'\(ClipName.printable(text))' is not an amount: \(error)")
                     }
                 }
+            case "report":
+                reader.object(value, path: path) { key, value, path in
+                    switch key {
+                    case "amounts":
+                        guard case .array(let items) = value, items.count <= 20 else {
+                            reader.problem(path, "must be an array of at most 20 amounts like \"123.45\"")
+                            return
+                        }
+                        var amounts: [String] = []
+                        for (index, item) in items.enumerated() {
+                            guard case .string(let text) = item else {
+                                reader.problem("\(path)[\(index)]", "must be an amount string like \"123.45\", not \(item.typeName)")
+                                continue
+                            }
+                            do { _ = try Amount(text); amounts.append(text) } catch {
+                                reader.problem("\(path)[\(index)]", "'\(ClipName.printable(text))' is not an amount: \(error)")
+                            }
+                        }
+                        configuration.report.amounts = amounts
+                    default: reader.unknown(path, known: ["amounts"])
+                    }
+                }
             case "maxAnnouncementSeconds":
                 if let number = reader.number(value, path: path, in: 0.1...29.99, unit: "s") { configuration.maxAnnouncementSeconds = number }
             default:
                 reader.unknown(path, known: ["locale", "sampleRate", "container", "encoding", "loudness", "limiter", "trim", "copies",
-                                             "reading", "announcement", "limits", "maxAmount", "maxAnnouncementSeconds"])
+                                             "reading", "announcement", "limits", "maxAmount", "maxAnnouncementSeconds", "report"])
             }
         }
         if configuration.loudness.target >= configuration.loudness.truePeak {

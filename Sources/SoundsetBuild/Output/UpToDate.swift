@@ -12,8 +12,13 @@ enum UpToDate {
               recordings.count == stamps.recordings.count,
               recordings.allSatisfy({ stamps.recordings[$0.key]?.stamp == $0.value }),
               BuildStamps.outputStamps(output) == stamps.outputs,
-              BuildStamps.configurationFileSHA256(assets) == stamps.configurationFileSHA256 else { return nil }
-        return try? Manifest.load(from: output.appendingPathComponent(OutputFolder.manifestName))
+              BuildStamps.configurationFileSHA256(assets) == stamps.configurationFileSHA256,
+              let configuration = try? ConfigurationLoader.load(from: assets.appendingPathComponent(ConfigurationLoader.fileName),
+                                                                displayPath: ConfigurationLoader.fileName),
+              configuration.hash == stamps.configurationHash,
+              let manifest = try? Manifest.load(from: output.appendingPathComponent(OutputFolder.manifestName)),
+              manifest.configurationHash == configuration.hash else { return nil }
+        return manifest
     }
 
     /// The output folder's manifest when it was built by this tool version from these recordings

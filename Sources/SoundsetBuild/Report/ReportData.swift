@@ -1,0 +1,147 @@
+import Foundation
+import SoundsetAudio
+import SoundsetRuntime
+
+/// Everything the report shows about one clip.
+struct ClipReport: Sendable {
+    var name: String
+    var sourceFile: String
+    var sourceRate: Int
+    var sourceSeconds: Double
+    var sourceWave: Waveform
+    /// The kept region and the sound inside it, as fractions of the source's length.
+    var keep: ClosedRange<Double>
+    var sound: ClosedRange<Double>
+    var outputWave: Waveform
+    var outputSeconds: Double
+    var loudnessBefore: Double
+    var clip: Manifest.Clip
+    var noiseFloorDb: Double
+    var warnings: [String]
+    /// The output clip as a 16-bit WAV, for the page's audio player.
+    var wav: Data
+}
+
+/// A sample announcement composed with the runtime.
+struct AnnouncementSample: Sendable {
+    var plan: AnnouncementPlan
+    var wav: Data
+}
+
+/// The report's content, gathered from Assets, Output and the check.
+struct ReportData: Sendable {
+    var manifest: Manifest
+    var clips: [ClipReport]
+    var announcements: [AnnouncementSample]
+    var announcementProblems: [String]
+    var check: CheckReport
+}
+
+/// Reads what the report shows: the manifest, each source and output clip, the trim decisions (from
+/// the cache when it has them, else worked out again exactly as the build does), sample announcements.
+enum ReportGatherer {
+    static func gather(assets: URL, assetsDisplay: String, output: URL, outputDisplay: String) throws -> ReportData {
+        let manifest: Manifest
+        do { manifest = try Manifest.load(from: output.appendingPathComponent(OutputFolder.manifestName)) } catch {
+            throw BuildProblem("\(outputDisplay)/\(OutputFolder.manifestName)", "missing or unreadable: run soundset build first")
+        }
+        let configuration = (try? ConfigurationLoader.load(from: assets.appendingPathComponent(ConfigurationLoader.fileName),
+                                                           displayPath: ConfigurationLoader.fileName)) ?? Configuration()
+        let sounds = output.appendingPathComponent(OutputFolder.soundsName)
+        let cache = ClipCache(output: output.standardizedFileURL, configurationHash: configuration.hash)
+        var clips: [ClipReport] = []
+        for clip in manifest.clips {
+            let sourceURL = assets.appendingPathComponent(clip.source.file)
+            let display = "\(assetsDisplay)/\(clip.source.file)"
+            let source = try SoundFile.open(reading: sourceURL.path)
+            let mono = Mono.mixDown(try source.readAll(), channels: source.info.channels)
+            let recording = Recording(name: clip.name, fileName: clip.source.file, url: sourceURL, displayPath: display, info: source.info)
+            let prepared = try cache.prepared(recording, sourceSHA256: clip.source.sha256)
+                ?? ClipPreparer.prepare(recording, sourceSHA256: clip.source.sha256, configuration: configuration)
+            let output = try SoundFile.open(reading: sounds.appendingPathComponent(clip.file).path)
+            let outputSamples = try output.readAll()
+            let frames = Double(max(1, source.info.frames))
+            let region = prepared.region
+            clips.append(ClipReport(
+                name: clip.name, sourceFile: clip.source.file, sourceRate: source.info.sampleRate, sourceSeconds: source.info.seconds,
+                sourceWave: Waveform(mono), keep: Double(region.keepStart) / frames...Double(region.keepEnd) / frames,
+                sound: Double(region.soundStart) / frames...Double(region.soundEnd) / frames,
+                outputWave: Waveform(outputSamples), outputSeconds: clip.seconds, loudnessBefore: prepared.measurement.loudness,
+                clip: clip, noiseFloorDb: region.noiseFloorDb, warnings: prepared.warnings.map(\.message),
+                wav: wavBytes(outputSamples, rate: output.info.sampleRate)))
+        }
+        addDesignerWarnings(&clips, manifest: manifest, configuration: configuration)
+
+        var announcements: [AnnouncementSample] = []
+        var announcementProblems: [String] = []
+        let planner = Planner(manifest: manifest)
+        for text in configuration.report.amounts {
+            do {
+                let plan = try planner.plan(try Amount(text))
+                let composed = try Composer.compose(plan, soundsFolder: sounds)
+                let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("soundset-report-\(UUID().uuidString).\(manifest.container)")
+                defer { try? FileManager.default.removeItem(at: scratch) }
+                try composed.write(to: scratch)
+                let file = try SoundFile.open(reading: scratch.path)
+                // Played in the page at 16 kHz: a preview that keeps the page small (the clips above play at full rate).
+                let preview = try Resampler.resample(try file.readAll(), from: file.info.sampleRate, to: min(16000, file.info.sampleRate))
+                announcements.append(AnnouncementSample(plan: plan, wav: wavBytes(preview, rate: min(16000, file.info.sampleRate))))
+            } catch {
+                announcementProblems.append("\(text): \(error)")
+            }
+        }
+        let check = Checker.run(assets: assets, assetsDisplay: assetsDisplay, output: output, outputDisplay: outputDisplay)
+        return ReportData(manifest: manifest, clips: clips, announcements: announcements,
+                          announcementProblems: announcementProblems, check: check)
+    }
+
+    /// What a designer should re-record or check, beyond the build's own warnings.
+    static func addDesignerWarnings(_ clips: inout [ClipReport], manifest: Manifest, configuration: Configuration) {
+        let phrases = Set([manifest.announcement?.prefix, manifest.announcement?.suffix].compactMap { $0 })
+        let words = clips.filter { !phrases.contains($0.name) }
+        let medianSeconds = median(words.map(\.outputSeconds))
+        let medianBefore = median(clips.map(\.loudnessBefore).filter(\.isFinite))
+        let pad = configuration.trim.padMs / 1000
+        for index in clips.indices {
+            let clip = clips[index]
+            var warnings = clip.warnings
+            if clip.noiseFloorDb > -50 {
+                warnings.append(String(format: "noise floor %.0f dBFS, above -50 dBFS: record in a quieter room or closer to the microphone", clip.noiseFloorDb))
+            }
+            if clip.sound.lowerBound * clip.sourceSeconds < pad {
+                warnings.append("speech starts at the very beginning of the recording: leave room tone before the word")
+            }
+            if (1 - clip.sound.upperBound) * clip.sourceSeconds < pad {
+                warnings.append("speech runs to the very end of the recording: leave room tone after the word")
+            }
+            if clip.sourceRate < 16000 && manifest.sampleRate > clip.sourceRate {
+                warnings.append("recorded at \(clip.sourceRate) Hz and upsampled to \(manifest.sampleRate) Hz: record at 44.1 kHz or more")
+            }
+            if !phrases.contains(clip.name), medianSeconds > 0, clip.outputSeconds > 2 * medianSeconds {
+                warnings.append(String(format: "%.2f s, over twice the median word (%.2f s): is it one word?", clip.outputSeconds, medianSeconds))
+            }
+            if clip.loudnessBefore.isFinite, abs(clip.loudnessBefore - medianBefore) > 10 {
+                warnings.append(String(format: "recorded %.0f LU %@ the other takes: check the microphone gain", abs(clip.loudnessBefore - medianBefore),
+                                       clip.loudnessBefore < medianBefore ? "quieter than" : "louder than"))
+            }
+            clips[index].warnings = warnings
+        }
+    }
+
+    static func median(_ values: [Double]) -> Double {
+        let sorted = values.sorted()
+        guard !sorted.isEmpty else { return 0 }
+        return sorted.count % 2 == 1 ? sorted[sorted.count / 2] : (sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2
+    }
+
+    /// Mono 16-bit little-endian WAV bytes that every browser plays.
+    static func wavBytes(_ samples: [Float], rate: Int) -> Data {
+        var pcm = Data(capacity: samples.count * 2)
+        for sample in samples {
+            let value = Int16(clamping: Int((sample * 32768).rounded()))
+            withUnsafeBytes(of: value.littleEndian) { pcm.append(contentsOf: $0) }
+        }
+        let format = SoundFormat(container: "wav", encoding: "pcm16", sampleRate: rate, channels: 1, bytesPerFrame: 2, littleEndian: true)
+        return SoundData(format: format, samples: pcm).encoded()
+    }
+}

@@ -1,0 +1,56 @@
+import Foundation
+import SoundsetTestSupport
+import Testing
+
+@Suite struct ReportCommandTests {
+    @Test func writesTheReportBesideTheSet() throws {
+        let folder = try TemporaryDirectory()
+        defer { folder.remove() }
+        try AssetPacks.small(in: try folder.folder("Assets"))
+        #expect(try SoundsetExecutable.run(["build", "--quiet"], in: folder.url).status == 0)
+        let result = try SoundsetExecutable.run(["report"], in: folder.url)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.hasPrefix("wrote Output/report.html: 4 clips, "))
+        #expect(FileManager.default.fileExists(atPath: folder.url.appendingPathComponent("Output/report.html").path))
+        // The report does not make the set fail its check.
+        let check = try SoundsetExecutable.run(["check", "--format", "json"], in: folder.url)
+        #expect(!check.stdout.contains("report.html"))
+        let missing = try SoundsetExecutable.run(["report", "--output", "Nowhere"], in: folder.url)
+        #expect(missing.status == 1)
+        #expect(missing.stderr == "error: Nowhere/manifest.json: missing or unreadable: run soundset build first\n")
+    }
+
+    /// On a terminal the build shows one updating progress line; on a pipe, none.
+    @Test func progressOnlyOnATerminal() throws {
+        let folder = try TemporaryDirectory()
+        defer { folder.remove() }
+        try AssetPacks.small(in: try folder.folder("Assets"))
+        let piped = try SoundsetExecutable.run(["build", "--no-cache"], in: folder.url)
+        #expect(!piped.stderr.contains("\r"))
+        #expect(!piped.stdout.contains("[1/4]"))
+        // script(1) gives the build a pseudo-terminal and copies what it shows.
+        let typescript = folder.url.appendingPathComponent("typescript")
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/script")
+        process.arguments = ["-qec", "\(SoundsetExecutable.url.path) build --no-cache", typescript.path]
+        process.currentDirectoryURL = folder.url
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+        let screen = String(decoding: try Data(contentsOf: typescript), as: UTF8.self)
+        for done in 1...4 { #expect(screen.contains("[\(done)/4] "), "\(done)") }
+        #expect(screen.contains("\r\u{1B}[2K"))
+        let quiet = Process()
+        quiet.executableURL = URL(fileURLWithPath: "/usr/bin/script")
+        quiet.arguments = ["-qec", "\(SoundsetExecutable.url.path) build --no-cache --quiet", typescript.path]
+        quiet.currentDirectoryURL = folder.url
+        quiet.standardOutput = FileHandle.nullDevice
+        quiet.standardInput = FileHandle.nullDevice
+        try quiet.run()
+        quiet.waitUntilExit()
+        #expect(!String(decoding: try Data(contentsOf: typescript), as: UTF8.self).contains("[1/4]"))
+    }
+}
