@@ -29,12 +29,12 @@ import Testing
         nan[200] = .infinity
         var claims = Self.wav(word)
         claims.replaceSubrange(40..<44, with: withUnsafeBytes(of: UInt32(word.count * 4).littleEndian, Array.init))
-        var random = SplitMixBytes(seed: 5)
+        var random = SplitMix64(seed: 5)
         let files: [(String, Data)] = [
             ("empty.wav", Data()),
             ("header.wav", Self.wav(word).prefix(30)),
             ("claims.wav", claims),
-            ("random.wav", Data((0..<5000).map { _ in random.next() })),
+            ("random.wav", Data((0..<5000).map { _ in random.nextByte() })),
             ("text.aiff", Data("this is not audio\n".utf8)),
             ("nan.wav", Self.wav(nan, format: .float32)),
             ("eight.wav", Self.wav(word.flatMap { Array(repeating: $0, count: 8) }, channels: 8)),
@@ -140,7 +140,7 @@ import Testing
         let bytes = 1200 * 16000 * 2
         header.replaceSubrange(4..<8, with: withUnsafeBytes(of: UInt32(36 + bytes).littleEndian, Array.init))
         header.replaceSubrange(40..<44, with: withUnsafeBytes(of: UInt32(bytes).littleEndian, Array.init))
-        FileManager.default.createFile(atPath: url.path, contents: header)
+        _ = FileManager.default.createFile(atPath: url.path, contents: header)
         let handle = try FileHandle(forWritingTo: url)
         try handle.seekToEnd()
         let chunk = Data(repeating: 0x11, count: 1 << 20)
@@ -152,18 +152,5 @@ import Testing
         #expect(run.maxRSSKilobytes < 50_000, "peak \(run.maxRSSKilobytes) KB")
         let result = try SoundsetExecutable.run(["build"], in: folder.url)
         #expect(result.stderr.hasPrefix("error: Assets/lecture.wav: is 1200.0 s long; iOS plays the default sound"))
-    }
-}
-
-/// Deterministic pseudo-random bytes.
-struct SplitMixBytes {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt8 {
-        state &+= 0x9E3779B97F4A7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58476D1CE4E5B9
-        z = (z ^ (z >> 27)) &* 0x94D049BB133111EB
-        return UInt8(truncatingIfNeeded: z ^ (z >> 31))
     }
 }

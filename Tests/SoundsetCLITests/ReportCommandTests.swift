@@ -20,37 +20,40 @@ import Testing
         #expect(missing.stderr == "error: Nowhere/manifest.json: missing or unreadable: run soundset build first\n")
     }
 
-    /// On a terminal the build shows one updating progress line; on a pipe, none.
-    @Test func progressOnlyOnATerminal() throws {
+    /// On a terminal the build shows one updating progress line; on a pipe, none. (util-linux's
+    /// script(1) provides the terminal, so this runs on Linux.)
+    @Test(.enabled(if: isLinux)) func progressOnlyOnATerminal() throws {
         let folder = try TemporaryDirectory()
         defer { folder.remove() }
         try AssetPacks.small(in: try folder.folder("Assets"))
         let piped = try SoundsetExecutable.run(["build", "--no-cache"], in: folder.url)
         #expect(!piped.stderr.contains("\r"))
         #expect(!piped.stdout.contains("[1/4]"))
-        // script(1) gives the build a pseudo-terminal and copies what it shows.
-        let typescript = folder.url.appendingPathComponent("typescript")
+        let screen = try onTerminal("build --no-cache", in: folder.url)
+        for done in 1...4 { #expect(screen.contains("[\(done)/4] "), "\(done)") }
+        #expect(screen.contains("\r\u{1B}[2K"))
+        #expect(!(try onTerminal("build --no-cache --quiet", in: folder.url)).contains("[1/4]"))
+    }
+
+    /// Runs `soundset arguments` with a pseudo-terminal (script(1)) and returns what it showed.
+    func onTerminal(_ arguments: String, in folder: URL) throws -> String {
+        let typescript = folder.appendingPathComponent("typescript")
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/script")
-        process.arguments = ["-qec", "\(SoundsetExecutable.url.path) build --no-cache", typescript.path]
-        process.currentDirectoryURL = folder.url
+        process.arguments = ["-qec", "\(SoundsetExecutable.url.path) \(arguments)", typescript.path]
+        process.currentDirectoryURL = folder
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         process.standardInput = FileHandle.nullDevice
         try process.run()
         process.waitUntilExit()
         #expect(process.terminationStatus == 0)
-        let screen = String(decoding: try Data(contentsOf: typescript), as: UTF8.self)
-        for done in 1...4 { #expect(screen.contains("[\(done)/4] "), "\(done)") }
-        #expect(screen.contains("\r\u{1B}[2K"))
-        let quiet = Process()
-        quiet.executableURL = URL(fileURLWithPath: "/usr/bin/script")
-        quiet.arguments = ["-qec", "\(SoundsetExecutable.url.path) build --no-cache --quiet", typescript.path]
-        quiet.currentDirectoryURL = folder.url
-        quiet.standardOutput = FileHandle.nullDevice
-        quiet.standardInput = FileHandle.nullDevice
-        try quiet.run()
-        quiet.waitUntilExit()
-        #expect(!String(decoding: try Data(contentsOf: typescript), as: UTF8.self).contains("[1/4]"))
+        return String(decoding: try Data(contentsOf: typescript), as: UTF8.self)
     }
 }
+
+#if os(Linux)
+let isLinux = true
+#else
+let isLinux = false
+#endif

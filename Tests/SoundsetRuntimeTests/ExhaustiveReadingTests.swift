@@ -1,4 +1,5 @@
 import SoundsetRuntime
+import SoundsetTestSupport
 import Testing
 
 /// A second, independent reading of whole numbers, built the textbook way on strings: write every
@@ -85,18 +86,5 @@ enum TextbookReading {
         #expect(TextbookReading.read(100001000) == "一亿零一千")
         #expect(TextbookReading.read(10001000) == "一千万一千")
         #expect(TextbookReading.read(100000) == "十万")
-    }
-}
-
-/// A small deterministic generator (SplitMix64), so a failure can be reproduced.
-struct SplitMix64: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E3779B97F4A7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58476D1CE4E5B9
-        z = (z ^ (z >> 27)) &* 0x94D049BB133111EB
-        return z ^ (z >> 31)
     }
 }

@@ -1,4 +1,5 @@
 import SoundsetRuntime
+import SoundsetTestSupport
 import Testing
 
 @Suite struct LongestAnnouncementTests {
