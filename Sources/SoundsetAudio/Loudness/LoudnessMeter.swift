@@ -14,6 +14,11 @@ public struct LoudnessMeasurement: Sendable, Equatable, Codable {
     public var loudness: Double
     /// True peak in dBTP (4x oversampled at rates below 96 kHz), -inf for digital silence.
     public var truePeak: Double
+
+    public init(loudness: Double, truePeak: Double) {
+        self.loudness = loudness
+        self.truePeak = truePeak
+    }
 }
 
 /// An `ebur128_state` for one mono clip; one owner, destroyed on deinit.

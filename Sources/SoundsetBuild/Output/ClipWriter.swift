@@ -32,10 +32,15 @@ enum ClipWriter {
             }
             do {
                 let file = try SoundFile.open(reading: url.path)
-                // 16-bit PCM decodes to exactly pcm / 32768, so it is measured without decoding again;
-                // µ-law and a-law are measured from what the file decodes to.
-                let samples = configuration.encoding == .pcm16 ? clip.pcm.map { Float($0) / 32768 } : try file.readAll()
-                readBack = (file.info, try LoudnessMeter.measure(samples, sampleRate: file.info.sampleRate))
+                // 16-bit PCM decodes to exactly pcm / 32768: an unlimited clip's figures are known
+                // (see FinishedClip.unlimitedMeasurement), a limited one is measured without decoding
+                // again; µ-law and a-law are measured from what the file decodes to.
+                if configuration.encoding == .pcm16, let known = clip.unlimitedMeasurement {
+                    readBack = (file.info, known)
+                } else {
+                    let samples = configuration.encoding == .pcm16 ? clip.pcm.map { Float($0) / 32768 } : try file.readAll()
+                    readBack = (file.info, try LoudnessMeter.measure(samples, sampleRate: file.info.sampleRate))
+                }
             } catch {
                 throw BuildProblem(url.path, "cannot be read back after writing: \(error)")
             }

@@ -10,6 +10,11 @@ public struct FinishedClip: Sendable {
     public var limitingDb: Double
     /// Samples quantised to 16 bits.
     public var pcm: [Int16]
+    /// For a clip the limiter left alone: its loudness and true peak, known without measuring, since
+    /// both scale exactly with a constant gain (the K-weighting and the 4x interpolator are linear);
+    /// 16-bit rounding moves them by under 0.001 dB. Nil when the limiter worked: then the written
+    /// clip is measured.
+    public var unlimitedMeasurement: LoudnessMeasurement?
 }
 
 /// Step 4 for one clip: one gain to the set's level, then the limiter under the ceiling.
@@ -26,12 +31,18 @@ public enum ClipFinisher {
         repeat {
             let gain = Float(Decibels.toAmplitude(gainDb))
             result = try Limiter.apply(clip.samples, gain: gain, envelope: clip.envelope, sampleRate: sampleRate, ceilingDb: ceilingDb)
+            // Unlimited, the clip is the prepared one times a constant: exactly at the level already.
+            if result.maxReductionDb == 0 {
+                let measured = LoudnessMeasurement(loudness: clip.measurement.loudness + gainDb, truePeak: clip.measurement.truePeak + gainDb)
+                return FinishedClip(prepared: clip, gainDb: gainDb, limitingDb: 0, pcm: quantize(result.samples), unlimitedMeasurement: measured)
+            }
             let error = level - (try LoudnessMeter.measure(result.samples, sampleRate: sampleRate, truePeak: false).loudness)
             attempt += 1
             if abs(error) < tolerance || attempt == 6 { break }
             gainDb += error
         } while true
-        return FinishedClip(prepared: clip, gainDb: gainDb, limitingDb: result.maxReductionDb, pcm: quantize(result.samples))
+        return FinishedClip(prepared: clip, gainDb: gainDb, limitingDb: result.maxReductionDb, pcm: quantize(result.samples),
+                            unlimitedMeasurement: nil)
     }
 
     /// Rounds to 16 bits with the scale libsndfile reads back (x · 32768), clamped, no dither:
