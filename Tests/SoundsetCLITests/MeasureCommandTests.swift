@@ -15,7 +15,7 @@ import Testing
         #expect(lines == [
             "   0.500 s  -23.00 LUFS  -20.00 dBTP  a.wav",
             "   0.300 s  -29.00 LUFS  -26.00 dBTP  b.wav",
-            "2 files: loudness -29.01 to -23.00 LUFS (spread 6.00 LU), worst true peak -20.00 dBTP",
+            "2 files: loudness -29.00 to -23.00 LUFS (spread 6.00 LU), worst true peak -20.00 dBTP",
         ])
         let json = try SoundsetExecutable.run(["measure", "--format", "json", "a.wav"], in: folder.url)
         let entries = try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as! [[String: Any]]
