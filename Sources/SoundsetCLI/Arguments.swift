@@ -21,6 +21,10 @@ struct Arguments {
         while index < arguments.count {
             let argument = arguments[index]
             index += 1
+            if !onlyPositionals && allowedFlags.contains(argument) && !argument.hasPrefix("--") {
+                flags.insert(argument)   // short flags such as -h
+                continue
+            }
             if onlyPositionals || !argument.hasPrefix("--") || argument == "--" {
                 if argument == "--" && !onlyPositionals { onlyPositionals = true; continue }
                 let looksNumeric = argument.dropFirst().first.map { $0.isNumber || $0 == "." } ?? false

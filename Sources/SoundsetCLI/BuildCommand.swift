@@ -6,7 +6,7 @@ import SoundsetRuntime
 enum BuildCommand {
     static func run(_ arguments: [String], console: Console) async throws -> Int32 {
         let parsed = try Arguments(arguments, options: ["--assets", "--output", "--jobs"], flags: ["--quiet", "--no-cache", "--help", "-h"])
-        if parsed.flags.contains("--help") || parsed.positionals.contains("-h") {
+        if parsed.flags.contains("--help") || parsed.flags.contains("-h") {
             console.out(Help.build)
             return ExitCode.success
         }

@@ -67,6 +67,12 @@ import Testing
         #expect(build.status == 0)
         for option in ["--assets DIR", "--output DIR", "--jobs N", "--quiet", "--help"] { #expect(build.stdout.contains(option)) }
         #expect(try SoundsetExecutable.run(["help", "build"]).stdout == build.stdout)
+        for command in ["build", "plan", "render", "check", "report", "measure"] {
+            let short = try SoundsetExecutable.run([command, "-h"])
+            #expect(short.status == 0, "\(command) -h")
+            #expect(short.stdout == (try SoundsetExecutable.run([command, "--help"])).stdout, "\(command) -h")
+            #expect(short.stdout.hasPrefix("usage: soundset \(command)"), "\(command)")
+        }
         #expect(try SoundsetExecutable.run(["--version"]).stdout.hasPrefix("soundset "))
     }
 
