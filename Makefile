@@ -10,7 +10,7 @@ BREW_DEPS  := libsndfile libsamplerate libebur128 pkg-config
 DEMO_APT   := espeak-ng sox
 RELEASE    := .build/release/soundset
 
-.PHONY: all setup sounds test check build bench bench-tools report-screenshot demo-pack fuzz sanitize clean help
+.PHONY: all setup sounds test check build bench bench-tools report-screenshot demo-pack fuzz sanitize format clean help
 
 all: sounds
 
@@ -21,6 +21,7 @@ help:
 	@echo "make bench      time and measure soundset against the sox recipe and ffmpeg-normalize"
 	@echo "make fuzz       fuzz the amount parser, manifest decoder and sound reader (FUZZ_SECONDS each)"
 	@echo "make sanitize   run the test suite under the address sanitizer"
+	@echo "make format     format the sources with swift format and .swift-format"
 	@echo "make demo-pack  regenerate the zh-CN demo recordings in $(ASSETS)/ with espeak-ng and sox"
 	@echo "make clean      remove .build"
 
@@ -106,6 +107,10 @@ demo-pack:
 	  elif command -v brew >/dev/null 2>&1; then brew install espeak-ng sox; \
 	  else echo "install espeak-ng and sox"; exit 1; fi; }
 	bash Tests/Scripts/make-demo-pack.sh $(ASSETS)
+
+# The toolchain's own formatter with the committed .swift-format.
+format:
+	$(SWIFT) format --in-place --recursive Sources Tests Fuzz
 
 clean:
 	rm -rf .build

@@ -17,9 +17,11 @@ public struct BuildOptions: Sendable {
     /// Called as each recording is prepared: (done, total, clip name). May be called from any task.
     public var progress: (@Sendable (Int, Int, String) -> Void)?
 
-    public init(assets: URL, assetsDisplay: String, output: URL, outputDisplay: String,
-                jobs: Int = ProcessInfo.processInfo.activeProcessorCount, useCache: Bool = true,
-                progress: (@Sendable (Int, Int, String) -> Void)? = nil) {
+    public init(
+        assets: URL, assetsDisplay: String, output: URL, outputDisplay: String,
+        jobs: Int = ProcessInfo.processInfo.activeProcessorCount, useCache: Bool = true,
+        progress: (@Sendable (Int, Int, String) -> Void)? = nil
+    ) {
         self.assets = assets
         self.assetsDisplay = assetsDisplay
         self.output = output
@@ -54,8 +56,9 @@ public enum BuildPipeline {
         let stamps = options.useCache ? BuildStamps.load(cache: cacheFolder, output: options.output.standardizedFileURL) : nil
         // Nothing touched since the last build (by stat alone): done, without reading a byte of audio.
         if let stamps, let manifest = UpToDate.byStamps(stamps, assets: options.assets, output: options.output.standardizedFileURL) {
-            return BuildReport(manifest: manifest, warnings: [], upToDate: true, preparedFromCache: manifest.clips.count,
-                               finishedFromCache: manifest.clips.count)
+            return BuildReport(
+                manifest: manifest, warnings: [], upToDate: true, preparedFromCache: manifest.clips.count,
+                finishedFromCache: manifest.clips.count)
         }
         let catalog = try AssetCatalog.load(assets: options.assets, displayName: options.assetsDisplay)
         let configuration = catalog.configuration
@@ -84,10 +87,11 @@ public enum BuildPipeline {
         let newStamps = BuildStamps(
             toolVersion: ToolVersion.current, configurationFileSHA256: BuildStamps.configurationFileSHA256(options.assets) ?? "",
             configurationHash: configuration.hash,
-            recordings: Dictionary(zip(catalog.recordings, hashed).compactMap { recording, hash -> (String, BuildStamps.Recording)? in
-                guard let (sha, stamp) = try? hash.get(), let stamp else { return nil }
-                return (recording.fileName, BuildStamps.Recording(stamp: stamp, sha256: sha))
-            }, uniquingKeysWith: { a, _ in a }),
+            recordings: Dictionary(
+                zip(catalog.recordings, hashed).compactMap { recording, hash -> (String, BuildStamps.Recording)? in
+                    guard let (sha, stamp) = try? hash.get(), let stamp else { return nil }
+                    return (recording.fileName, BuildStamps.Recording(stamp: stamp, sha256: sha))
+                }, uniquingKeysWith: { a, _ in a }),
             outputs: [:])
         func saveStamps() {
             guard options.useCache, let outputs = BuildStamps.outputStamps(output.url) else { return }
@@ -97,7 +101,8 @@ public enum BuildPipeline {
         }
 
         if problems.isEmpty, options.useCache,
-           let current = UpToDate.manifest(in: output.url, sources: sources, configuration: configuration, copies: catalog.copies) {
+            let current = UpToDate.manifest(in: output.url, sources: sources, configuration: configuration, copies: catalog.copies)
+        {
             saveStamps()
             return BuildReport(manifest: current, warnings: [], upToDate: true, preparedFromCache: total, finishedFromCache: total)
         }
@@ -133,12 +138,14 @@ public enum BuildPipeline {
                 // A clip read from the cache without its samples gets them now, or is made again.
                 var full = clip
                 if clip.isHollow {
-                    full = try cache?.filled(clip)
+                    full =
+                        try cache?.filled(clip)
                         ?? ClipPreparer.prepare(clip.recording, sourceSHA256: clip.sourceSHA256, configuration: configuration)
                 }
-                return .computed(try ClipFinisher.finish(
-                    full, level: level, ceilingDb: configuration.loudness.truePeak - ClipWriter.ceilingMargin,
-                    sampleRate: configuration.sampleRate))
+                return .computed(
+                    try ClipFinisher.finish(
+                        full, level: level, ceilingDb: configuration.loudness.truePeak - ClipWriter.ceilingMargin,
+                        sampleRate: configuration.sampleRate))
             }
         }
         func overshoot(_ results: [Finishing]) -> Finishing? {
@@ -173,9 +180,11 @@ public enum BuildPipeline {
                     return try ClipWriter.place(bytes, of: clip, meta: meta, into: sounds, copy: copy, configuration: configuration)
                 case .computed(let clip):
                     let (entry, bytes, written) = try ClipWriter.write(clip, into: sounds, copy: copy, level: level, configuration: configuration)
-                    cache?.store(.init(levelBits: level.bitPattern, searchLimitingDb: clip.limitingDb, gainDb: written.gainDb,
-                                       limitingDb: written.limitingDb, frames: entry.frames, loudness: entry.loudness,
-                                       truePeak: entry.truePeak, sha256: entry.sha256), bytes: bytes, for: clip.prepared, level: level)
+                    cache?.store(
+                        .init(
+                            levelBits: level.bitPattern, searchLimitingDb: clip.limitingDb, gainDb: written.gainDb,
+                            limitingDb: written.limitingDb, frames: entry.frames, loudness: entry.loudness,
+                            truePeak: entry.truePeak, sha256: entry.sha256), bytes: bytes, for: clip.prepared, level: level)
                     return entry
                 }
             }
@@ -183,9 +192,10 @@ public enum BuildPipeline {
                 toolVersion: ToolVersion.current, configurationHash: configuration.hash, locale: configuration.locale,
                 sampleRate: configuration.sampleRate, channels: 1, container: configuration.container.rawValue,
                 encoding: configuration.encoding.rawValue,
-                loudness: .init(target: configuration.loudness.target, truePeakCeiling: configuration.loudness.truePeak,
-                                maxLimiterReductionDb: configuration.limiter.maxReductionDb,
-                                setLevel: rounded(setLevel.level), reason: setLevel.reason),
+                loudness: .init(
+                    target: configuration.loudness.target, truePeakCeiling: configuration.loudness.truePeak,
+                    maxLimiterReductionDb: configuration.limiter.maxReductionDb,
+                    setLevel: rounded(setLevel.level), reason: setLevel.reason),
                 reading: configuration.reading, announcement: configuration.announcement, clips: clips)
             try manifest.encoded().write(to: staging.appendingPathComponent(OutputFolder.manifestName))
             try output.swap(in: staging)

@@ -14,8 +14,10 @@ enum AnnouncementCommand {
             return ExitCode.success
         }
         guard parsed.positionals.count == 1, let amountText = parsed.positionals.first else {
-            throw UsageError(parsed.positionals.isEmpty ? "\(kind == .plan ? "plan" : "render") needs an AMOUNT, e.g. 123.45"
-                                                         : "give one AMOUNT, got \(parsed.positionals.count)")
+            throw UsageError(
+                parsed.positionals.isEmpty
+                    ? "\(kind == .plan ? "plan" : "render") needs an AMOUNT, e.g. 123.45"
+                    : "give one AMOUNT, got \(parsed.positionals.count)")
         }
         let format = parsed.options["--format"] ?? "text"
         guard format == "text" || format == "json" else { throw UsageError("--format must be text or json") }
@@ -68,7 +70,8 @@ enum AnnouncementCommand {
             return ExitCode.failure
         }
         if let outPath {
-            return try render(plan, to: outPath, manifest: manifest, soundsFolder: outputFolder.appendingPathComponent("Sounds"), format: format, console: console)
+            return try render(
+                plan, to: outPath, manifest: manifest, soundsFolder: outputFolder.appendingPathComponent("Sounds"), format: format, console: console)
         }
         if format == "json" {
             console.out(try jsonText(plan))
@@ -78,7 +81,9 @@ enum AnnouncementCommand {
         return ExitCode.success
     }
 
-    private static func render(_ plan: AnnouncementPlan, to path: String, manifest: Manifest, soundsFolder: URL, format: String, console: Console) throws -> Int32 {
+    private static func render(_ plan: AnnouncementPlan, to path: String, manifest: Manifest, soundsFolder: URL, format: String, console: Console) throws
+        -> Int32
+    {
         let url = URL(fileURLWithPath: path)
         guard url.pathExtension.lowercased() == manifest.container else {
             console.err("soundset: \(path): the set is \(manifest.container), so the composed file must end in .\(manifest.container)")
@@ -122,8 +127,9 @@ enum AnnouncementCommand {
         let width = max(4, plan.steps.map(\.clip.count).max() ?? 0)
         console.out("    start   seconds  " + "clip".padding(toLength: width, withPad: " ", startingAt: 0) + "  file")
         for step in plan.steps {
-            console.out(String(format: "  %7.3f   %7.3f  ", step.start, step.seconds)
-                        + step.clip.padding(toLength: width, withPad: " ", startingAt: 0) + "  " + step.file)
+            console.out(
+                String(format: "  %7.3f   %7.3f  ", step.start, step.seconds)
+                    + step.clip.padding(toLength: width, withPad: " ", startingAt: 0) + "  " + step.file)
         }
         console.out(String(format: "total %.3f s (%d frames at %d Hz) in %d steps", plan.totalSeconds, plan.totalFrames, plan.sampleRate, plan.steps.count))
     }

@@ -22,7 +22,7 @@ struct Arguments {
             let argument = arguments[index]
             index += 1
             if !onlyPositionals && allowedFlags.contains(argument) && !argument.hasPrefix("--") {
-                flags.insert(argument)   // short flags such as -h
+                flags.insert(argument)  // short flags such as -h
                 continue
             }
             if onlyPositionals || !argument.hasPrefix("--") || argument == "--" {

@@ -35,7 +35,9 @@ enum BuildCommand {
             if showProgress { FileHandle.standardError.write(Data("\r\u{1B}[2K".utf8)) }
             for warning in failure.warnings { console.err("warning: \(warning)") }
             for problem in failure.problems { console.err("error: \(problem)") }
-            console.err("soundset: build failed with \(failure.problems.count) problem\(failure.problems.count == 1 ? "" : "s"); \(options.outputDisplay) was not changed")
+            console.err(
+                "soundset: build failed with \(failure.problems.count) problem\(failure.problems.count == 1 ? "" : "s"); \(options.outputDisplay) was not changed"
+            )
             return ExitCode.failure
         }
         for warning in report.warnings { console.err("warning: \(warning)") }
@@ -62,21 +64,26 @@ enum BuildCommand {
         func pad(_ text: String, _ width: Int) -> String { text + String(repeating: " ", count: max(0, width - text.count)) }
         console.out(pad("clip", nameWidth) + "   seconds    loudness   true peak      gain   limiting")
         for clip in manifest.clips {
-            console.out(pad(clip.name, nameWidth) + String(
-                format: "  %8.3f s  %5.1f LUFS  %5.1f dBTP  %+6.1f dB  %5.1f dB%@",
-                clip.seconds, clip.loudness, clip.truePeak, clip.gain, clip.limiting,
-                clip.copy.map { "  + \($0)" } ?? ""))
+            console.out(
+                pad(clip.name, nameWidth)
+                    + String(
+                        format: "  %8.3f s  %5.1f LUFS  %5.1f dBTP  %+6.1f dB  %5.1f dB%@",
+                        clip.seconds, clip.loudness, clip.truePeak, clip.gain, clip.limiting,
+                        clip.copy.map { "  + \($0)" } ?? ""))
         }
         let loudness = manifest.clips.map(\.loudness)
         let spread = (loudness.max() ?? 0) - (loudness.min() ?? 0)
         let copies = manifest.clips.filter { $0.copy != nil }.count
-        console.out(String(
-            format: "built %d clips and %d copies into %@ (%@ %@, %d Hz) in %.1f s: level %.1f LUFS, spread %.2f LU, worst true peak %.2f dBTP",
-            manifest.clips.count, copies, output, manifest.container, manifest.encoding, manifest.sampleRate, elapsed,
-            manifest.loudness.setLevel, spread, manifest.clips.map(\.truePeak).max() ?? 0))
+        console.out(
+            String(
+                format: "built %d clips and %d copies into %@ (%@ %@, %d Hz) in %.1f s: level %.1f LUFS, spread %.2f LU, worst true peak %.2f dBTP",
+                manifest.clips.count, copies, output, manifest.container, manifest.encoding, manifest.sampleRate, elapsed,
+                manifest.loudness.setLevel, spread, manifest.clips.map(\.truePeak).max() ?? 0))
         console.out("level: \(manifest.loudness.reason)")
         if report.preparedFromCache > 0 || report.finishedFromCache > 0 {
-            console.out("cache: \(report.preparedFromCache) of \(manifest.clips.count) clips prepared and \(report.finishedFromCache) finished from \(ClipCache.folderName)")
+            console.out(
+                "cache: \(report.preparedFromCache) of \(manifest.clips.count) clips prepared and \(report.finishedFromCache) finished from \(ClipCache.folderName)"
+            )
         }
     }
 }

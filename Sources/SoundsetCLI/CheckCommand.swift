@@ -14,11 +14,14 @@ enum CheckCommand {
         guard format == "text" || format == "json" else { throw UsageError("--format must be text or json") }
         let assets = (parsed.options["--assets"] ?? "Assets").trimmingTrailingSlashes
         let output = (parsed.options["--output"] ?? "Output").trimmingTrailingSlashes
-        let report = Checker.run(assets: URL(fileURLWithPath: assets), assetsDisplay: assets,
-                                 output: URL(fileURLWithPath: output), outputDisplay: output)
+        let report = Checker.run(
+            assets: URL(fileURLWithPath: assets), assetsDisplay: assets,
+            output: URL(fileURLWithPath: output), outputDisplay: output)
         if environment["GITHUB_ACTIONS"] == "true" {
             for problem in report.problems {
-                console.out("::error file=\(annotationProperty(problem.subject)),title=soundset \(problem.check)::\(annotationMessage(problem.subject + ": " + problem.message))")
+                console.out(
+                    "::error file=\(annotationProperty(problem.subject)),title=soundset \(problem.check)::\(annotationMessage(problem.subject + ": " + problem.message))"
+                )
             }
         }
         if format == "json" {
@@ -33,12 +36,14 @@ enum CheckCommand {
     }
 
     static func summary(_ report: CheckReport) -> String {
-        var text = report.ok
+        var text =
+            report.ok
             ? "check passed: \(report.clips) clips"
             : "check failed: \(report.problems.count) problem\(report.problems.count == 1 ? "" : "s")"
         if let budget = report.budget {
-            text += String(format: "; longest announcement up to %@ is %@: %.3f s in %d steps (budget %g s); most steps %d (limit %d)",
-                           budget.maxAmount, budget.worstAmount, budget.seconds, budget.steps, budget.limitSeconds, budget.maxSteps, budget.limitSteps)
+            text += String(
+                format: "; longest announcement up to %@ is %@: %.3f s in %d steps (budget %g s); most steps %d (limit %d)",
+                budget.maxAmount, budget.worstAmount, budget.seconds, budget.steps, budget.limitSeconds, budget.maxSteps, budget.limitSteps)
         }
         return text
     }

@@ -31,8 +31,10 @@ enum MeasureCommand {
             }
             let finite = results.map(\.loudness).filter(\.isFinite)
             if let low = finite.min(), let high = finite.max() {
-                console.out(String(format: "%d files: loudness %.2f to %.2f LUFS (spread %.2f LU), worst true peak %.2f dBTP",
-                                   results.count, low, high, high - low, results.map(\.truePeak).max() ?? -.infinity))
+                console.out(
+                    String(
+                        format: "%d files: loudness %.2f to %.2f LUFS (spread %.2f LU), worst true peak %.2f dBTP",
+                        results.count, low, high, high - low, results.map(\.truePeak).max() ?? -.infinity))
             }
         }
         return failed ? ExitCode.failure : ExitCode.success

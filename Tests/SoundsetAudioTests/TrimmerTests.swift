@@ -9,7 +9,9 @@ import Testing
     /// A take whose room tone starts off zero (DC) must not count its first window as sound.
     @Test func roomToneStartingOffZeroIsNotSound() throws {
         let offset = [Float](repeating: 0.0003, count: Int(0.65 * Double(rate)))
-        let dry = Signals.silence(seconds: 0.15, rate: rate) + Signals.tone(300, seconds: 0.3, rate: rate, amplitudeDb: -40) + Signals.silence(seconds: 0.2, rate: rate)
+        let dry =
+            Signals.silence(seconds: 0.15, rate: rate) + Signals.tone(300, seconds: 0.3, rate: rate, amplitudeDb: -40)
+            + Signals.silence(seconds: 0.2, rate: rate)
         let take = Signals.mix(Signals.mix(dry, offset), Signals.noise(seconds: 0.65, rate: rate, rmsDb: -100))
         let region = try Trimmer.findRegion(take, sampleRate: rate)
         #expect(abs(region.soundStart - Int(0.15 * Double(rate))) <= rate / 100, "\(region.soundStart)")
@@ -21,7 +23,7 @@ import Testing
         let room = -75.0
         let lead = Signals.silence(seconds: 0.2, rate: rate)
         let burst = Signals.noise(seconds: 0.08, rate: rate, rmsDb: -50, seed: 3)
-        let tone = Signals.tone(220, seconds: 0.3, rate: rate, amplitudeDb: -12)   // RMS -15 dBFS
+        let tone = Signals.tone(220, seconds: 0.3, rate: rate, amplitudeDb: -12)  // RMS -15 dBFS
         let tail = Signals.silence(seconds: 0.25, rate: rate)
         let dry = lead + burst + tone + tail
         let take = Signals.mix(dry, Signals.noise(seconds: Double(dry.count) / Double(rate), rate: rate, rmsDb: room, seed: 9))
@@ -38,7 +40,9 @@ import Testing
 
     /// Zero padding after the room tone must not make the floor -inf (which would count room tone as sound).
     @Test func digitalSilenceIsNotTheNoiseFloor() throws {
-        let dry = Signals.silence(seconds: 0.15, rate: rate) + Signals.tone(300, seconds: 0.3, rate: rate, amplitudeDb: -20) + Signals.silence(seconds: 0.15, rate: rate)
+        let dry =
+            Signals.silence(seconds: 0.15, rate: rate) + Signals.tone(300, seconds: 0.3, rate: rate, amplitudeDb: -20)
+            + Signals.silence(seconds: 0.15, rate: rate)
         let take = Signals.mix(dry, Signals.noise(seconds: 0.6, rate: rate, rmsDb: -70)) + Signals.silence(seconds: 0.5, rate: rate)
         let region = try Trimmer.findRegion(take, sampleRate: rate)
         #expect(abs(region.noiseFloorDb - -70) < 3)
@@ -48,7 +52,8 @@ import Testing
 
     @Test func dropsABreathSeparatedFromTheWord() throws {
         let breath = Signals.noise(seconds: 0.1, rate: rate, rmsDb: -45, seed: 5)
-        let dry = Signals.silence(seconds: 0.1, rate: rate) + breath + Signals.silence(seconds: 0.4, rate: rate)
+        let dry =
+            Signals.silence(seconds: 0.1, rate: rate) + breath + Signals.silence(seconds: 0.4, rate: rate)
             + Signals.tone(300, seconds: 0.3, rate: rate) + Signals.silence(seconds: 0.1, rate: rate)
         let take = Signals.mix(dry, Signals.noise(seconds: Double(dry.count) / Double(rate), rate: rate, rmsDb: -72))
         let region = try Trimmer.findRegion(take, sampleRate: rate)
@@ -108,7 +113,7 @@ import Testing
         let voice = HighPass.filter(Signals.tone(1000, seconds: 0.5, rate: 16000, amplitudeDb: 0), sampleRate: 16000)
         let humPeak = hum[4000...].map(abs).max()!
         let voicePeak = voice[4000...].map(abs).max()!
-        #expect(20 * log10(Double(humPeak)) < -11)   // 2nd order at half the cut-off: about -12 dB
+        #expect(20 * log10(Double(humPeak)) < -11)  // 2nd order at half the cut-off: about -12 dB
         #expect(abs(20 * log10(Double(voicePeak))) < 0.1)
     }
 }

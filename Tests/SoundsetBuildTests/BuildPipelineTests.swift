@@ -7,8 +7,9 @@ import Testing
 
 @Suite struct BuildPipelineTests {
     func build(_ assets: URL, _ output: URL) async throws -> BuildReport {
-        try await BuildPipeline.run(BuildOptions(
-            assets: assets, assetsDisplay: "Assets", output: output, outputDisplay: "Output", jobs: 2))
+        try await BuildPipeline.run(
+            BuildOptions(
+                assets: assets, assetsDisplay: "Assets", output: output, outputDisplay: "Output", jobs: 2))
     }
 
     @Test func everyClipLandsAtTheLevelUnderTheCeiling() async throws {

@@ -6,9 +6,10 @@ import Testing
 
 @Suite struct CacheTests {
     func build(_ folder: URL, cache: Bool = true, output: String = "Output") async throws -> BuildReport {
-        try await BuildPipeline.run(BuildOptions(
-            assets: folder.appendingPathComponent("Assets"), assetsDisplay: "Assets",
-            output: folder.appendingPathComponent(output), outputDisplay: output, jobs: 2, useCache: cache))
+        try await BuildPipeline.run(
+            BuildOptions(
+                assets: folder.appendingPathComponent("Assets"), assetsDisplay: "Assets",
+                output: folder.appendingPathComponent(output), outputDisplay: output, jobs: 2, useCache: cache))
     }
 
     func modificationDate(_ url: URL) throws -> Date {
@@ -40,8 +41,9 @@ import Testing
         try AssetPacks.small(in: assets)
         _ = try await build(folder.url)
         // Louder and peakier than before: the set's level may move, every clip's gain is redone from the cache.
-        try WAVFile.write(Takes.word(word: 0.4, levelDb: -10, crest: 16, seed: 42).samples,
-                          to: assets.appendingPathComponent("2.wav"), rate: 16000)
+        try WAVFile.write(
+            Takes.word(word: 0.4, levelDb: -10, crest: 16, seed: 42).samples,
+            to: assets.appendingPathComponent("2.wav"), rate: 16000)
         let incremental = try await build(folder.url)
         #expect(!incremental.upToDate)
         #expect(incremental.preparedFromCache == 3)
@@ -51,7 +53,8 @@ import Testing
         let fullFiles = snapshot(of: folder.url.appendingPathComponent("Full"))
         #expect(incrementalFiles == fullFiles)
         for (name, data) in incrementalFiles where fullFiles[name] != data {
-            Issue.record("\(name) differs"); try? data.write(to: URL(fileURLWithPath: "/tmp/inc.json")); try? fullFiles[name]!.write(to: URL(fileURLWithPath: "/tmp/full.json"))
+            Issue.record("\(name) differs"); try? data.write(to: URL(fileURLWithPath: "/tmp/inc.json"));
+            try? fullFiles[name]!.write(to: URL(fileURLWithPath: "/tmp/full.json"))
         }
     }
 
@@ -80,7 +83,7 @@ import Testing
         let reference = snapshot(of: folder.url.appendingPathComponent("Output"))
         let cache = folder.url.appendingPathComponent(".soundset-cache")
         let entries = try FileManager.default.contentsOfDirectory(atPath: cache.path).filter { !$0.hasPrefix("stamps-") }.sorted()
-        #expect(entries.count == 12)   // measurements, samples and a finished file for each of 4 recordings
+        #expect(entries.count == 12)  // measurements, samples and a finished file for each of 4 recordings
         for (index, name) in entries.enumerated() {
             let url = cache.appendingPathComponent(name)
             var data = try Data(contentsOf: url)

@@ -15,8 +15,10 @@ actor BuiltSet {
             let assets = built.appendingPathComponent("Assets")
             try FileManager.default.createDirectory(at: assets, withIntermediateDirectories: true)
             try AssetPacks.completeChinese(in: assets)
-            _ = try await BuildPipeline.run(BuildOptions(assets: assets, assetsDisplay: "Assets",
-                                                         output: built.appendingPathComponent("Output"), outputDisplay: "Output"))
+            _ = try await BuildPipeline.run(
+                BuildOptions(
+                    assets: assets, assetsDisplay: "Assets",
+                    output: built.appendingPathComponent("Output"), outputDisplay: "Output"))
             template = built
         }
         for name in ["Assets", "Output"] {
@@ -33,8 +35,9 @@ actor BuiltSet {
         try await BuiltSet.shared.copy(into: folder.url)
         try await breakIt(folder.url)
         let before = snapshot(of: folder.url)
-        let report = Checker.run(assets: folder.url.appendingPathComponent("Assets"), assetsDisplay: "Assets",
-                                 output: folder.url.appendingPathComponent("Output"), outputDisplay: "Output")
+        let report = Checker.run(
+            assets: folder.url.appendingPathComponent("Assets"), assetsDisplay: "Assets",
+            output: folder.url.appendingPathComponent("Output"), outputDisplay: "Output")
         #expect(snapshot(of: folder.url) == before, "the check wrote something")
         return report
     }
@@ -95,7 +98,10 @@ actor BuiltSet {
             data[data.count - 100] ^= 0x40
             try data.write(to: url)
         }
-        #expect(report.problems == [CheckProblem("integrity", "Output/Sounds/7.caf", "its sha256 differs from the manifest's (damaged or edited by hand): run make sounds")])
+        #expect(
+            report.problems == [
+                CheckProblem("integrity", "Output/Sounds/7.caf", "its sha256 differs from the manifest's (damaged or edited by hand): run make sounds")
+            ])
     }
 
     @Test func aHandEditedDurationDisagrees() async throws {
@@ -132,13 +138,14 @@ actor BuiltSet {
 
     @Test func aRaisedMaximumBreaksTheBudget() async throws {
         let fresh = try #require(try await check().budget)
-        let limit = (fresh.seconds + 0.05) * 100 .rounded(.up) / 100
+        let limit = (fresh.seconds + 0.05) * 100.rounded(.up) / 100
         let within = try await check { folder in
             try writeConfig(folder, #"{"sampleRate": 16000, "announcement": {"prefix": "received"}, "maxAnnouncementSeconds": \#(limit)}"#)
         }
         #expect(within.ok, "\(within.problems)")
         let report = try await check { folder in
-            try writeConfig(folder, #"{"sampleRate": 16000, "announcement": {"prefix": "received"}, "maxAnnouncementSeconds": \#(limit), "maxAmount": "999999999999.99"}"#)
+            try writeConfig(
+                folder, #"{"sampleRate": 16000, "announcement": {"prefix": "received"}, "maxAnnouncementSeconds": \#(limit), "maxAmount": "999999999999.99"}"#)
         }
         #expect(report.problems.count == 1, "\(report.problems)")
         #expect(report.problems.first?.check == "budget")
@@ -146,28 +153,45 @@ actor BuiltSet {
         let budget = try #require(report.budget)
         #expect(budget.seconds > limit)
         #expect(budget.steps == 28)
-        #expect(report.problems.first?.message == String(format: "the longest announcement, %@, lasts %.3f s in %d steps, over the %g s budget: shorten the clips, lower maxAmount or raise maxAnnouncementSeconds", budget.worstAmount, budget.seconds, budget.steps, limit))
+        #expect(
+            report.problems.first?.message
+                == String(
+                    format:
+                        "the longest announcement, %@, lasts %.3f s in %d steps, over the %g s budget: shorten the clips, lower maxAmount or raise maxAnnouncementSeconds",
+                    budget.worstAmount, budget.seconds, budget.steps, limit))
     }
 
     @Test func aSetWithoutADigitIsIncomplete() async throws {
         let report = try await check { folder in
             try FileManager.default.removeItem(at: folder.appendingPathComponent("Assets/5.wav"))
-            _ = try await BuildPipeline.run(BuildOptions(assets: folder.appendingPathComponent("Assets"), assetsDisplay: "Assets",
-                                                         output: folder.appendingPathComponent("Output"), outputDisplay: "Output"))
+            _ = try await BuildPipeline.run(
+                BuildOptions(
+                    assets: folder.appendingPathComponent("Assets"), assetsDisplay: "Assets",
+                    output: folder.appendingPathComponent("Output"), outputDisplay: "Output"))
         }
-        #expect(report.problems == [CheckProblem("completeness", "Output/manifest.json",
-            "the zh-CN reading needs clips the set lacks: 5 (record Assets/<name>.wav for each and run make sounds)")])
+        #expect(
+            report.problems == [
+                CheckProblem(
+                    "completeness", "Output/manifest.json",
+                    "the zh-CN reading needs clips the set lacks: 5 (record Assets/<name>.wav for each and run make sounds)")
+            ])
         #expect(report.budget == nil)
     }
 
     @Test func aMissingCopyIsIncomplete() async throws {
         let report = try await check { folder in
             try writeConfig(folder, #"{"sampleRate": 16000, "announcement": {"prefix": "received"}, "copies": ["1", "2", "3", "4", "5", "6", "7", "8"]}"#)
-            _ = try await BuildPipeline.run(BuildOptions(assets: folder.appendingPathComponent("Assets"), assetsDisplay: "Assets",
-                                                         output: folder.appendingPathComponent("Output"), outputDisplay: "Output"))
+            _ = try await BuildPipeline.run(
+                BuildOptions(
+                    assets: folder.appendingPathComponent("Assets"), assetsDisplay: "Assets",
+                    output: folder.appendingPathComponent("Output"), outputDisplay: "Output"))
         }
-        #expect(report.problems == [CheckProblem("completeness", "Output/manifest.json",
-            "these clips can follow themselves but have no copy: 9 (add them to copies in soundset.json and run make sounds)")])
+        #expect(
+            report.problems == [
+                CheckProblem(
+                    "completeness", "Output/manifest.json",
+                    "these clips can follow themselves but have no copy: 9 (add them to copies in soundset.json and run make sounds)")
+            ])
     }
 
     @Test func anUnlistedFileAndAMissingManifest() async throws {

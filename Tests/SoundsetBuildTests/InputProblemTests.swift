@@ -42,19 +42,26 @@ import Testing
         #expect(problems.contains { $0.hasPrefix("Assets/empty.wav: cannot be read as audio: ") })
         #expect(problems.contains { $0.hasPrefix("Assets/notes.aiff: cannot be read as audio: ") })
         #expect(problems.contains { $0.hasPrefix("Assets/quiet.wav: no speech found") })
-        #expect(problems.contains("Assets/bad name.wav: 'bad name' is not a valid clip name: only ASCII letters, digits, '_' and '-' are allowed; rename the file"))
+        #expect(
+            problems.contains("Assets/bad name.wav: 'bad name' is not a valid clip name: only ASCII letters, digits, '_' and '-' are allowed; rename the file"))
         #expect(problems.contains("Assets/yuan.aiff: Assets/yuan.wav make the same clip 'yuan' (keep one of them)"))
-        #expect(problems.contains("Assets/long.wav: is 31.0 s long; iOS plays the default sound for notification sounds of 30 s or more (cut it to one word or phrase)"))
+        #expect(
+            problems.contains(
+                "Assets/long.wav: is 31.0 s long; iOS plays the default sound for notification sounds of 30 s or more (cut it to one word or phrase)"))
         #expect(problems.contains("Assets/nan.wav: holds NaN or infinite samples (re-export it as PCM)"))
     }
 
     @Test func badConfigurationNamesTheKey() async throws {
         let problems = try await failures { assets in
-            try Data(#"{"loudnes": {}, "sampleRate": 0, "loudness": {"target": "loud", "truePeak": 3}, "container": "mp3", "encoding": "ima4", "trim": {"padMs": -1}}"#.utf8)
-                .write(to: assets.appendingPathComponent("soundset.json"))
+            try Data(
+                #"{"loudnes": {}, "sampleRate": 0, "loudness": {"target": "loud", "truePeak": 3}, "container": "mp3", "encoding": "ima4", "trim": {"padMs": -1}}"#
+                    .utf8
+            )
+            .write(to: assets.appendingPathComponent("soundset.json"))
         }
         #expect(problems.contains { $0.hasPrefix("Assets/soundset.json: loudnes: unknown key") })
-        #expect(problems.contains("Assets/soundset.json: sampleRate: 0 Hz is out of range (8000 to 48000: iOS plays at most 48 kHz; speech needs at least 8 kHz)"))
+        #expect(
+            problems.contains("Assets/soundset.json: sampleRate: 0 Hz is out of range (8000 to 48000: iOS plays at most 48 kHz; speech needs at least 8 kHz)"))
         #expect(problems.contains("Assets/soundset.json: loudness.target: must be a number (LUFS), not a string"))
         #expect(problems.contains("Assets/soundset.json: loudness.truePeak: 3 dBTP is out of range (-12 to 0)"))
         #expect(problems.contains { $0.hasPrefix("Assets/soundset.json: container: mp3 is not a supported iOS notification sound format") })

@@ -1,11 +1,12 @@
 import Foundation
-#if canImport(FoundationXML)
-import FoundationXML
-#endif
 import SoundsetBuild
 import SoundsetRuntime
 import SoundsetTestSupport
 import Testing
+
+#if canImport(FoundationXML)
+    import FoundationXML
+#endif
 
 @Suite struct ReportTests {
     /// Parses the page as XML: every tag closed, attributes quoted, entities known.
@@ -18,9 +19,10 @@ import Testing
         defer { folder.remove() }
         try await BuiltSet.shared.copy(into: folder.url)
         let out = folder.url.appendingPathComponent("Output/report.html")
-        let written = try Report.write(assets: folder.url.appendingPathComponent("Assets"), assetsDisplay: "Assets",
-                                       output: folder.url.appendingPathComponent("Output"), outputDisplay: "Output",
-                                       to: out, fileDisplay: "Output/report.html")
+        let written = try Report.write(
+            assets: folder.url.appendingPathComponent("Assets"), assetsDisplay: "Assets",
+            output: folder.url.appendingPathComponent("Output"), outputDisplay: "Output",
+            to: out, fileDisplay: "Output/report.html")
         let html = try String(contentsOf: out, encoding: .utf8)
         let manifest = try Manifest.load(from: folder.url.appendingPathComponent("Output/manifest.json"))
         #expect(written.clips == manifest.clips.count)
@@ -50,15 +52,20 @@ import Testing
         // A clipped take, a noisy take (room tone at -42 dBFS), an 8 kHz take.
         let loud = Takes.word(word: 0.3, rate: 16000, levelDb: -6, seed: 11).samples.map { max(-1, min(1, $0 * 4)) }
         try WAVFile.write(loud, to: assets.appendingPathComponent("clipped.wav"), rate: 16000, format: .float32)
-        try WAVFile.write(Takes.word(word: 0.3, rate: 16000, levelDb: -14, roomDb: -42, seed: 12).samples,
-                          to: assets.appendingPathComponent("noisy.wav"), rate: 16000)
-        try WAVFile.write(Takes.word(word: 0.3, rate: 8000, levelDb: -20, seed: 13).samples,
-                          to: assets.appendingPathComponent("narrow.wav"), rate: 8000)
-        _ = try await BuildPipeline.run(BuildOptions(assets: assets, assetsDisplay: "Assets",
-                                                     output: folder.url.appendingPathComponent("Output"), outputDisplay: "Output"))
+        try WAVFile.write(
+            Takes.word(word: 0.3, rate: 16000, levelDb: -14, roomDb: -42, seed: 12).samples,
+            to: assets.appendingPathComponent("noisy.wav"), rate: 16000)
+        try WAVFile.write(
+            Takes.word(word: 0.3, rate: 8000, levelDb: -20, seed: 13).samples,
+            to: assets.appendingPathComponent("narrow.wav"), rate: 8000)
+        _ = try await BuildPipeline.run(
+            BuildOptions(
+                assets: assets, assetsDisplay: "Assets",
+                output: folder.url.appendingPathComponent("Output"), outputDisplay: "Output"))
         let out = folder.url.appendingPathComponent("report.html")
-        let written = try Report.write(assets: assets, assetsDisplay: "Assets", output: folder.url.appendingPathComponent("Output"),
-                                       outputDisplay: "Output", to: out, fileDisplay: "report.html")
+        let written = try Report.write(
+            assets: assets, assetsDisplay: "Assets", output: folder.url.appendingPathComponent("Output"),
+            outputDisplay: "Output", to: out, fileDisplay: "report.html")
         let html = try String(contentsOf: out, encoding: .utf8)
         #expect(isWellFormed(html))
         #expect(html.contains("<li><a href=\"#clip-clipped\"><b>clipped</b></a>: "))

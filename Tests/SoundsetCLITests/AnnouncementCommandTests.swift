@@ -12,7 +12,7 @@ import Testing
         #expect(result.status == 0, "\(result.stderr)")
         let lines = result.stdout.split(separator: "\n").map(String.init)
         #expect(lines.first == "2.22 (zh-CN): received 2 point 2 2Copy yuan")
-        #expect(lines.count == 9)   // amount, column heads, 6 steps, total
+        #expect(lines.count == 9)  // amount, column heads, 6 steps, total
         #expect(lines.last?.hasPrefix("total ") == true)
         #expect(lines.last?.hasSuffix("in 6 steps") == true)
     }

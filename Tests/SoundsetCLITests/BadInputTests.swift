@@ -89,16 +89,31 @@ import Testing
     @Test(arguments: [
         ("{ \"sampleRate\": ", "Assets/soundset.json: is not valid JSON"),
         ("[1, 2]", "Assets/soundset.json: must hold a JSON object, not an array"),
-        (#"{"sampleRat": 44100}"#, "Assets/soundset.json: sampleRat: unknown key (known keys here: locale, sampleRate, container, encoding, loudness, limiter, trim, copies, reading, announcement, limits, maxAmount, maxAnnouncementSeconds, report)"),
+        (
+            #"{"sampleRat": 44100}"#,
+            "Assets/soundset.json: sampleRat: unknown key (known keys here: locale, sampleRate, container, encoding, loudness, limiter, trim, copies, reading, announcement, limits, maxAmount, maxAnnouncementSeconds, report)"
+        ),
         (#"{"sampleRate": "44100"}"#, "Assets/soundset.json: sampleRate: must be a whole number (Hz), not a string"),
-        (#"{"sampleRate": 0}"#, "Assets/soundset.json: sampleRate: 0 Hz is out of range (8000 to 48000: iOS plays at most 48 kHz; speech needs at least 8 kHz)"),
-        (#"{"sampleRate": 10000000}"#, "Assets/soundset.json: sampleRate: 10000000 Hz is out of range (8000 to 48000: iOS plays at most 48 kHz; speech needs at least 8 kHz)"),
+        (
+            #"{"sampleRate": 0}"#,
+            "Assets/soundset.json: sampleRate: 0 Hz is out of range (8000 to 48000: iOS plays at most 48 kHz; speech needs at least 8 kHz)"
+        ),
+        (
+            #"{"sampleRate": 10000000}"#,
+            "Assets/soundset.json: sampleRate: 10000000 Hz is out of range (8000 to 48000: iOS plays at most 48 kHz; speech needs at least 8 kHz)"
+        ),
         (#"{"loudness": {"target": 20}}"#, "Assets/soundset.json: loudness.target: 20 LUFS is out of range (-40 to -6)"),
         (#"{"trim": {"padMs": -5}}"#, "Assets/soundset.json: trim.padMs: -5 ms is out of range (0 to 500)"),
         (#"{"limiter": {"maxReductionDb": 1e300}}"#, "Assets/soundset.json: limiter.maxReductionDb: 1e+300 dB is out of range (0 to 20)"),
         (#"{"copies": "0"}"#, "Assets/soundset.json: copies: must be an array of clip names, not a string"),
-        (#"{"announcement": {"prefix": "../etc"}}"#, "Assets/soundset.json: announcement.prefix: '../etc' is not a clip name: only ASCII letters, digits, '_' and '-' are allowed"),
-        (#"{"maxAmount": "1,000"}"#, "Assets/soundset.json: maxAmount: '1,000' is not an amount: the amount contains a thousands separator: write 1234.50, not 1,234.50"),
+        (
+            #"{"announcement": {"prefix": "../etc"}}"#,
+            "Assets/soundset.json: announcement.prefix: '../etc' is not a clip name: only ASCII letters, digits, '_' and '-' are allowed"
+        ),
+        (
+            #"{"maxAmount": "1,000"}"#,
+            "Assets/soundset.json: maxAmount: '1,000' is not an amount: the amount contains a thousands separator: write 1234.50, not 1,234.50"
+        ),
     ])
     func badConfigurationIsOneLine(json: String, line: String) throws {
         let (folder, before) = try builtFolder()
@@ -118,7 +133,7 @@ import Testing
         let assets = try folder.folder("Assets")
         var take = Takes.word(levelDb: -6).samples
         take = take.map { max(-1, min(1, $0 * 4)) }
-        let clipped = take.filter { abs($0) >= 0.999 }.count   // at or within 0.01 dB of full scale
+        let clipped = take.filter { abs($0) >= 0.999 }.count  // at or within 0.01 dB of full scale
         try WAVFile.write(take, to: assets.appendingPathComponent("loud.wav"), rate: 16000, format: .float32)
         let result = try SoundsetExecutable.run(["build", "--quiet"], in: folder.url)
         #expect(result.status == 0, "\(result.stderr)")
@@ -128,8 +143,10 @@ import Testing
 
     /// A 20-minute recording is refused from its header: the process never decodes it, so its peak
     /// memory stays near an empty run's (decoding would need over 75 MB for the samples alone).
-    @Test(.enabled(if: ProcessInfo.processInfo.environment["SOUNDSET_SANITIZER"] == nil,
-                   "the address sanitizer's shadow memory swamps the figure"))
+    @Test(
+        .enabled(
+            if: ProcessInfo.processInfo.environment["SOUNDSET_SANITIZER"] == nil,
+            "the address sanitizer's shadow memory swamps the figure"))
     func aTwentyMinuteRecordingIsRefusedWithoutDecoding() throws {
         let folder = try TemporaryDirectory()
         defer { folder.remove() }

@@ -32,7 +32,8 @@ import Testing
         #expect(fail.stdout.hasPrefix("[freshness] Assets/7.wav: changed since the last build: run make sounds\ncheck failed: 1 problem; "))
         let annotated = try SoundsetExecutable.run(["check", "--format", "json"], in: folder.url, environment: ["GITHUB_ACTIONS": "true"])
         #expect(annotated.status == 1)
-        #expect(annotated.stdout.hasPrefix("::error file=Assets/7.wav,title=soundset freshness::Assets/7.wav: changed since the last build: run make sounds\n{"))
+        #expect(
+            annotated.stdout.hasPrefix("::error file=Assets/7.wav,title=soundset freshness::Assets/7.wav: changed since the last build: run make sounds\n{"))
     }
 
     @Test func badUsageExits64() throws {
@@ -40,7 +41,9 @@ import Testing
         #expect(result.status == 64)
         #expect(result.stderr == "soundset: --format must be text or json\nrun 'soundset --help' for usage\n")
         let help = try SoundsetExecutable.run(["check", "--help"])
-        for word in ["--assets DIR", "--output DIR", "--format text|json", "integrity", "freshness", "durations", "format", "completeness", "budget", "GITHUB_ACTIONS"] {
+        for word in [
+            "--assets DIR", "--output DIR", "--format text|json", "integrity", "freshness", "durations", "format", "completeness", "budget", "GITHUB_ACTIONS",
+        ] {
             #expect(help.stdout.contains(word), "\(word)")
         }
     }

@@ -28,7 +28,7 @@ import Testing
             try Data(configs[1 - current].utf8).write(to: config)
             let process = Process()
             process.executableURL = SoundsetExecutable.url
-            process.arguments = ["build", "--quiet", "--no-cache"]   // every run does the whole work
+            process.arguments = ["build", "--quiet", "--no-cache"]  // every run does the whole work
             process.currentDirectoryURL = folder.url
             process.standardOutput = FileHandle.nullDevice
             process.standardError = FileHandle.nullDevice

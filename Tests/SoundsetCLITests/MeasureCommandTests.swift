@@ -7,16 +7,19 @@ import Testing
         let folder = try TemporaryDirectory()
         defer { folder.remove() }
         // 1 kHz sines at -20 and -26 dBFS: -23.01 and -29.00 LUFS, true peaks -20 and -26 dBTP.
-        try WAVFile.write(Signals.tone(1000, seconds: 0.5, rate: 48000, amplitudeDb: -20), to: folder.url.appendingPathComponent("a.wav"), rate: 48000, format: .float32)
-        try WAVFile.write(Signals.tone(1000, seconds: 0.3, rate: 48000, amplitudeDb: -26), to: folder.url.appendingPathComponent("b.wav"), rate: 48000, format: .float32)
+        try WAVFile.write(
+            Signals.tone(1000, seconds: 0.5, rate: 48000, amplitudeDb: -20), to: folder.url.appendingPathComponent("a.wav"), rate: 48000, format: .float32)
+        try WAVFile.write(
+            Signals.tone(1000, seconds: 0.3, rate: 48000, amplitudeDb: -26), to: folder.url.appendingPathComponent("b.wav"), rate: 48000, format: .float32)
         let result = try SoundsetExecutable.run(["measure", "a.wav", "b.wav"], in: folder.url)
         #expect(result.status == 0, "\(result.stderr)")
         let lines = result.stdout.split(separator: "\n").map(String.init)
-        #expect(lines == [
-            "   0.500 s  -23.00 LUFS  -20.00 dBTP  a.wav",
-            "   0.300 s  -29.00 LUFS  -26.00 dBTP  b.wav",
-            "2 files: loudness -29.00 to -23.00 LUFS (spread 6.00 LU), worst true peak -20.00 dBTP",
-        ])
+        #expect(
+            lines == [
+                "   0.500 s  -23.00 LUFS  -20.00 dBTP  a.wav",
+                "   0.300 s  -29.00 LUFS  -26.00 dBTP  b.wav",
+                "2 files: loudness -29.00 to -23.00 LUFS (spread 6.00 LU), worst true peak -20.00 dBTP",
+            ])
         let json = try SoundsetExecutable.run(["measure", "--format", "json", "a.wav"], in: folder.url)
         let entries = try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as! [[String: Any]]
         #expect(entries.count == 1)

@@ -53,7 +53,7 @@ import Testing
 }
 
 #if os(Linux)
-let isLinux = true
+    let isLinux = true
 #else
-let isLinux = false
+    let isLinux = false
 #endif

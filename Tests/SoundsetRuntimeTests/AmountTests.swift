@@ -2,10 +2,11 @@ import SoundsetRuntime
 import Testing
 
 @Suite struct AmountTests {
-    @Test(arguments: [
-        ("0", 0), ("0.5", 50), ("0.05", 5), ("1", 100), ("1.00", 100), ("12.3", 1230), ("999999999999.99", 99_999_999_999_999),
-        ("100000000000", 10_000_000_000_000),
-    ] as [(String, Int64)])
+    @Test(
+        arguments: [
+            ("0", 0), ("0.5", 50), ("0.05", 5), ("1", 100), ("1.00", 100), ("12.3", 1230), ("999999999999.99", 99_999_999_999_999),
+            ("100000000000", 10_000_000_000_000),
+        ] as [(String, Int64)])
     func parsesExactly(text: String, minorUnits: Int64) throws {
         #expect(try Amount(text).minorUnits == minorUnits)
     }

@@ -42,8 +42,11 @@ import Testing
     }
 
     @Test func clipNamesOfEveryToken() {
-        #expect(ChineseToken.all.map(\.clipName) == ["0", "1", "2", "3", "4", "5", "6", "7", "8", "9", "ten", "hundred", "thousand",
-                                                      "ten_thousand", "hundred_million", "point", "yuan", "liang", "jiao", "fen"])
+        #expect(
+            ChineseToken.all.map(\.clipName) == [
+                "0", "1", "2", "3", "4", "5", "6", "7", "8", "9", "ten", "hundred", "thousand",
+                "ten_thousand", "hundred_million", "point", "yuan", "liang", "jiao", "fen",
+            ])
     }
 }
 
@@ -51,7 +54,8 @@ import Testing
     @Test(arguments: [
         ("0", "0 cents"), ("0.01", "1 cent"), ("0.5", "50 cents"), ("2.5", "2 dollars and 50 cents"), ("1", "1 dollar"),
         ("1.01", "1 dollar and 1 cent"), ("21", "20 1 dollars"), ("115", "1 hundred 15 dollars"),
-        ("1000001", "1 million 1 dollars"), ("999999999999.99", "9 hundred 90 9 billion 9 hundred 90 9 million 9 hundred 90 9 thousand 9 hundred 90 9 dollars and 90 9 cents"),
+        ("1000001", "1 million 1 dollars"),
+        ("999999999999.99", "9 hundred 90 9 billion 9 hundred 90 9 million 9 hundred 90 9 thousand 9 hundred 90 9 dollars and 90 9 cents"),
         ("12000", "12 thousand dollars"), ("100000000000", "1 hundred billion dollars"),
     ])
     func reads(amount: String, clips: String) throws {

@@ -32,8 +32,9 @@ import Testing
     }
 
     func sound(_ container: String, _ encoding: String, rate: Int = 8000, frames: Int = 10) -> SoundData {
-        let format = SoundFormat(container: container, encoding: encoding, sampleRate: rate, channels: 1,
-                                 bytesPerFrame: encoding == "pcm16" ? 2 : 1, littleEndian: container == "wav")
+        let format = SoundFormat(
+            container: container, encoding: encoding, sampleRate: rate, channels: 1,
+            bytesPerFrame: encoding == "pcm16" ? 2 : 1, littleEndian: container == "wav")
         return SoundData(format: format, samples: Data(repeating: 7, count: frames * format.bytesPerFrame))
     }
 

@@ -48,13 +48,15 @@ import Testing
             if (measured.frames, measured.steps) > (longest.frames, longest.steps) { longest = measured }
             if (measured.steps, measured.frames) > (most.steps, most.frames) { most = (measured.steps, measured.frames) }
         }
-        let found = LongestAnnouncement.search(upTo: maximum, locale: testCase.locale, reading: testCase.reading,
-                                               prefix: testCase.prefix, frames: frames, gapFrames: testCase.gap, objective: .duration)
+        let found = LongestAnnouncement.search(
+            upTo: maximum, locale: testCase.locale, reading: testCase.reading,
+            prefix: testCase.prefix, frames: frames, gapFrames: testCase.gap, objective: .duration)
         #expect(found.frames == longest.frames)
         #expect(found.steps == longest.steps)
         #expect(found.amount <= maximum)
-        let foundSteps = LongestAnnouncement.search(upTo: maximum, locale: testCase.locale, reading: testCase.reading,
-                                                    prefix: testCase.prefix, frames: frames, gapFrames: testCase.gap, objective: .steps)
+        let foundSteps = LongestAnnouncement.search(
+            upTo: maximum, locale: testCase.locale, reading: testCase.reading,
+            prefix: testCase.prefix, frames: frames, gapFrames: testCase.gap, objective: .steps)
         #expect(foundSteps.steps == most.steps)
         #expect(foundSteps.frames == most.frames)
         // The reported amount really reads that long.
@@ -64,8 +66,10 @@ import Testing
 
     /// Up to 10^12, where brute force is out of reach: no sampled amount beats the search, and the
     /// reported amount reads exactly as long as reported.
-    @Test(arguments: [("99999999.99", SpeechLocale.zhCN), ("999999999999.99", .zhCN), ("123456789012.34", .zhCN),
-                      ("99999999.99", .enUS), ("777777777777.77", .enUS)])
+    @Test(arguments: [
+        ("99999999.99", SpeechLocale.zhCN), ("999999999999.99", .zhCN), ("123456789012.34", .zhCN),
+        ("99999999.99", .enUS), ("777777777777.77", .enUS),
+    ])
     func noSampleBeatsItAtLargeMaxima(maximum text: String, locale: SpeechLocale) throws {
         let frames = Self.frames(seed: 11)
         let maximum = try Amount(text)
@@ -86,11 +90,12 @@ import Testing
     /// 收款到账 九千九百九十九万九千九百九十九点九九元 (20 clips with the prefix).
     @Test func equalClipsFindTheMostTokens() throws {
         let frames = Dictionary(uniqueKeysWithValues: (ChineseToken.all.map(\.clipName) + ["received"]).map { ($0, 100) })
-        let found = LongestAnnouncement.search(upTo: try Amount("99999999.99"), locale: .zhCN, prefix: "received",
-                                               frames: frames, gapFrames: 0, objective: .steps)
+        let found = LongestAnnouncement.search(
+            upTo: try Amount("99999999.99"), locale: .zhCN, prefix: "received",
+            frames: frames, gapFrames: 0, objective: .steps)
         #expect(found.steps == 20)
         #expect(found.frames == 2000)
-        #expect(found.amount == (try Amount("11111111.01")), "\(found.amount)")   // ties go to the smallest amount
+        #expect(found.amount == (try Amount("11111111.01")), "\(found.amount)")  // ties go to the smallest amount
     }
 }
 

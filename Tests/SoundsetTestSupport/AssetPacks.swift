@@ -28,8 +28,9 @@ extension AssetPacks {
     public static func completeChinese(in folder: URL) throws {
         let names = (0...9).map(String.init) + ["ten", "hundred", "thousand", "ten_thousand", "hundred_million", "point", "yuan"]
         for (index, name) in names.enumerated() {
-            let take = Takes.word(before: 0.05, word: 0.1 + Double(index % 5) * 0.02, after: 0.05, rate: 16000,
-                                  levelDb: -30 + Double(index % 4) * 4, seed: UInt64(index + 1))
+            let take = Takes.word(
+                before: 0.05, word: 0.1 + Double(index % 5) * 0.02, after: 0.05, rate: 16000,
+                levelDb: -30 + Double(index % 4) * 4, seed: UInt64(index + 1))
             try WAVFile.write(take.samples, to: folder.appendingPathComponent("\(name).wav"), rate: 16000)
         }
         let phrase = Takes.word(before: 0.05, word: 0.6, after: 0.05, rate: 16000, levelDb: -24, seed: 99)

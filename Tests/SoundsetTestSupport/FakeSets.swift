@@ -9,21 +9,25 @@ public enum FakeSets {
     public static func manifest(copies: [String] = (0...9).map(String.init), prefix: String? = "received", gapMs: Double = 0) -> Manifest {
         let names = ChineseToken.all.map(\.clipName) + ["received"]
         let clips = names.enumerated().map { index, name in
-            Manifest.Clip(name: name, file: "\(name).caf", copy: copies.contains(name) ? "\(name)Copy.caf" : nil,
-                          frames: 300 + index * 10, seconds: Double(300 + index * 10) / 1000, loudness: -16, truePeak: -1,
-                          gain: 0, limiting: 0, sha256: "", source: .init(file: "\(name).wav", sha256: ""))
+            Manifest.Clip(
+                name: name, file: "\(name).caf", copy: copies.contains(name) ? "\(name)Copy.caf" : nil,
+                frames: 300 + index * 10, seconds: Double(300 + index * 10) / 1000, loudness: -16, truePeak: -1,
+                gain: 0, limiting: 0, sha256: "", source: .init(file: "\(name).wav", sha256: ""))
         }
-        return Manifest(toolVersion: "test", configurationHash: "", locale: "zh-CN", sampleRate: 1000, channels: 1,
-                        container: "caf", encoding: "pcm16",
-                        loudness: .init(target: -16, truePeakCeiling: -1, maxLimiterReductionDb: 6, setLevel: -16, reason: ""),
-                        reading: ReadingOptions(), announcement: AnnouncementSettings(prefix: prefix, gapMs: gapMs), clips: clips)
+        return Manifest(
+            toolVersion: "test", configurationHash: "", locale: "zh-CN", sampleRate: 1000, channels: 1,
+            container: "caf", encoding: "pcm16",
+            loudness: .init(target: -16, truePeakCeiling: -1, maxLimiterReductionDb: 6, setLevel: -16, reason: ""),
+            reading: ReadingOptions(), announcement: AnnouncementSettings(prefix: prefix, gapMs: gapMs), clips: clips)
     }
 
     /// Writes `folder/Sounds` with one file per clip (libsndfile; clip `i` has 200 + 37·i frames of a
     /// distinct ramp) and `folder/manifest.json`; returns the manifest.
     @discardableResult
-    public static func write(in folder: URL, container: Container = .caf, encoding: Encoding = .pcm16, rate: Int = 8000,
-                             prefix: String? = nil, gapMs: Double = 25) throws -> Manifest {
+    public static func write(
+        in folder: URL, container: Container = .caf, encoding: Encoding = .pcm16, rate: Int = 8000,
+        prefix: String? = nil, gapMs: Double = 25
+    ) throws -> Manifest {
         let sounds = try TemporaryDirectory.folder(folder, "Sounds")
         var manifest = manifest(prefix: prefix, gapMs: gapMs)
         manifest.sampleRate = rate

@@ -59,9 +59,9 @@ public enum SoundsetExecutable {
 }
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 extension SoundsetExecutable {
@@ -82,9 +82,9 @@ extension SoundsetExecutable {
         var usage = rusage()
         while wait4(pid, &status, 0, &usage) < 0 && errno == EINTR {}
         #if canImport(Darwin)
-        let kilobytes = Int(usage.ru_maxrss) / 1024   // bytes on Darwin
+            let kilobytes = Int(usage.ru_maxrss) / 1024  // bytes on Darwin
         #else
-        let kilobytes = Int(usage.ru_maxrss)          // kilobytes on Linux
+            let kilobytes = Int(usage.ru_maxrss)  // kilobytes on Linux
         #endif
         let exitStatus: Int32 = (status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
         return (exitStatus, kilobytes)

@@ -11,7 +11,7 @@ public enum Signals {
     /// White noise with RMS level `rmsDb` dBFS, the same for the same seed.
     public static func noise(seconds: Double, rate: Int, rmsDb: Double, seed: UInt64 = 1) -> [Float] {
         var state = seed &* 6364136223846793005 &+ 1442695040888963407
-        let scale = pow(10, rmsDb / 20) * 3.0.squareRoot()   // uniform in [-a, a] has RMS a/√3
+        let scale = pow(10, rmsDb / 20) * 3.0.squareRoot()  // uniform in [-a, a] has RMS a/√3
         return (0..<Int(seconds * Double(rate))).map { _ in
             state = state &* 6364136223846793005 &+ 1442695040888963407
             let unit = Double(state >> 11) / Double(1 << 53) * 2 - 1

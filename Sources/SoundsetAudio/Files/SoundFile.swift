@@ -1,5 +1,5 @@
-import Foundation
 internal import CSndFile
+import Foundation
 
 /// An open libsndfile handle (`SNDFILE*`); one owner, closed on deinit.
 ///

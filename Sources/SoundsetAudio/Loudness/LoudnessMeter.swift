@@ -1,5 +1,5 @@
-import Foundation
 internal import CEBUR128
+import Foundation
 
 /// A failure reported by libebur128, with its error code.
 public struct LoudnessError: Error, CustomStringConvertible {

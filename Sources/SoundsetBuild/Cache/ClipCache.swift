@@ -45,18 +45,20 @@ public struct ClipCache: Sendable {
     /// The prepared clip stored for `recording` without its samples (`isHollow`), if a valid one is there.
     func prepared(_ recording: Recording, sourceSHA256: String) -> PreparedClip? {
         guard let (meta, _) = read(PreparedMeta.self, file: "\(key(sourceSHA256: sourceSHA256)).prep") else { return nil }
-        return PreparedClip(recording: recording, sourceSHA256: sourceSHA256, region: meta.region, samples: [],
-                            measurement: meta.measurement, envelope: [], warnings: meta.warnings, sampleCount: meta.sampleCount)
+        return PreparedClip(
+            recording: recording, sourceSHA256: sourceSHA256, region: meta.region, samples: [],
+            measurement: meta.measurement, envelope: [], warnings: meta.warnings, sampleCount: meta.sampleCount)
     }
 
     /// `clip` with its samples and envelope read back, if the samples file is intact.
     func filled(_ clip: PreparedClip) -> PreparedClip? {
         guard let data = try? Data(contentsOf: folder.appendingPathComponent("\(key(sourceSHA256: clip.sourceSHA256)).samples")),
-              let payload = Self.verified(data), payload.count == clip.sampleCount * 8 else { return nil }
+            let payload = Self.verified(data), payload.count == clip.sampleCount * 8
+        else { return nil }
         var floats = [Float](repeating: 0, count: clip.sampleCount * 2)
         floats.withUnsafeMutableBytes { _ = payload.copyBytes(to: $0) }
         #if _endian(big)
-        floats = floats.map { Float(bitPattern: UInt32(littleEndian: $0.bitPattern)) }
+            floats = floats.map { Float(bitPattern: UInt32(littleEndian: $0.bitPattern)) }
         #endif
         var full = clip
         full.samples = Array(floats[..<clip.sampleCount])
@@ -69,12 +71,13 @@ public struct ClipCache: Sendable {
         let name = key(sourceSHA256: clip.sourceSHA256)
         var floats = clip.samples + clip.envelope
         #if _endian(big)
-        floats = floats.map { Float(bitPattern: $0.bitPattern.littleEndian) }
+            floats = floats.map { Float(bitPattern: $0.bitPattern.littleEndian) }
         #endif
         let payload = floats.withUnsafeBytes { Data($0) }
         write(Self.sealed(payload), file: "\(name).samples")
-        write(PreparedMeta(region: clip.region, measurement: clip.measurement, warnings: clip.warnings, sampleCount: clip.samples.count),
-              payload: Data(), file: "\(name).prep")
+        write(
+            PreparedMeta(region: clip.region, measurement: clip.measurement, warnings: clip.warnings, sampleCount: clip.samples.count),
+            payload: Data(), file: "\(name).prep")
     }
 
     // MARK: Finished clips
@@ -101,7 +104,8 @@ public struct ClipCache: Sendable {
     /// The finished file stored for `clip` at exactly `level`, if a valid one is there.
     func finished(_ clip: PreparedClip, level: Double) -> (Finished, Data)? {
         guard let (meta, bytes) = read(Finished.self, file: finishedFile(clip, level: level)),
-              meta.levelBits == level.bitPattern else { return nil }
+            meta.levelBits == level.bitPattern
+        else { return nil }
         return (meta, bytes)
     }
 

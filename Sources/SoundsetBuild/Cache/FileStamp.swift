@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// What `stat` says about a file: size, modification time to the nanosecond, inode. When all three
@@ -19,11 +19,11 @@ struct FileStamp: Codable, Sendable, Equatable {
         guard stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return nil }
         size = Int64(info.st_size)
         #if canImport(Darwin)
-        modifiedSeconds = Int64(info.st_mtimespec.tv_sec)
-        modifiedNanoseconds = Int64(info.st_mtimespec.tv_nsec)
+            modifiedSeconds = Int64(info.st_mtimespec.tv_sec)
+            modifiedNanoseconds = Int64(info.st_mtimespec.tv_nsec)
         #else
-        modifiedSeconds = Int64(info.st_mtim.tv_sec)
-        modifiedNanoseconds = Int64(info.st_mtim.tv_nsec)
+            modifiedSeconds = Int64(info.st_mtim.tv_sec)
+            modifiedNanoseconds = Int64(info.st_mtim.tv_nsec)
         #endif
         inode = UInt64(info.st_ino)
     }

@@ -64,7 +64,8 @@ public struct AssetCatalog: Sendable {
             let display = "\(displayName)/\(ClipName.printable(fileName))"
             let resolved = url.resolvingSymlinksInPath().standardizedFileURL
             if resolved.path != url.standardizedFileURL.path,
-               resolved.deletingLastPathComponent().path != realAssets {
+                resolved.deletingLastPathComponent().path != realAssets
+            {
                 problems.append(BuildProblem(display, "is a symbolic link to a file outside the assets folder (copy the recording in instead)"))
                 continue
             }
@@ -103,7 +104,10 @@ public struct AssetCatalog: Sendable {
         let copies: Set<String>
         if let listed = configuration.copies {
             for name in listed where !existing.contains(name) {
-                problems.append(BuildProblem("\(displayName)/\(ConfigurationLoader.fileName): copies", "lists '\(name)' but there is no recording for it (add one or remove it from copies)"))
+                problems.append(
+                    BuildProblem(
+                        "\(displayName)/\(ConfigurationLoader.fileName): copies",
+                        "lists '\(name)' but there is no recording for it (add one or remove it from copies)"))
             }
             copies = Set(listed).intersection(existing)
         } else {
@@ -111,7 +115,10 @@ public struct AssetCatalog: Sendable {
         }
         for (key, name) in [("prefix", configuration.announcement.prefix), ("suffix", configuration.announcement.suffix)] {
             if let name, !existing.contains(name) {
-                problems.append(BuildProblem("\(displayName)/\(ConfigurationLoader.fileName): announcement.\(key)", "names '\(name)' but there is no recording for it (add \(name).wav or change the \(key))"))
+                problems.append(
+                    BuildProblem(
+                        "\(displayName)/\(ConfigurationLoader.fileName): announcement.\(key)",
+                        "names '\(name)' but there is no recording for it (add \(name).wav or change the \(key))"))
             }
         }
         let lowercasedCopyNames = Dictionary(uniqueKeysWithValues: copies.map { (($0 + ClipName.copySuffix).lowercased(), $0) })
@@ -142,7 +149,8 @@ public struct AssetCatalog: Sendable {
             return "sample rate \(info.sampleRate) Hz is too low for speech (at least \(minSampleRate) Hz)"
         }
         if info.seconds >= maxSeconds {
-            return String(format: "is %.1f s long; iOS plays the default sound for notification sounds of 30 s or more (cut it to one word or phrase)", info.seconds)
+            return String(
+                format: "is %.1f s long; iOS plays the default sound for notification sounds of 30 s or more (cut it to one word or phrase)", info.seconds)
         }
         return nil
     }

@@ -19,10 +19,11 @@ public enum ClipName {
 
     /// The name with control and non-printable characters escaped, safe to print in one line.
     public static func printable(_ name: String) -> String {
-        String(name.unicodeScalars.map { scalar -> String in
-            scalar.properties.generalCategory == .control || scalar == "\u{2028}" || scalar == "\u{2029}"
-                ? scalar.escaped(asASCII: true) : String(scalar)
-        }.joined().prefix(200))
+        String(
+            name.unicodeScalars.map { scalar -> String in
+                scalar.properties.generalCategory == .control || scalar == "\u{2028}" || scalar == "\u{2029}"
+                    ? scalar.escaped(asASCII: true) : String(scalar)
+            }.joined().prefix(200))
     }
 }
 
@@ -35,9 +36,13 @@ public enum ClipPattern {
             let key = i * (n.count + 1) + j
             if let known = memo[key] { return known }
             let result: Bool
-            if i == p.count { result = j == n.count }
-            else if p[i] == "*" { result = match(i + 1, j) || (j < n.count && match(i, j + 1)) }
-            else { result = j < n.count && (p[i] == "?" || p[i] == n[j]) && match(i + 1, j + 1) }
+            if i == p.count {
+                result = j == n.count
+            } else if p[i] == "*" {
+                result = match(i + 1, j) || (j < n.count && match(i, j + 1))
+            } else {
+                result = j < n.count && (p[i] == "?" || p[i] == n[j]) && match(i + 1, j + 1)
+            }
             memo[key] = result
             return result
         }

@@ -27,7 +27,8 @@ public enum Checker {
             let message: String
             switch error as? ManifestError {
             case .unreadable?: message = "missing or unreadable: run make sounds"
-            case .newerSchema(_, let found, let supported)?: message = "schema version \(found) is newer than this soundset reads (\(supported)): update soundset"
+            case .newerSchema(_, let found, let supported)?:
+                message = "schema version \(found) is newer than this soundset reads (\(supported)): update soundset"
             case .invalid(_, let reason)?: message = "not a soundset manifest (\(reason)): run make sounds"
             case nil: message = "unreadable: run make sounds"
             }
@@ -38,8 +39,9 @@ public enum Checker {
         let sounds = output.appendingPathComponent(OutputFolder.soundsName)
         let soundsDisplay = "\(outputDisplay)/\(OutputFolder.soundsName)"
         problems += integrity(manifest, sounds: sounds, soundsDisplay: soundsDisplay, manifestPath: manifestPath)
-        problems += freshness(manifest, assets: assets, assetsDisplay: assetsDisplay, configuration: configurationValid ? configuration : nil,
-                              configPath: configPath, manifestPath: manifestPath)
+        problems += freshness(
+            manifest, assets: assets, assetsDisplay: assetsDisplay, configuration: configurationValid ? configuration : nil,
+            configPath: configPath, manifestPath: manifestPath)
         problems += durations(manifest, configuration: configuration, soundsDisplay: soundsDisplay)
         problems += format(manifest, manifestPath: manifestPath)
         let missing = completeness(manifest, manifestPath: manifestPath, assetsDisplay: assetsDisplay)
@@ -64,7 +66,8 @@ public enum Checker {
         var listed = Set<String>()
         for clip in manifest.clips {
             guard isPlainFileName(clip.file), clip.copy.map(isPlainFileName) ?? true else {
-                problems.append(CheckProblem("integrity", manifestPath, "clip '\(ClipName.printable(clip.name))' names a file outside Sounds/: run make sounds"))
+                problems.append(
+                    CheckProblem("integrity", manifestPath, "clip '\(ClipName.printable(clip.name))' names a file outside Sounds/: run make sounds"))
                 continue
             }
             listed.insert(clip.file)
@@ -80,13 +83,16 @@ public enum Checker {
                 if info.frames != clip.frames { differences.append("\(info.frames) frames, the manifest says \(clip.frames)") }
                 if info.sampleRate != manifest.sampleRate { differences.append("\(info.sampleRate) Hz, the manifest says \(manifest.sampleRate)") }
                 if info.channels != manifest.channels { differences.append("\(info.channels) channels, the manifest says \(manifest.channels)") }
-                if info.container?.rawValue != manifest.container { differences.append("\(info.containerName) container, the manifest says \(manifest.container)") }
+                if info.container?.rawValue != manifest.container {
+                    differences.append("\(info.containerName) container, the manifest says \(manifest.container)")
+                }
                 if info.encoding?.rawValue != manifest.encoding { differences.append("\(info.encodingName) encoding, the manifest says \(manifest.encoding)") }
                 if abs(Double(clip.frames) / Double(manifest.sampleRate) - clip.seconds) > 0.5 / Double(manifest.sampleRate) {
                     differences.append("\(clip.seconds) s in the manifest is not its frames / sampleRate")
                 }
                 if !differences.isEmpty {
-                    problems.append(CheckProblem("integrity", path, "the file and the manifest disagree (\(differences.joined(separator: "; "))): run make sounds"))
+                    problems.append(
+                        CheckProblem("integrity", path, "the file and the manifest disagree (\(differences.joined(separator: "; "))): run make sounds"))
                 }
             } else {
                 problems.append(CheckProblem("integrity", path, "cannot be decoded: run make sounds"))
@@ -107,16 +113,22 @@ public enum Checker {
         }
         let present = ((try? FileManager.default.contentsOfDirectory(atPath: sounds.path)) ?? []).filter { !$0.hasPrefix(".") }
         for name in present.sorted() where !listed.contains(name) {
-            problems.append(CheckProblem("integrity", "\(soundsDisplay)/\(ClipName.printable(name))", "is not listed in the manifest: remove it or run make sounds"))
+            problems.append(
+                CheckProblem("integrity", "\(soundsDisplay)/\(ClipName.printable(name))", "is not listed in the manifest: remove it or run make sounds"))
         }
         return problems
     }
 
-    static func freshness(_ manifest: Manifest, assets: URL, assetsDisplay: String, configuration: Configuration?,
-                          configPath: String, manifestPath: String) -> [CheckProblem] {
+    static func freshness(
+        _ manifest: Manifest, assets: URL, assetsDisplay: String, configuration: Configuration?,
+        configPath: String, manifestPath: String
+    ) -> [CheckProblem] {
         var problems: [CheckProblem] = []
         if manifest.toolVersion != ToolVersion.current {
-            problems.append(CheckProblem("freshness", manifestPath, "built by soundset \(ClipName.printable(manifest.toolVersion)), this is \(ToolVersion.current): run make sounds"))
+            problems.append(
+                CheckProblem(
+                    "freshness", manifestPath, "built by soundset \(ClipName.printable(manifest.toolVersion)), this is \(ToolVersion.current): run make sounds")
+            )
         }
         if let configuration, configuration.hash != manifest.configurationHash {
             problems.append(CheckProblem("freshness", configPath, "changed since the last build: run make sounds"))
@@ -152,13 +164,19 @@ public enum Checker {
             if seconds >= AssetCatalog.maxSeconds {
                 problems.append(CheckProblem("durations", path, String(format: "lasts %.3f s; iOS plays the default sound for 30 s or more", seconds)))
             } else if let limit = configuration.maxSeconds(for: clip.name), seconds > limit.seconds {
-                problems.append(CheckProblem("durations", path, String(
-                    format: "lasts %.3f s, over the %g s limit for %@: re-record it as one word or raise limits.maxSeconds",
-                    seconds, limit.seconds, limit.pattern == "announcement phrase" ? "announcement phrases" : "'\(limit.pattern)'")))
+                problems.append(
+                    CheckProblem(
+                        "durations", path,
+                        String(
+                            format: "lasts %.3f s, over the %g s limit for %@: re-record it as one word or raise limits.maxSeconds",
+                            seconds, limit.seconds, limit.pattern == "announcement phrase" ? "announcement phrases" : "'\(limit.pattern)'")))
             }
             if seconds < configuration.limits.minSeconds {
-                problems.append(CheckProblem("durations", path, String(
-                    format: "lasts %.3f s, under the %g s minimum: re-record it or lower limits.minSeconds", seconds, configuration.limits.minSeconds)))
+                problems.append(
+                    CheckProblem(
+                        "durations", path,
+                        String(
+                            format: "lasts %.3f s, under the %g s minimum: re-record it or lower limits.minSeconds", seconds, configuration.limits.minSeconds)))
             }
         }
         return problems
@@ -167,10 +185,18 @@ public enum Checker {
     static func format(_ manifest: Manifest, manifestPath: String) -> [CheckProblem] {
         var problems: [CheckProblem] = []
         if Container(rawValue: manifest.container) == nil {
-            problems.append(CheckProblem("format", manifestPath, "container '\(ClipName.printable(manifest.container))' is not one iOS plays for notifications (caf, wav, aiff): set container and run make sounds"))
+            problems.append(
+                CheckProblem(
+                    "format", manifestPath,
+                    "container '\(ClipName.printable(manifest.container))' is not one iOS plays for notifications (caf, wav, aiff): set container and run make sounds"
+                ))
         }
         if Encoding(rawValue: manifest.encoding) == nil {
-            problems.append(CheckProblem("format", manifestPath, "encoding '\(ClipName.printable(manifest.encoding))' is not one iOS plays for notifications (16-bit PCM, µ-law, a-law): set encoding and run make sounds"))
+            problems.append(
+                CheckProblem(
+                    "format", manifestPath,
+                    "encoding '\(ClipName.printable(manifest.encoding))' is not one iOS plays for notifications (16-bit PCM, µ-law, a-law): set encoding and run make sounds"
+                ))
         }
         if manifest.channels != 1 {
             problems.append(CheckProblem("format", manifestPath, "\(manifest.channels) channels; notification sounds are built mono: run make sounds"))
@@ -183,7 +209,11 @@ public enum Checker {
 
     static func completeness(_ manifest: Manifest, manifestPath: String, assetsDisplay: String) -> [CheckProblem] {
         guard let locale = SpeechLocale(rawValue: manifest.locale) else {
-            return [CheckProblem("completeness", manifestPath, "locale '\(ClipName.printable(manifest.locale))' is not one soundset reads (zh-CN, en-US): set locale and run make sounds")]
+            return [
+                CheckProblem(
+                    "completeness", manifestPath,
+                    "locale '\(ClipName.printable(manifest.locale))' is not one soundset reads (zh-CN, en-US): set locale and run make sounds")
+            ]
         }
         let reading = manifest.reading ?? ReadingOptions()
         let announcement = manifest.announcement ?? AnnouncementSettings()
@@ -194,12 +224,20 @@ public enum Checker {
         let missing = needed.filter { !names.contains($0) }
         var problems: [CheckProblem] = []
         if !missing.isEmpty {
-            problems.append(CheckProblem("completeness", manifestPath, "the \(locale.rawValue) reading needs clips the set lacks: \(missing.joined(separator: ", ")) (record \(assetsDisplay)/<name>.wav for each and run make sounds)"))
+            problems.append(
+                CheckProblem(
+                    "completeness", manifestPath,
+                    "the \(locale.rawValue) reading needs clips the set lacks: \(missing.joined(separator: ", ")) (record \(assetsDisplay)/<name>.wav for each and run make sounds)"
+                ))
         }
         let missingCopies = locale.copiesNeeded(options: reading, prefix: announcement.prefix, suffix: announcement.suffix)
             .filter { names.contains($0) && !withCopies.contains($0) }
         if !missingCopies.isEmpty {
-            problems.append(CheckProblem("completeness", manifestPath, "these clips can follow themselves but have no copy: \(missingCopies.joined(separator: ", ")) (add them to copies in soundset.json and run make sounds)"))
+            problems.append(
+                CheckProblem(
+                    "completeness", manifestPath,
+                    "these clips can follow themselves but have no copy: \(missingCopies.joined(separator: ", ")) (add them to copies in soundset.json and run make sounds)"
+                ))
         }
         return problems
     }
@@ -211,10 +249,12 @@ public enum Checker {
         let rate = Double(max(1, manifest.sampleRate))
         let gapFrames = Int((announcement.gapMs * rate / 1000).rounded())
         let maximum = configuration.maxAmount
-        let longest = LongestAnnouncement.search(upTo: maximum, locale: locale, reading: reading, prefix: announcement.prefix,
-                                                 suffix: announcement.suffix, frames: frames, gapFrames: gapFrames, objective: .duration)
-        let most = LongestAnnouncement.search(upTo: maximum, locale: locale, reading: reading, prefix: announcement.prefix,
-                                              suffix: announcement.suffix, frames: frames, gapFrames: gapFrames, objective: .steps)
+        let longest = LongestAnnouncement.search(
+            upTo: maximum, locale: locale, reading: reading, prefix: announcement.prefix,
+            suffix: announcement.suffix, frames: frames, gapFrames: gapFrames, objective: .duration)
+        let most = LongestAnnouncement.search(
+            upTo: maximum, locale: locale, reading: reading, prefix: announcement.prefix,
+            suffix: announcement.suffix, frames: frames, gapFrames: gapFrames, objective: .steps)
         let seconds = Double(longest.frames) / rate
         let budget = CheckBudget(
             worstAmount: longest.amount.description, seconds: seconds, steps: longest.steps,
@@ -222,8 +262,11 @@ public enum Checker {
             limitSteps: NotificationSchedule.maxSteps, maxAmount: maximum.description)
         var problems: [String] = []
         if seconds >= configuration.maxAnnouncementSeconds {
-            problems.append(String(format: "the longest announcement, %@, lasts %.3f s in %d steps, over the %g s budget: shorten the clips, lower maxAmount or raise maxAnnouncementSeconds",
-                                   longest.amount.description, seconds, longest.steps, configuration.maxAnnouncementSeconds))
+            problems.append(
+                String(
+                    format:
+                        "the longest announcement, %@, lasts %.3f s in %d steps, over the %g s budget: shorten the clips, lower maxAmount or raise maxAnnouncementSeconds",
+                    longest.amount.description, seconds, longest.steps, configuration.maxAnnouncementSeconds))
         }
         if most.steps > NotificationSchedule.maxSteps {
             problems.append("the announcement of \(most.amount) needs \(most.steps) notifications; iOS keeps at most \(NotificationSchedule.maxSteps) pending")

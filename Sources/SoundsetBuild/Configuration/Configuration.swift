@@ -97,8 +97,9 @@ public struct Configuration: Sendable, Equatable, Codable {
             var loudness: LoudnessSettings, limiter: LimiterSettings, trim: TrimSettings, copies: [String]?
             var reading: ReadingOptions, announcement: AnnouncementSettings
         }
-        let part = BuildPart(locale: locale, sampleRate: sampleRate, container: container, encoding: encoding, loudness: loudness,
-                             limiter: limiter, trim: trim, copies: copies, reading: reading, announcement: announcement)
+        let part = BuildPart(
+            locale: locale, sampleRate: sampleRate, container: container, encoding: encoding, loudness: loudness,
+            limiter: limiter, trim: trim, copies: copies, reading: reading, announcement: announcement)
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
         return SHA256.hex((try? encoder.encode(part)) ?? Data())

@@ -33,22 +33,34 @@ public enum ConfigurationLoader {
             case "locale":
                 if let text = reader.choice(value, path: path, among: Configuration.locales) { configuration.locale = text }
             case "sampleRate":
-                if let rate = reader.integer(value, path: path, in: 8000...48000, unit: "Hz",
-                                             why: "iOS plays at most 48 kHz; speech needs at least 8 kHz") {
+                if let rate = reader.integer(
+                    value, path: path, in: 8000...48000, unit: "Hz",
+                    why: "iOS plays at most 48 kHz; speech needs at least 8 kHz")
+                {
                     configuration.sampleRate = rate
                 }
             case "container":
-                if let text = reader.choice(value, path: path, among: Container.allCases.map(\.rawValue), refusals: [
-                    "mp3": "mp3 is not a supported iOS notification sound format (it plays on some versions only)",
-                    "m4a": "m4a is not a supported iOS notification sound container",
-                ]) { configuration.container = Container(rawValue: text)! }
+                if let text = reader.choice(
+                    value, path: path, among: Container.allCases.map(\.rawValue),
+                    refusals: [
+                        "mp3": "mp3 is not a supported iOS notification sound format (it plays on some versions only)",
+                        "m4a": "m4a is not a supported iOS notification sound container",
+                    ])
+                {
+                    configuration.container = Container(rawValue: text)!
+                }
             case "encoding":
-                if let text = reader.choice(value, path: path, among: Encoding.allCases.map(\.rawValue), refusals: [
-                    "mp3": "mp3 is not a supported iOS notification sound encoding",
-                    "ima4": "ima4 is refused: iOS does not play IMA4 in WAV and libsndfile cannot write it in CAF",
-                    "float": "float is not a supported iOS notification sound encoding",
-                    "pcm24": "24-bit PCM is not useful for notification sounds",
-                ]) { configuration.encoding = Encoding(rawValue: text)! }
+                if let text = reader.choice(
+                    value, path: path, among: Encoding.allCases.map(\.rawValue),
+                    refusals: [
+                        "mp3": "mp3 is not a supported iOS notification sound encoding",
+                        "ima4": "ima4 is refused: iOS does not play IMA4 in WAV and libsndfile cannot write it in CAF",
+                        "float": "float is not a supported iOS notification sound encoding",
+                        "pcm24": "24-bit PCM is not useful for notification sounds",
+                    ])
+                {
+                    configuration.encoding = Encoding(rawValue: text)!
+                }
             case "loudness":
                 reader.object(value, path: path) { key, value, path in
                     switch key {
@@ -188,8 +200,12 @@ public enum ConfigurationLoader {
             case "maxAnnouncementSeconds":
                 if let number = reader.number(value, path: path, in: 0.1...29.99, unit: "s") { configuration.maxAnnouncementSeconds = number }
             default:
-                reader.unknown(path, known: ["locale", "sampleRate", "container", "encoding", "loudness", "limiter", "trim", "copies",
-                                             "reading", "announcement", "limits", "maxAmount", "maxAnnouncementSeconds", "report"])
+                reader.unknown(
+                    path,
+                    known: [
+                        "locale", "sampleRate", "container", "encoding", "loudness", "limiter", "trim", "copies",
+                        "reading", "announcement", "limits", "maxAmount", "maxAnnouncementSeconds", "report",
+                    ])
             }
         }
         if configuration.loudness.target >= configuration.loudness.truePeak {

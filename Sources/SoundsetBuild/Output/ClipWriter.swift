@@ -13,7 +13,8 @@ enum ClipWriter {
     /// - Returns: the manifest entry, the file's bytes, and the clip as finally written (a clip the
     ///   encoding pushed over the ceiling is finished again under a lower one).
     static func write(_ clip: FinishedClip, into folder: URL, copy: Bool, level: Double, configuration: Configuration) throws
-        -> (entry: Manifest.Clip, bytes: Data, written: FinishedClip) {
+        -> (entry: Manifest.Clip, bytes: Data, written: FinishedClip)
+    {
         let name = clip.prepared.recording.name
         let fileName = "\(name).\(configuration.container.fileExtension)"
         let url = folder.appendingPathComponent(fileName)
@@ -62,8 +63,10 @@ enum ClipWriter {
     }
 
     /// Writes a finished file taken from the cache (and its copy) into `folder`.
-    static func place(_ bytes: Data, of clip: PreparedClip, meta: ClipCache.Finished, into folder: URL, copy: Bool,
-                      configuration: Configuration) throws -> Manifest.Clip {
+    static func place(
+        _ bytes: Data, of clip: PreparedClip, meta: ClipCache.Finished, into folder: URL, copy: Bool,
+        configuration: Configuration
+    ) throws -> Manifest.Clip {
         let name = clip.recording.name
         let fileName = "\(name).\(configuration.container.fileExtension)"
         let url = folder.appendingPathComponent(fileName)

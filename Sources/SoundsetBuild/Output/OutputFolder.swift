@@ -47,7 +47,8 @@ public struct OutputFolder: Sendable {
         let fileManager = FileManager.default
         let leftovers = ((try? fileManager.contentsOfDirectory(atPath: parent.path)) ?? []).sorted()
         if !fileManager.fileExists(atPath: url.path),
-           let retired = leftovers.first(where: { $0.hasPrefix(retiredPrefix) }) {
+            let retired = leftovers.first(where: { $0.hasPrefix(retiredPrefix) })
+        {
             try? fileManager.moveItem(at: parent.appendingPathComponent(retired), to: url)
         }
         for name in leftovers where name.hasPrefix(stagingPrefix) || name.hasPrefix(retiredPrefix) {

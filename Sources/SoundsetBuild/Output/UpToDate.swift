@@ -8,16 +8,18 @@ enum UpToDate {
     /// tool, and every output file as that build wrote it. Otherwise nil, and the full check decides.
     static func byStamps(_ stamps: BuildStamps, assets: URL, output: URL) -> Manifest? {
         guard stamps.toolVersion == ToolVersion.current, !stamps.outputs.isEmpty,
-              let recordings = BuildStamps.recordingStamps(assets),
-              recordings.count == stamps.recordings.count,
-              recordings.allSatisfy({ stamps.recordings[$0.key]?.stamp == $0.value }),
-              BuildStamps.outputStamps(output) == stamps.outputs,
-              BuildStamps.configurationFileSHA256(assets) == stamps.configurationFileSHA256,
-              let configuration = try? ConfigurationLoader.load(from: assets.appendingPathComponent(ConfigurationLoader.fileName),
-                                                                displayPath: ConfigurationLoader.fileName),
-              configuration.hash == stamps.configurationHash,
-              let manifest = try? Manifest.load(from: output.appendingPathComponent(OutputFolder.manifestName)),
-              manifest.configurationHash == configuration.hash else { return nil }
+            let recordings = BuildStamps.recordingStamps(assets),
+            recordings.count == stamps.recordings.count,
+            recordings.allSatisfy({ stamps.recordings[$0.key]?.stamp == $0.value }),
+            BuildStamps.outputStamps(output) == stamps.outputs,
+            BuildStamps.configurationFileSHA256(assets) == stamps.configurationFileSHA256,
+            let configuration = try? ConfigurationLoader.load(
+                from: assets.appendingPathComponent(ConfigurationLoader.fileName),
+                displayPath: ConfigurationLoader.fileName),
+            configuration.hash == stamps.configurationHash,
+            let manifest = try? Manifest.load(from: output.appendingPathComponent(OutputFolder.manifestName)),
+            manifest.configurationHash == configuration.hash
+        else { return nil }
         return manifest
     }
 
@@ -26,13 +28,15 @@ enum UpToDate {
     /// is intact with nothing else beside it; otherwise nil.
     static func manifest(in output: URL, sources: [(Recording, String)], configuration: Configuration, copies: Set<String>) -> Manifest? {
         guard let manifest = try? Manifest.load(from: output.appendingPathComponent(OutputFolder.manifestName)),
-              manifest.toolVersion == ToolVersion.current, manifest.configurationHash == configuration.hash,
-              manifest.clips.count == sources.count else { return nil }
+            manifest.toolVersion == ToolVersion.current, manifest.configurationHash == configuration.hash,
+            manifest.clips.count == sources.count
+        else { return nil }
         let recorded = Dictionary(manifest.clips.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
         var expectedFiles = Set<String>()
         for (recording, sha) in sources {
             guard let clip = recorded[recording.name], clip.source.file == recording.fileName, clip.source.sha256 == sha,
-                  (clip.copy != nil) == copies.contains(recording.name) else { return nil }
+                (clip.copy != nil) == copies.contains(recording.name)
+            else { return nil }
             expectedFiles.insert(clip.file)
             if let copy = clip.copy { expectedFiles.insert(copy) }
         }

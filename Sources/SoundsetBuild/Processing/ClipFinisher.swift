@@ -41,8 +41,9 @@ public enum ClipFinisher {
             if abs(error) < tolerance || attempt == 6 { break }
             gainDb += error
         } while true
-        return FinishedClip(prepared: clip, gainDb: gainDb, limitingDb: result.maxReductionDb, pcm: quantize(result.samples),
-                            unlimitedMeasurement: nil)
+        return FinishedClip(
+            prepared: clip, gainDb: gainDb, limitingDb: result.maxReductionDb, pcm: quantize(result.samples),
+            unlimitedMeasurement: nil)
     }
 
     /// Rounds to 16 bits with the scale libsndfile reads back (x · 32768), clamped, no dither:

@@ -24,8 +24,10 @@ public struct PreparedClip: Sendable {
     /// read (or made again) only if the clip has to be finished.
     public var isHollow: Bool { samples.count != sampleCount }
 
-    public init(recording: Recording, sourceSHA256: String, region: TrimRegion, samples: [Float], measurement: LoudnessMeasurement,
-                envelope: [Float], warnings: [BuildProblem], sampleCount: Int? = nil) {
+    public init(
+        recording: Recording, sourceSHA256: String, region: TrimRegion, samples: [Float], measurement: LoudnessMeasurement,
+        envelope: [Float], warnings: [BuildProblem], sampleCount: Int? = nil
+    ) {
         self.recording = recording
         self.sourceSHA256 = sourceSHA256
         self.region = region
@@ -74,7 +76,10 @@ public enum ClipPreparer {
         }
         let kept = Array(mono[region.keepStart..<region.keepEnd])
         var samples: [Float]
-        do { samples = try Resampler.resample(kept, from: sourceRate, to: configuration.sampleRate, quality: Resampler.quality(forTargetRate: configuration.sampleRate)) } catch {
+        do {
+            samples = try Resampler.resample(
+                kept, from: sourceRate, to: configuration.sampleRate, quality: Resampler.quality(forTargetRate: configuration.sampleRate))
+        } catch {
             throw BuildProblem(display, "\(error)")
         }
         Fade.applyEdges(&samples, frames: Int(configuration.trim.fadeMs / 1000 * Double(configuration.sampleRate)))

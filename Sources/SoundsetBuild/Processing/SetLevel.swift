@@ -37,10 +37,12 @@ public struct SetLevel: Sendable, Equatable {
     /// Why the set got its level, for the build output and the manifest.
     public var reason: String {
         guard let clip = limitingClip else {
-            return String(format: "the target %.1f LUFS: every clip fits under the %.1f dBTP ceiling with at most %.1f dB of limiting",
-                          target, ceiling, maxReductionDb)
+            return String(
+                format: "the target %.1f LUFS: every clip fits under the %.1f dBTP ceiling with at most %.1f dB of limiting",
+                target, ceiling, maxReductionDb)
         }
-        return String(format: "lowered %.1f dB from the target %.1f LUFS: at the target, clip '%@' would need more than %.1f dB of limiting to stay under %.1f dBTP",
-                      target - level, target, clip, maxReductionDb, ceiling)
+        return String(
+            format: "lowered %.1f dB from the target %.1f LUFS: at the target, clip '%@' would need more than %.1f dB of limiting to stay under %.1f dBTP",
+            target - level, target, clip, maxReductionDb, ceiling)
     }
 }

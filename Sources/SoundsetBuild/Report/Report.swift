@@ -6,7 +6,8 @@ public enum Report {
     /// (written aside and renamed into place). Returns the number of clips and warnings shown.
     /// - Throws: `BuildProblem` naming what could not be read or written.
     public static func write(assets: URL, assetsDisplay: String, output: URL, outputDisplay: String, to file: URL, fileDisplay: String)
-        throws -> (clips: Int, warnings: Int, bytes: Int) {
+        throws -> (clips: Int, warnings: Int, bytes: Int)
+    {
         let data: ReportData
         do {
             data = try ReportGatherer.gather(assets: assets, assetsDisplay: assetsDisplay, output: output, outputDisplay: outputDisplay)

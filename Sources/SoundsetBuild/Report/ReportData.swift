@@ -45,8 +45,10 @@ enum ReportGatherer {
         do { manifest = try Manifest.load(from: output.appendingPathComponent(OutputFolder.manifestName)) } catch {
             throw BuildProblem("\(outputDisplay)/\(OutputFolder.manifestName)", "missing or unreadable: run soundset build first")
         }
-        let configuration = (try? ConfigurationLoader.load(from: assets.appendingPathComponent(ConfigurationLoader.fileName),
-                                                           displayPath: ConfigurationLoader.fileName)) ?? Configuration()
+        let configuration =
+            (try? ConfigurationLoader.load(
+                from: assets.appendingPathComponent(ConfigurationLoader.fileName),
+                displayPath: ConfigurationLoader.fileName)) ?? Configuration()
         let sounds = output.appendingPathComponent(OutputFolder.soundsName)
         let cache = ClipCache(output: output.standardizedFileURL, configurationHash: configuration.hash)
         var clips: [ClipReport] = []
@@ -56,19 +58,21 @@ enum ReportGatherer {
             let source = try SoundFile.open(reading: sourceURL.path)
             let mono = Mono.mixDown(try source.readAll(), channels: source.info.channels)
             let recording = Recording(name: clip.name, fileName: clip.source.file, url: sourceURL, displayPath: display, info: source.info)
-            let prepared = try cache.prepared(recording, sourceSHA256: clip.source.sha256)
+            let prepared =
+                try cache.prepared(recording, sourceSHA256: clip.source.sha256)
                 ?? ClipPreparer.prepare(recording, sourceSHA256: clip.source.sha256, configuration: configuration)
             let output = try SoundFile.open(reading: sounds.appendingPathComponent(clip.file).path)
             let outputSamples = try output.readAll()
             let frames = Double(max(1, source.info.frames))
             let region = prepared.region
-            clips.append(ClipReport(
-                name: clip.name, sourceFile: clip.source.file, sourceRate: source.info.sampleRate, sourceSeconds: source.info.seconds,
-                sourceWave: Waveform(mono), keep: Double(region.keepStart) / frames...Double(region.keepEnd) / frames,
-                sound: Double(region.soundStart) / frames...Double(region.soundEnd) / frames,
-                outputWave: Waveform(outputSamples), outputSeconds: clip.seconds, loudnessBefore: prepared.measurement.loudness,
-                clip: clip, noiseFloorDb: region.noiseFloorDb, warnings: prepared.warnings.map(\.message),
-                wav: wavBytes(outputSamples, rate: output.info.sampleRate)))
+            clips.append(
+                ClipReport(
+                    name: clip.name, sourceFile: clip.source.file, sourceRate: source.info.sampleRate, sourceSeconds: source.info.seconds,
+                    sourceWave: Waveform(mono), keep: Double(region.keepStart) / frames...Double(region.keepEnd) / frames,
+                    sound: Double(region.soundStart) / frames...Double(region.soundEnd) / frames,
+                    outputWave: Waveform(outputSamples), outputSeconds: clip.seconds, loudnessBefore: prepared.measurement.loudness,
+                    clip: clip, noiseFloorDb: region.noiseFloorDb, warnings: prepared.warnings.map(\.message),
+                    wav: wavBytes(outputSamples, rate: output.info.sampleRate)))
         }
         addDesignerWarnings(&clips, manifest: manifest, configuration: configuration)
 
@@ -91,8 +95,9 @@ enum ReportGatherer {
             }
         }
         let check = Checker.run(assets: assets, assetsDisplay: assetsDisplay, output: output, outputDisplay: outputDisplay)
-        return ReportData(manifest: manifest, clips: clips, announcements: announcements,
-                          announcementProblems: announcementProblems, check: check)
+        return ReportData(
+            manifest: manifest, clips: clips, announcements: announcements,
+            announcementProblems: announcementProblems, check: check)
     }
 
     /// What a designer should re-record or check, beyond the build's own warnings.
@@ -106,7 +111,8 @@ enum ReportGatherer {
             let clip = clips[index]
             var warnings = clip.warnings
             if clip.noiseFloorDb > -50 {
-                warnings.append(String(format: "noise floor %.0f dBFS, above -50 dBFS: record in a quieter room or closer to the microphone", clip.noiseFloorDb))
+                warnings.append(
+                    String(format: "noise floor %.0f dBFS, above -50 dBFS: record in a quieter room or closer to the microphone", clip.noiseFloorDb))
             }
             if clip.sound.lowerBound * clip.sourceSeconds < pad {
                 warnings.append("speech starts at the very beginning of the recording: leave room tone before the word")
@@ -121,8 +127,10 @@ enum ReportGatherer {
                 warnings.append(String(format: "%.2f s, over twice the median word (%.2f s): is it one word?", clip.outputSeconds, medianSeconds))
             }
             if clip.loudnessBefore.isFinite, abs(clip.loudnessBefore - medianBefore) > 10 {
-                warnings.append(String(format: "recorded %.0f LU %@ the other takes: check the microphone gain", abs(clip.loudnessBefore - medianBefore),
-                                       clip.loudnessBefore < medianBefore ? "quieter than" : "louder than"))
+                warnings.append(
+                    String(
+                        format: "recorded %.0f LU %@ the other takes: check the microphone gain", abs(clip.loudnessBefore - medianBefore),
+                        clip.loudnessBefore < medianBefore ? "quieter than" : "louder than"))
             }
             clips[index].warnings = warnings
         }

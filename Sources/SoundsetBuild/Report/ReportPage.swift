@@ -28,13 +28,15 @@ enum ReportPage {
         page += card("Spread", String(format: "%.2f LU", spread), "loudest minus quietest clip, after normalisation")
         if let longest { page += card("Longest clip", String(format: "%.3f s", longest.seconds), escape(longest.name)) }
         if let budget = data.check.budget {
-            page += card("Longest announcement", String(format: "%.2f s", budget.seconds),
-                         "\(escape(budget.worstAmount)) in \(budget.steps) steps (budget \(fmt(budget.limitSeconds)) s, up to \(escape(budget.maxAmount)))")
+            page += card(
+                "Longest announcement", String(format: "%.2f s", budget.seconds),
+                "\(escape(budget.worstAmount)) in \(budget.steps) steps (budget \(fmt(budget.limitSeconds)) s, up to \(escape(budget.maxAmount)))")
         }
         let count = data.check.problems.count
-        page += card("Check", data.check.ok ? "passed" : "\(count) problem\(count == 1 ? "" : "s")",
-                     data.check.ok ? "soundset check finds nothing wrong" : data.check.problems.map { escape($0.description) }.joined(separator: "<br/>"),
-                     alert: !data.check.ok)
+        page += card(
+            "Check", data.check.ok ? "passed" : "\(count) problem\(count == 1 ? "" : "s")",
+            data.check.ok ? "soundset check finds nothing wrong" : data.check.problems.map { escape($0.description) }.joined(separator: "<br/>"),
+            alert: !data.check.ok)
         page += card("Warnings", String(warnings.count), warnings.isEmpty ? "nothing to re-record" : "see below", alert: !warnings.isEmpty)
         page += "</section>\n"
 
@@ -53,7 +55,8 @@ enum ReportPage {
         page += "<section><h2>Sample announcements</h2>\n"
         for sample in data.announcements {
             let plan = sample.plan
-            page += "<div class=\"announcement\"><h3>\(escape(plan.amount)) <small>\(String(format: "%.3f s, %d clips; preview at 16 kHz", plan.totalSeconds, plan.steps.count))</small></h3>\n<p class=\"steps\">"
+            page +=
+                "<div class=\"announcement\"><h3>\(escape(plan.amount)) <small>\(String(format: "%.3f s, %d clips; preview at 16 kHz", plan.totalSeconds, plan.steps.count))</small></h3>\n<p class=\"steps\">"
             for step in plan.steps {
                 page += "<span class=\"step\"><b>\(escape(step.clip))</b> <small>\(String(format: "%.2f s", step.start))</small></span> "
             }
@@ -64,7 +67,8 @@ enum ReportPage {
 
         page += "<section><h2>Clips</h2>\n<div class=\"clips\">\n"
         for clip in data.clips { page += clipCard(clip) }
-        page += "</div>\n</section>\n<footer>Made by soundset \(escape(manifest.toolVersion)). Loudness: BS.1770 K-weighted over the whole clip, ungated; true peak 4x oversampled.</footer>\n</body>\n</html>\n"
+        page +=
+            "</div>\n</section>\n<footer>Made by soundset \(escape(manifest.toolVersion)). Loudness: BS.1770 K-weighted over the whole clip, ungated; true peak 4x oversampled.</footer>\n</body>\n</html>\n"
         return page
     }
 
@@ -77,11 +81,13 @@ enum ReportPage {
         let keepStart = clip.keep.lowerBound * width, keepEnd = clip.keep.upperBound * width
         var card = "<article class=\"clip\(clip.warnings.isEmpty ? "" : " flagged")\" id=\"clip-\(escape(clip.name))\">\n"
         card += "<h3>\(escape(clip.name))</h3>\n"
-        card += "<p class=\"caption\">source \(escape(clip.sourceFile)), \(clip.sourceRate) Hz, \(String(format: "%.3f", clip.sourceSeconds)) s; shaded: room tone cut</p>\n"
+        card +=
+            "<p class=\"caption\">source \(escape(clip.sourceFile)), \(clip.sourceRate) Hz, \(String(format: "%.3f", clip.sourceSeconds)) s; shaded: room tone cut</p>\n"
         card += "<svg viewBox=\"0 0 \(fmt(width)) \(fmt(height))\" class=\"wave\" role=\"img\" aria-label=\"source waveform of \(escape(clip.name))\">"
         card += "<rect x=\"0\" y=\"0\" width=\"\(fmt(keepStart))\" height=\"\(fmt(height))\" class=\"cut\"/>"
         card += "<rect x=\"\(fmt(keepEnd))\" y=\"0\" width=\"\(fmt(width - keepEnd))\" height=\"\(fmt(height))\" class=\"cut\"/>"
-        card += "<rect x=\"\(fmt(clip.sound.lowerBound * width))\" y=\"0\" width=\"\(fmt((clip.sound.upperBound - clip.sound.lowerBound) * width))\" height=\"\(fmt(height))\" class=\"sound\"/>"
+        card +=
+            "<rect x=\"\(fmt(clip.sound.lowerBound * width))\" y=\"0\" width=\"\(fmt((clip.sound.upperBound - clip.sound.lowerBound) * width))\" height=\"\(fmt(height))\" class=\"sound\"/>"
         card += "<path d=\"\(clip.sourceWave.path(width: width, height: height))\" class=\"source\"/></svg>\n"
         card += "<p class=\"caption\">output \(escape(clip.clip.file))\(clip.clip.copy.map { " (+ \(escape($0)))" } ?? "")</p>\n"
         card += "<svg viewBox=\"0 0 \(fmt(width)) \(fmt(height))\" class=\"wave\" role=\"img\" aria-label=\"output waveform of \(escape(clip.name))\">"
@@ -110,7 +116,8 @@ enum ReportPage {
         let rowHeight = 16.0, labelWidth = 120.0, plotWidth = 480.0
         let height = Double(data.clips.count) * rowHeight + 24
         func x(_ lufs: Double) -> Double { labelWidth + max(0, min(1, (lufs + 60) / 60)) * plotWidth }
-        var svg = "<svg viewBox=\"0 0 \(fmt(labelWidth + plotWidth + 10)) \(fmt(height))\" class=\"chart\" role=\"img\" aria-label=\"clip loudness before and after normalisation\">"
+        var svg =
+            "<svg viewBox=\"0 0 \(fmt(labelWidth + plotWidth + 10)) \(fmt(height))\" class=\"chart\" role=\"img\" aria-label=\"clip loudness before and after normalisation\">"
         for lufs in stride(from: -60.0, through: 0, by: 10) {
             svg += "<line x1=\"\(fmt(x(lufs)))\" y1=\"0\" x2=\"\(fmt(x(lufs)))\" y2=\"\(fmt(height - 16))\" class=\"grid\"/>"
             svg += "<text x=\"\(fmt(x(lufs)))\" y=\"\(fmt(height - 4))\" class=\"tick\">\(Int(lufs))</text>"
@@ -119,7 +126,8 @@ enum ReportPage {
             let y = Double(index) * rowHeight
             svg += "<text x=\"\(fmt(labelWidth - 6))\" y=\"\(fmt(y + 11))\" class=\"label\">\(escape(clip.name))</text>"
             if clip.loudnessBefore.isFinite {
-                svg += "<rect x=\"\(fmt(labelWidth))\" y=\"\(fmt(y + 2))\" width=\"\(fmt(x(clip.loudnessBefore) - labelWidth))\" height=\"5\" class=\"before\"/>"
+                svg +=
+                    "<rect x=\"\(fmt(labelWidth))\" y=\"\(fmt(y + 2))\" width=\"\(fmt(x(clip.loudnessBefore) - labelWidth))\" height=\"5\" class=\"before\"/>"
             }
             svg += "<rect x=\"\(fmt(labelWidth))\" y=\"\(fmt(y + 8))\" width=\"\(fmt(x(clip.clip.loudness) - labelWidth))\" height=\"5\" class=\"after\"/>"
         }

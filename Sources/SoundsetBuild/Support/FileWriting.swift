@@ -1,8 +1,9 @@
 import Foundation
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Plain file writes: create or truncate, write everything, close. No fsync: the build's durability
@@ -29,7 +30,7 @@ enum FileWriting {
 }
 
 #if canImport(Glibc)
-private let Glibc_write = Glibc.write
+    private let Glibc_write = Glibc.write
 #else
-private let Glibc_write = Darwin.write
+    private let Glibc_write = Darwin.write
 #endif

@@ -16,7 +16,8 @@ public struct SHA256: Sendable {
     /// The lower-case hex digest of `data`.
     public static func hex(_ data: Data) -> String {
         var state: (UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32) = (
-            0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19)
+            0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19
+        )
         let fullBlocks = data.count / 64
         // The tail, the 0x80 marker, zeros, and the length in bits: one or two final blocks.
         var tail = [UInt8](data.suffix(data.count - fullBlocks * 64))

@@ -78,8 +78,10 @@ public struct SoundData: Sendable, Equatable {
                 guard let format else { throw reader.failure("the data chunk comes before the desc chunk") }
                 // -1: the data runs to the end of the file.
                 let size = rawSize == -1 ? Int64(reader.remaining) : rawSize
-                guard size >= 4, size <= Int64(reader.remaining) else { throw reader.failure("the data chunk claims \(rawSize) bytes but \(reader.remaining) remain (truncated)") }
-                _ = try reader.uint32(bigEndian: true)   // edit count
+                guard size >= 4, size <= Int64(reader.remaining) else {
+                    throw reader.failure("the data chunk claims \(rawSize) bytes but \(reader.remaining) remain (truncated)")
+                }
+                _ = try reader.uint32(bigEndian: true)  // edit count
                 return SoundData(format: format, samples: try reader.bytes(Int(size) - 4))
             }
             guard rawSize >= 0, rawSize <= Int64(reader.remaining) else {
@@ -101,9 +103,10 @@ public struct SoundData: Sendable, Equatable {
                 case ("alaw", 8, _): encoding = "alaw"
                 default: throw reader.failure("unsupported CAF format \(formatID) with \(bits) bits")
                 }
-                format = try validated(SoundFormat(
-                    container: "caf", encoding: encoding, sampleRate: rate.isFinite && rate >= 1 && rate <= 1_000_000 ? Int(rate) : 0,
-                    channels: Int(channels), bytesPerFrame: Int(bytesPerPacket), littleEndian: flags & 2 != 0),
+                format = try validated(
+                    SoundFormat(
+                        container: "caf", encoding: encoding, sampleRate: rate.isFinite && rate >= 1 && rate <= 1_000_000 ? Int(rate) : 0,
+                        channels: Int(channels), bytesPerFrame: Int(bytesPerPacket), littleEndian: flags & 2 != 0),
                     framesPerPacket: Int(framesPerPacket), reader: reader)
             } else {
                 try reader.skip(Int(rawSize))
@@ -115,7 +118,9 @@ public struct SoundData: Sendable, Equatable {
     private static func parseWAV(_ reader: inout ByteReader) throws(ComposeError) -> SoundData {
         let riffSize = try reader.uint32(bigEndian: false)
         guard try reader.fourCC() == "WAVE" else { throw reader.failure("a RIFF file that is not WAVE") }
-        guard Int(riffSize) <= reader.remaining + 4 else { throw reader.failure("the RIFF header claims \(riffSize) bytes but the file is shorter (truncated)") }
+        guard Int(riffSize) <= reader.remaining + 4 else {
+            throw reader.failure("the RIFF header claims \(riffSize) bytes but the file is shorter (truncated)")
+        }
         var format: SoundFormat?
         while !reader.atEnd {
             let type = try reader.fourCC()
@@ -140,9 +145,10 @@ public struct SoundData: Sendable, Equatable {
                 case (6, 8): encoding = "alaw"
                 default: throw reader.failure("unsupported WAV format tag \(tag) with \(bits) bits")
                 }
-                format = try validated(SoundFormat(
-                    container: "wav", encoding: encoding, sampleRate: Int(rate), channels: Int(channels),
-                    bytesPerFrame: Int(blockAlign), littleEndian: true), framesPerPacket: 1, reader: reader)
+                format = try validated(
+                    SoundFormat(
+                        container: "wav", encoding: encoding, sampleRate: Int(rate), channels: Int(channels),
+                        bytesPerFrame: Int(blockAlign), littleEndian: true), framesPerPacket: 1, reader: reader)
             case "data":
                 guard let format else { throw reader.failure("the data chunk comes before the fmt chunk") }
                 return SoundData(format: format, samples: try reader.bytes(size))

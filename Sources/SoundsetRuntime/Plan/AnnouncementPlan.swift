@@ -47,7 +47,8 @@ public enum PlanError: Error, Equatable, CustomStringConvertible {
 
     public var description: String {
         switch self {
-        case .missingClips(let names): "the sound set has no clip for \(names.joined(separator: ", ")) (record \(names.count == 1 ? "it" : "them") and run soundset build)"
+        case .missingClips(let names):
+            "the sound set has no clip for \(names.joined(separator: ", ")) (record \(names.count == 1 ? "it" : "them") and run soundset build)"
         case .unknownLocale(let locale): "unknown locale '\(locale)' (known: \(SpeechLocale.allCases.map(\.rawValue).joined(separator: ", ")))"
         case .badGap(let gap): "the gap \(gap) ms is out of range (0 to 10000)"
         }
@@ -97,8 +98,10 @@ public struct Planner: Sendable {
         for clip in clips {
             let (file, frames) = files[clip]!
             if !steps.isEmpty { position += gapFrames }
-            steps.append(.init(clip: clip, file: file, start: Double(position) / Double(rate),
-                               seconds: Double(frames) / Double(rate), startFrame: position, frames: frames))
+            steps.append(
+                .init(
+                    clip: clip, file: file, start: Double(position) / Double(rate),
+                    seconds: Double(frames) / Double(rate), startFrame: position, frames: frames))
             position += frames
         }
         return AnnouncementPlan(

@@ -4,7 +4,8 @@ public enum ChineseToken: Hashable, Sendable {
     case ten, hundred, thousand, tenThousand, hundredMillion, point, yuan, liang, jiao, fen
 
     /// Every token, in clip-list order.
-    public static let all: [ChineseToken] = (0...9).map(ChineseToken.digit)
+    public static let all: [ChineseToken] =
+        (0...9).map(ChineseToken.digit)
         + [.ten, .hundred, .thousand, .tenThousand, .hundredMillion, .point, .yuan, .liang, .jiao, .fen]
 
     /// The default clip name: `0`-`9`, `ten`, `hundred`, `thousand`, `ten_thousand`,
@@ -117,7 +118,7 @@ struct IntegerReader: Hashable, Sendable {
 
     /// What `digit` at `position` (0 = the 千亿 place, 11 = ones) adds to the reading.
     mutating func read(digit: Int, at position: Int) -> [ChineseToken] {
-        let place = position % 4                       // 0 千, 1 百, 2 十, 3 ones
+        let place = position % 4  // 0 千, 1 百, 2 十, 3 ones
         let unit: ChineseToken? = position == 3 ? .hundredMillion : position == 7 ? .tenThousand : nil
         var tokens: [ChineseToken] = []
         if digit == 0 {

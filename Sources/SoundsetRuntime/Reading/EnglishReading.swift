@@ -2,7 +2,8 @@
 /// `hundred`, `thousand`, `million`, `billion`, `dollar`, `dollars`, `and`, `cent`, `cents`.
 public enum EnglishReading {
     /// Every clip name the reading can use.
-    public static let clipNames: [String] = (0...19).map(String.init) + stride(from: 20, through: 90, by: 10).map(String.init)
+    public static let clipNames: [String] =
+        (0...19).map(String.init) + stride(from: 20, through: 90, by: 10).map(String.init)
         + ["hundred", "thousand", "million", "billion", "dollar", "dollars", "and", "cent", "cents"]
 
     /// The clip names that read `amount`: `1 dollar and 1 cent`, `21` as `20 1`, `0 cents`.

@@ -143,8 +143,10 @@ struct DigitSearch<State: Hashable> {
         var state: State
     }
 
-    init(base: Int, positions: Int, bound: Int64, step: @escaping (State, Int, Int) -> ([String], State),
-         finish: @escaping (State) -> [String]?, weigh: @escaping ([String]) -> LongestAnnouncement.Score) {
+    init(
+        base: Int, positions: Int, bound: Int64, step: @escaping (State, Int, Int) -> ([String], State),
+        finish: @escaping (State) -> [String]?, weigh: @escaping ([String]) -> LongestAnnouncement.Score
+    ) {
         self.base = base
         self.positions = positions
         var digits = [Int](repeating: 0, count: positions)
