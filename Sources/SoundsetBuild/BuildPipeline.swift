@@ -81,7 +81,7 @@ public enum BuildPipeline {
                 }
             }
         }
-        var problems = catalog.problems + hashed.compactMap { if case .failure(let problem) = $0 { problem } else { nil } }
+        var problems = catalog.problems + hashed.compactMap(\.failure)
         guard problems.isEmpty || !catalog.recordings.isEmpty else { throw BuildFailure(problems) }
         let sources = zip(catalog.recordings, hashed).compactMap { recording, hash in (try? hash.get()).map { (recording, $0.0) } }
         let newStamps = BuildStamps(
@@ -118,7 +118,7 @@ public enum BuildPipeline {
                 return (clip, false)
             }
         }
-        problems += outcomes.compactMap { if case .failure(let problem) = $0 { problem } else { nil } }
+        problems += outcomes.compactMap(\.failure)
         let preparedPairs = outcomes.compactMap { try? $0.get() }
         let prepared = preparedPairs.map(\.0)
         guard problems.isEmpty else {
@@ -179,12 +179,8 @@ public enum BuildPipeline {
                 case .cached(let clip, let meta, let bytes):
                     return try ClipWriter.place(bytes, of: clip, meta: meta, into: sounds, copy: copy, configuration: configuration)
                 case .computed(let clip):
-                    let (entry, bytes, written) = try ClipWriter.write(clip, into: sounds, copy: copy, level: level, configuration: configuration)
-                    cache?.store(
-                        .init(
-                            levelBits: level.bitPattern, searchLimitingDb: clip.limitingDb, gainDb: written.gainDb,
-                            limitingDb: written.limitingDb, frames: entry.frames, loudness: entry.loudness,
-                            truePeak: entry.truePeak, sha256: entry.sha256), bytes: bytes, for: clip.prepared, level: level)
+                    let (entry, bytes, finished) = try ClipWriter.write(clip, into: sounds, copy: copy, level: level, configuration: configuration)
+                    cache?.store(finished, bytes: bytes, for: clip.prepared, level: level)
                     return entry
                 }
             }

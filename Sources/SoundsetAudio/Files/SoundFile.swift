@@ -92,9 +92,6 @@ public final class SoundFile {
             throw SoundFileError(path: path, code: Int(sf_error(handle)), reason: String(cString: sf_strerror(handle)))
         }
     }
-
-    /// Flushes what libsndfile buffered and updates the header (`sf_write_sync`).
-    public func sync() { sf_write_sync(handle) }
 }
 
 /// libsndfile's parse log for an open file (`SFC_GET_LOG_INFO`).

@@ -55,7 +55,7 @@ struct BuildStamps: Codable, Sendable {
     static func recordingStamps(_ assets: URL) -> [String: FileStamp]? {
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: assets.path) else { return nil }
         var stamps: [String: FileStamp] = [:]
-        for name in names where !name.hasPrefix(".") && name != ConfigurationLoader.fileName {
+        for name in names where AssetCatalog.isRecordingName(name) {
             // Links and folders make the fast path step aside; the full build decides about them.
             var isLink = false
             if let type = try? FileManager.default.attributesOfItem(atPath: assets.appendingPathComponent(name).path)[.type] as? FileAttributeType {

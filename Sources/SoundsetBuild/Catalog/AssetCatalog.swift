@@ -33,6 +33,12 @@ public struct AssetCatalog: Sendable {
     /// Everything wrong with the folder's files and configuration; the recordings above are the good ones.
     public var problems: [BuildProblem]
 
+    /// Whether a name in the assets folder stands for a recording: not hidden (`.DS_Store`), not the
+    /// configuration. Folders and links are judged by whoever looks at the file itself.
+    public static func isRecordingName(_ name: String) -> Bool {
+        !name.hasPrefix(".") && name != ConfigurationLoader.fileName
+    }
+
     /// Scans `assets`, reads every header and the configuration.
     /// - Parameter displayName: how the folder is named in messages (the path as the user gave it).
     /// - Throws: `BuildFailure` when the folder itself cannot be read or holds no recordings;
@@ -59,7 +65,7 @@ public struct AssetCatalog: Sendable {
         }
         let realAssets = assets.resolvingSymlinksInPath().standardizedFileURL.path
         var recordings: [Recording] = []
-        for fileName in names where !fileName.hasPrefix(".") && fileName != ConfigurationLoader.fileName {
+        for fileName in names where isRecordingName(fileName) {
             let url = assets.appendingPathComponent(fileName)
             let display = "\(displayName)/\(ClipName.printable(fileName))"
             let resolved = url.resolvingSymlinksInPath().standardizedFileURL

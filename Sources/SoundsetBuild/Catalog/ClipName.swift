@@ -1,7 +1,9 @@
+import SoundsetRuntime
+
 /// Rules for clip names, which become iOS sound file names.
 public enum ClipName {
-    /// The suffix of a clip's byte-identical duplicate.
-    public static let copySuffix = "Copy"
+    /// The suffix of a clip's byte-identical duplicate: the runtime's Copy rule decides it.
+    public static let copySuffix = CopyRule.suffix
     /// Longest clip name accepted.
     public static let maxLength = 64
 

@@ -111,7 +111,7 @@ public enum Checker {
                 }
             }
         }
-        let present = ((try? FileManager.default.contentsOfDirectory(atPath: sounds.path)) ?? []).filter { !$0.hasPrefix(".") }
+        let present = OutputFolder.clipFiles(in: sounds)
         for name in present.sorted() where !listed.contains(name) {
             problems.append(
                 CheckProblem("integrity", "\(soundsDisplay)/\(ClipName.printable(name))", "is not listed in the manifest: remove it or run make sounds"))
@@ -136,7 +136,7 @@ public enum Checker {
         let files = ((try? FileManager.default.contentsOfDirectory(atPath: assets.path)) ?? [])
             .filter { name in
                 var isDirectory: ObjCBool = false
-                return !name.hasPrefix(".") && name != ConfigurationLoader.fileName
+                return AssetCatalog.isRecordingName(name)
                     && FileManager.default.fileExists(atPath: assets.appendingPathComponent(name).path, isDirectory: &isDirectory) && !isDirectory.boolValue
             }
         let recorded = Dictionary(manifest.clips.map { ($0.source.file, $0.source.sha256) }, uniquingKeysWith: { a, _ in a })

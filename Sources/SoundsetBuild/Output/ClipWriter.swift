@@ -10,11 +10,13 @@ enum ClipWriter {
     /// Writes `clip` into `folder`, verifies the written file's true peak, and writes its copy.
     /// Frames in the result are read back from the written file's header, loudness and true peak
     /// from the samples the file decodes to.
-    /// - Returns: the manifest entry, the file's bytes, and the clip as finally written (a clip the
-    ///   encoding pushed over the ceiling is finished again under a lower one).
+    /// - Returns: the manifest entry, the file's bytes, and the figures to cache with them (a clip the
+    ///   encoding pushed over the ceiling is finished again under a lower one; its figures are the
+    ///   written ones, and `searchLimitingDb` keeps what the level search saw).
     static func write(_ clip: FinishedClip, into folder: URL, copy: Bool, level: Double, configuration: Configuration) throws
-        -> (entry: Manifest.Clip, bytes: Data, written: FinishedClip)
+        -> (entry: Manifest.Clip, bytes: Data, finished: ClipCache.Finished)
     {
+        let searchLimitingDb = clip.limitingDb
         let name = clip.prepared.recording.name
         let fileName = "\(name).\(configuration.container.fileExtension)"
         let url = folder.appendingPathComponent(fileName)
@@ -53,13 +55,11 @@ enum ClipWriter {
         let data: Data
         do { data = try Data(contentsOf: url) } catch { throw BuildProblem(url.path, "cannot be read back after writing") }
         try writeCopy(of: data, name: name, into: folder, copy: copy, configuration: configuration)
-        let entry = Manifest.Clip(
-            name: name, file: fileName, copy: copy ? copyName(name, configuration) : nil, frames: readBack.info.frames,
-            seconds: Double(readBack.info.frames) / Double(readBack.info.sampleRate),
-            loudness: rounded(readBack.measurement.loudness), truePeak: rounded(readBack.measurement.truePeak),
-            gain: rounded(clip.gainDb), limiting: rounded(clip.limitingDb), sha256: SHA256.hex(data),
-            source: Manifest.Source(file: clip.prepared.recording.fileName, sha256: clip.prepared.sourceSHA256))
-        return (entry, data, clip)
+        let finished = ClipCache.Finished(
+            levelBits: level.bitPattern, searchLimitingDb: searchLimitingDb, gainDb: clip.gainDb, limitingDb: clip.limitingDb,
+            frames: readBack.info.frames, loudness: readBack.measurement.loudness, truePeak: readBack.measurement.truePeak,
+            sha256: SHA256.hex(data))
+        return (entry(clip.prepared, finished, copy: copy, configuration: configuration), data, finished)
     }
 
     /// Writes a finished file taken from the cache (and its copy) into `folder`.
@@ -74,11 +74,17 @@ enum ClipWriter {
             throw BuildProblem(url.path, "cannot be written (\(OutputFolder.reason(error)))")
         }
         try writeCopy(of: bytes, name: name, into: folder, copy: copy, configuration: configuration)
+        return entry(clip, meta, copy: copy, configuration: configuration)
+    }
+
+    /// The manifest's entry for a written clip, from its figures (dB rounded to 2 decimals).
+    private static func entry(_ clip: PreparedClip, _ finished: ClipCache.Finished, copy: Bool, configuration: Configuration) -> Manifest.Clip {
+        let name = clip.recording.name
         return Manifest.Clip(
-            name: name, file: fileName, copy: copy ? copyName(name, configuration) : nil, frames: meta.frames,
-            seconds: Double(meta.frames) / Double(configuration.sampleRate),
-            loudness: rounded(meta.loudness), truePeak: rounded(meta.truePeak), gain: rounded(meta.gainDb),
-            limiting: rounded(meta.limitingDb), sha256: meta.sha256,
+            name: name, file: "\(name).\(configuration.container.fileExtension)", copy: copy ? copyName(name, configuration) : nil,
+            frames: finished.frames, seconds: Double(finished.frames) / Double(configuration.sampleRate),
+            loudness: rounded(finished.loudness), truePeak: rounded(finished.truePeak), gain: rounded(finished.gainDb),
+            limiting: rounded(finished.limitingDb), sha256: finished.sha256,
             source: Manifest.Source(file: clip.recording.fileName, sha256: clip.sourceSHA256))
     }
 

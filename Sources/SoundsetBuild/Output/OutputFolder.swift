@@ -10,6 +10,11 @@ public struct OutputFolder: Sendable {
     public static let soundsName = "Sounds"
 
     public let url: URL
+
+    /// The clip files in a set's `Sounds` folder (hidden files such as `.DS_Store` left out).
+    static func clipFiles(in sounds: URL) -> [String] {
+        ((try? FileManager.default.contentsOfDirectory(atPath: sounds.path)) ?? []).filter { !$0.hasPrefix(".") }
+    }
     let displayName: String
 
     private var parent: URL { url.deletingLastPathComponent() }

@@ -41,7 +41,7 @@ enum UpToDate {
             if let copy = clip.copy { expectedFiles.insert(copy) }
         }
         let sounds = output.appendingPathComponent(OutputFolder.soundsName)
-        let present = Set(((try? FileManager.default.contentsOfDirectory(atPath: sounds.path)) ?? []).filter { !$0.hasPrefix(".") })
+        let present = Set(OutputFolder.clipFiles(in: sounds))
         guard present == expectedFiles else { return nil }
         for clip in manifest.clips {
             for file in [clip.file] + [clip.copy].compactMap({ $0 }) {

@@ -24,3 +24,10 @@ public struct BuildFailure: Error, Sendable, CustomStringConvertible {
     }
     public var description: String { problems.map(\.description).joined(separator: "\n") }
 }
+
+extension Result {
+    /// The error, for a failure; nil for a success.
+    var failure: Failure? {
+        if case .failure(let error) = self { error } else { nil }
+    }
+}
