@@ -9,7 +9,7 @@ enum AnnouncementCommand {
         var options: Set<String> = ["--output", "--locale", "--prefix", "--suffix", "--gap-ms", "--format"]
         if kind == .render { options.insert("--out") }
         let parsed = try Arguments(arguments, options: options, flags: ["--help", "-h"], repeatable: ["--reading"])
-        if parsed.flags.contains("--help") || parsed.flags.contains("-h") {
+        if parsed.wantsHelp {
             console.out(kind == .plan ? Help.plan : Help.render)
             return ExitCode.success
         }
@@ -19,8 +19,7 @@ enum AnnouncementCommand {
                     ? "\(kind == .plan ? "plan" : "render") needs an AMOUNT, e.g. 123.45"
                     : "give one AMOUNT, got \(parsed.positionals.count)")
         }
-        let format = parsed.options["--format"] ?? "text"
-        guard format == "text" || format == "json" else { throw UsageError("--format must be text or json") }
+        let format = try parsed.format()
         var locale: SpeechLocale?
         if let text = parsed.options["--locale"] {
             guard let value = SpeechLocale(rawValue: text) else {

@@ -12,6 +12,17 @@ struct Arguments {
     private(set) var flags: Set<String> = []
     private(set) var positionals: [String] = []
 
+    /// `--help` or `-h` was given.
+    var wantsHelp: Bool { flags.contains("--help") || flags.contains("-h") }
+
+    /// The `--format` option: `text` (the default) or `json`.
+    /// - Throws: `UsageError` for anything else.
+    func format() throws -> String {
+        let format = options["--format"] ?? "text"
+        guard format == "text" || format == "json" else { throw UsageError("--format must be text or json") }
+        return format
+    }
+
     /// Parses `arguments`, accepting only the listed options (which take a value) and flags.
     /// Options in `repeatable` may be given more than once. An argument that starts with `-` and then
     /// a digit or `.` is a positional (so `-2.50` reaches the amount parser, which explains the sign).

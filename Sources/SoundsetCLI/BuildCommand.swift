@@ -6,7 +6,7 @@ import SoundsetRuntime
 enum BuildCommand {
     static func run(_ arguments: [String], console: Console) async throws -> Int32 {
         let parsed = try Arguments(arguments, options: ["--assets", "--output", "--jobs"], flags: ["--quiet", "--no-cache", "--help", "-h"])
-        if parsed.flags.contains("--help") || parsed.flags.contains("-h") {
+        if parsed.wantsHelp {
             console.out(Help.build)
             return ExitCode.success
         }
@@ -28,11 +28,11 @@ enum BuildCommand {
             output: URL(fileURLWithPath: output), outputDisplay: output.trimmingTrailingSlashes, jobs: jobs,
             useCache: !parsed.flags.contains("--no-cache"), progress: progress)
         let report: BuildReport
-        defer { if showProgress { FileHandle.standardError.write(Data("\r\u{1B}[2K".utf8)) } }
         do {
+            // The progress line is wiped before anything else is printed, however the build ends.
+            defer { if showProgress { FileHandle.standardError.write(Data("\r\u{1B}[2K".utf8)) } }
             report = try await BuildPipeline.run(options)
         } catch let failure as BuildFailure {
-            if showProgress { FileHandle.standardError.write(Data("\r\u{1B}[2K".utf8)) }
             for warning in failure.warnings { console.err("warning: \(warning)") }
             for problem in failure.problems { console.err("error: \(problem)") }
             console.err(

@@ -5,13 +5,12 @@ import SoundsetBuild
 enum CheckCommand {
     static func run(_ arguments: [String], console: Console, environment: [String: String]) throws -> Int32 {
         let parsed = try Arguments(arguments, options: ["--assets", "--output", "--format"], flags: ["--help", "-h"])
-        if parsed.flags.contains("--help") || parsed.flags.contains("-h") {
+        if parsed.wantsHelp {
             console.out(Help.check)
             return ExitCode.success
         }
         if let extra = parsed.positionals.first { throw UsageError("check takes no arguments, got '\(ClipNamePrinting.safe(extra))'") }
-        let format = parsed.options["--format"] ?? "text"
-        guard format == "text" || format == "json" else { throw UsageError("--format must be text or json") }
+        let format = try parsed.format()
         let assets = (parsed.options["--assets"] ?? "Assets").trimmingTrailingSlashes
         let output = (parsed.options["--output"] ?? "Output").trimmingTrailingSlashes
         let report = Checker.run(

@@ -5,12 +5,11 @@ import SoundsetBuild
 enum MeasureCommand {
     static func run(_ arguments: [String], console: Console) throws -> Int32 {
         let parsed = try Arguments(arguments, options: ["--format"], flags: ["--help", "-h"])
-        if parsed.flags.contains("--help") || parsed.flags.contains("-h") {
+        if parsed.wantsHelp {
             console.out(Help.measure)
             return ExitCode.success
         }
-        let format = parsed.options["--format"] ?? "text"
-        guard format == "text" || format == "json" else { throw UsageError("--format must be text or json") }
+        let format = try parsed.format()
         guard !parsed.positionals.isEmpty else { throw UsageError("measure needs one or more FILEs") }
         var results: [FileMeasurement] = []
         var failed = false

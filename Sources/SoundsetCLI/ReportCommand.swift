@@ -5,7 +5,7 @@ import SoundsetBuild
 enum ReportCommand {
     static func run(_ arguments: [String], console: Console) throws -> Int32 {
         let parsed = try Arguments(arguments, options: ["--assets", "--output", "--out"], flags: ["--help", "-h"])
-        if parsed.flags.contains("--help") || parsed.flags.contains("-h") {
+        if parsed.wantsHelp {
             console.out(Help.report)
             return ExitCode.success
         }
