@@ -42,6 +42,21 @@ actor BuiltSet {
         return report
     }
 
+    /// XORs `mask` into the byte `offset` bytes before the end of the file at `url`.
+    func flipBits(_ mask: UInt8, at offset: Int, fromTheEndOf url: URL) throws {
+        var data = try Data(contentsOf: url)
+        data[data.count - offset] ^= mask
+        try data.write(to: url)
+    }
+
+    /// Rewrites the built set's manifest after `change`.
+    func editManifest(in folder: URL, _ change: (inout Manifest) -> Void) throws {
+        let url = folder.appendingPathComponent("Output/manifest.json")
+        var manifest = try Manifest.load(from: url)
+        change(&manifest)
+        try manifest.encoded().write(to: url)
+    }
+
     func writeConfig(_ folder: URL, _ json: String) throws {
         try Data(json.utf8).write(to: folder.appendingPathComponent("Assets/soundset.json"))
     }
@@ -68,10 +83,7 @@ actor BuiltSet {
 
     @Test func anEditedRecordingIsStale() async throws {
         let report = try await check { folder in
-            let url = folder.appendingPathComponent("Assets/5.wav")
-            var data = try Data(contentsOf: url)
-            data[data.count - 1] ^= 0x01
-            try data.write(to: url)
+            try flipBits(0x01, at: 1, fromTheEndOf: folder.appendingPathComponent("Assets/5.wav"))
         }
         #expect(report.problems == [CheckProblem("freshness", "Assets/5.wav", "changed since the last build: run make sounds")])
         #expect(!report.ok)
@@ -93,10 +105,7 @@ actor BuiltSet {
 
     @Test func aFlippedByteIsDamage() async throws {
         let report = try await check { folder in
-            let url = folder.appendingPathComponent("Output/Sounds/7.caf")
-            var data = try Data(contentsOf: url)
-            data[data.count - 100] ^= 0x40
-            try data.write(to: url)
+            try flipBits(0x40, at: 100, fromTheEndOf: folder.appendingPathComponent("Output/Sounds/7.caf"))
         }
         #expect(
             report.problems == [
@@ -106,11 +115,10 @@ actor BuiltSet {
 
     @Test func aHandEditedDurationDisagrees() async throws {
         let report = try await check { folder in
-            let url = folder.appendingPathComponent("Output/manifest.json")
-            var manifest = try Manifest.load(from: url)
-            let index = manifest.clips.firstIndex { $0.name == "yuan" }!
-            manifest.clips[index].seconds += 0.25
-            try manifest.encoded().write(to: url)
+            try editManifest(in: folder) { manifest in
+                let index = manifest.clips.firstIndex { $0.name == "yuan" }!
+                manifest.clips[index].seconds += 0.25
+            }
         }
         #expect(report.problems.count == 1)
         #expect(report.problems.first?.check == "integrity")
@@ -207,10 +215,9 @@ actor BuiltSet {
 
     @Test func aManifestPointingOutsideSoundsIsRefused() async throws {
         let report = try await check { folder in
-            let url = folder.appendingPathComponent("Output/manifest.json")
-            var manifest = try Manifest.load(from: url)
-            manifest.clips[0].file = "../../Assets/0.wav"
-            try manifest.encoded().write(to: url)
+            try editManifest(in: folder) { manifest in
+                manifest.clips[0].file = "../../Assets/0.wav"
+            }
         }
         #expect(report.problems.contains(CheckProblem("integrity", "Output/manifest.json", "clip '0' names a file outside Sounds/: run make sounds")))
     }
@@ -219,10 +226,7 @@ actor BuiltSet {
 extension CheckTests {
     @Test func anEditedCopyIsNotIdentical() async throws {
         let report = try await check { folder in
-            let url = folder.appendingPathComponent("Output/Sounds/3Copy.caf")
-            var data = try Data(contentsOf: url)
-            data[data.count - 1] ^= 0x01
-            try data.write(to: url)
+            try flipBits(0x01, at: 1, fromTheEndOf: folder.appendingPathComponent("Output/Sounds/3Copy.caf"))
         }
         #expect(report.problems == [CheckProblem("integrity", "Output/Sounds/3Copy.caf", "is not byte-identical to 3.caf as built: run make sounds")])
     }
