@@ -32,6 +32,8 @@ import Testing
         let screen = try onTerminal("build --no-cache", in: folder.url)
         for done in 1...4 { #expect(screen.contains("[\(done)/4] "), "\(done)") }
         #expect(screen.contains("\r\u{1B}[2K"))
+        // The line is wiped before the clip table, which then starts on a clean line.
+        #expect(screen.contains("\r\u{1B}[2Kclip "))
         #expect(!(try onTerminal("build --no-cache --quiet", in: folder.url)).contains("[1/4]"))
     }
 
