@@ -1,34 +1,43 @@
 import Foundation
 
-/// A second-order Butterworth high-pass filter (RBJ cookbook biquad), run forwards once.
+/// A second-order Butterworth high-pass filter (RBJ cookbook biquad), one sample at a time.
 ///
 /// The trimmer listens through it: room tone's rumble and mains hum live below 100 Hz and make
 /// 10 ms levels swing by ±5 dB, while speech carries nothing there. Filtered, room tone holds within
 /// about ±1.5 dB, so a threshold a few dB over the floor separates it from soft consonants.
-public enum HighPass {
-    /// Returns `samples` filtered with cut-off `frequency` Hz at `sampleRate`.
-    public static func filter(_ samples: [Float], sampleRate: Int, frequency: Double = 100) -> [Float] {
+public struct HighPass {
+    private let b0: Double, b1: Double, a1: Double, a2: Double
+    private var x1: Double, x2: Double, y1 = 0.0, y2 = 0.0
+
+    /// A filter with cut-off `frequency` Hz at `sampleRate`, started as if `first` had always been
+    /// its input (the steady state for a constant input is silence), so a take that starts off zero
+    /// does not begin with a step response.
+    public init(sampleRate: Int, frequency: Double = 100, primedWith first: Float) {
         let omega = 2 * Double.pi * min(frequency, Double(sampleRate) * 0.45) / Double(sampleRate)
         // Q = 1/√2 (Butterworth), so alpha = sin(ω) / (2Q) = sin(ω) / √2.
         let alpha = sin(omega) / 2.0.squareRoot()
         let cosine = cos(omega)
         let a0 = 1 + alpha
-        let b0 = (1 + cosine) / 2 / a0
-        let b1 = -(1 + cosine) / a0
-        let b2 = b0
-        let a1 = -2 * cosine / a0
-        let a2 = (1 - alpha) / a0
-        var output = [Float](repeating: 0, count: samples.count)
-        // Start as if the first sample had always been there (the filter's steady state for a constant
-        // input is silence), so a take that starts off zero does not begin with a step response.
-        let first = Double(samples.first ?? 0)
-        var (x1, x2, y1, y2) = (first, first, 0.0, 0.0)
-        for index in samples.indices {
-            let x0 = Double(samples[index])
-            let y0 = b0 * x0 + b1 * x1 + b2 * x2 - a1 * y1 - a2 * y2
-            output[index] = Float(y0)
-            (x2, x1, y2, y1) = (x1, x0, y1, y0)
-        }
-        return output
+        b0 = (1 + cosine) / 2 / a0
+        b1 = -(1 + cosine) / a0
+        a1 = -2 * cosine / a0
+        a2 = (1 - alpha) / a0
+        x1 = Double(first)
+        x2 = Double(first)
+    }
+
+    /// Filters the next input sample (b2 = b0 for a high-pass).
+    @inline(__always)
+    public mutating func callAsFunction(_ sample: Float) -> Double {
+        let x0 = Double(sample)
+        let y0 = b0 * (x0 + x2) + b1 * x1 - a1 * y1 - a2 * y2
+        (x2, x1, y2, y1) = (x1, x0, y1, y0)
+        return y0
+    }
+
+    /// Returns `samples` filtered with cut-off `frequency` Hz at `sampleRate`, run forwards once.
+    public static func filter(_ samples: [Float], sampleRate: Int, frequency: Double = 100) -> [Float] {
+        var filter = HighPass(sampleRate: sampleRate, frequency: frequency, primedWith: samples.first ?? 0)
+        return samples.map { Float(filter($0)) }
     }
 }

@@ -55,7 +55,7 @@ public enum TrimError: Error, Equatable, CustomStringConvertible {
 /// Finds the word in a take by its own noise floor, so soft onsets and tails survive and room tone goes.
 ///
 /// The take is high-passed at 100 Hz (for listening only: rumble and hum carry no speech) and cut
-/// into 10 ms windows (5 ms hop). The noise floor is the 2nd percentile of their
+/// into 10 ms windows (two 5 ms hops). The noise floor is the 2nd percentile of their
 /// RMS levels (digital silence left out), which lands in room tone even when room tone is only a few percent of the take. Sound
 /// is any window above `max(floor + floorMarginDb, loudest - rangeDb)`; the kept span grows from the
 /// loudest window outwards and bridges silences up to `maxGapMs`, so a breath or click separated from
@@ -69,14 +69,15 @@ public enum Trimmer {
     /// Finds the region to keep in mono `samples` at `sampleRate`.
     /// - Throws: `TrimError` when no speech is found.
     public static func findRegion(_ samples: [Float], sampleRate: Int, settings: TrimSettings = TrimSettings()) throws -> TrimRegion {
-        let window = max(1, sampleRate / 100)
-        let hop = max(1, window / 2)
+        let hop = max(1, sampleRate / 200)
+        let window = 2 * hop
+        guard !samples.isEmpty else { throw TrimError.noSpeech(thresholdDb: -.infinity, noiseFloorDb: -.infinity) }
         // The filter rings for a few ms after a sudden change. Run forwards, it rings after an onset,
-        // which is inside the sound: use it to find the start. Run backwards (time-reversed), it rings
-        // before an ending, again inside the sound: use that to find the end.
-        let levels = windowLevels(HighPass.filter(samples, sampleRate: sampleRate), window: window, hop: hop)
-        let reversedLevels = windowLevels(
-            HighPass.filter(samples.reversed(), sampleRate: sampleRate).reversed(), window: window, hop: hop)
+        // which is inside the sound: use it to find the start. Run backwards (from the take's last
+        // sample), it rings before an ending, again inside the sound: use that to find the end; the
+        // end lies after the loudest window, so the backward run stops there.
+        let forward = HopLevels(forwardOver: samples, sampleRate: sampleRate, hop: hop)
+        let levels = forward.levels
         guard let peak = levels.max(), peak.isFinite else {
             throw TrimError.noSpeech(thresholdDb: -.infinity, noiseFloorDb: -.infinity)
         }
@@ -87,6 +88,7 @@ public enum Trimmer {
         guard peak > threshold, let loudest = levels.firstIndex(of: peak) else {
             throw TrimError.noSpeech(thresholdDb: threshold, noiseFloorDb: floor)
         }
+        let backward = HopLevels(backwardOver: samples, sampleRate: sampleRate, hop: hop, downToWindow: loudest + 1)
         let maxGapWindows = Int(settings.maxGapMs / 1000 * Double(sampleRate)) / hop
         var first = loudest
         var last = loudest
@@ -99,7 +101,7 @@ public enum Trimmer {
         gap = 0
         index = loudest + 1
         while index < levels.count {
-            if reversedLevels[index] > threshold { last = index; gap = 0 } else { gap += 1; if gap > maxGapWindows { break } }
+            if backward.level(index) > threshold { last = index; gap = 0 } else { gap += 1; if gap > maxGapWindows { break } }
             index += 1
         }
         let soundStart = first * hop
@@ -114,22 +116,82 @@ public enum Trimmer {
             keepStart: max(0, soundStart - pad), keepEnd: min(samples.count, soundEnd + pad),
             noiseFloorDb: floor, peakDb: peak, thresholdDb: threshold)
     }
+}
 
-    /// RMS level in dBFS of each `window`-long stretch, every `hop` samples (at least one window).
-    static func windowLevels(_ samples: [Float], window: Int, hop: Int) -> [Double] {
-        guard !samples.isEmpty else { return [] }
-        let count = samples.count <= window ? 1 : (samples.count - window) / hop + 1
-        var levels = [Double](repeating: 0, count: count)
+/// The high-passed energy of a take in hops, and the RMS level of each two-hop window: window `i`
+/// spans `[i·hop, i·hop + 2·hop)` (the last one cut at the take's end; a take shorter than a
+/// window is one window). The filter runs once over the samples and no filtered copy is kept.
+struct HopLevels {
+    let hop: Int
+    let sampleCount: Int
+    /// Windows in the take.
+    let count: Int
+    /// Filtered energy per hop; hop `k` spans `[k·hop, (k+1)·hop)`.
+    private var energies: [Double]
+
+    private init(sampleCount: Int, hop: Int) {
+        self.hop = hop
+        self.sampleCount = sampleCount
+        count = sampleCount <= 2 * hop ? 1 : (sampleCount - 2 * hop) / hop + 1
+        energies = [Double](repeating: 0, count: count + 1)
+    }
+
+    /// The filter run from the first sample forwards, over every window.
+    init(forwardOver samples: [Float], sampleRate: Int, hop: Int) {
+        self.init(sampleCount: samples.count, hop: hop)
+        guard !samples.isEmpty else { return }
+        var filter = HighPass(sampleRate: sampleRate, primedWith: samples[0])
+        let hops = energies.count
         samples.withUnsafeBufferPointer { input in
-            for index in 0..<count {
-                let start = index * hop
-                let end = min(input.count, start + window)
-                var energy = 0.0
-                for position in start..<end { let value = Double(input[position]); energy += value * value }
-                let meanSquare = energy / Double(end - start)
-                levels[index] = meanSquare > 0 ? 10 * log10(meanSquare) : -.infinity
+            energies.withUnsafeMutableBufferPointer { energies in
+                for bin in 0..<hops {
+                    var energy = 0.0
+                    for position in min(input.count, bin * hop)..<min(input.count, (bin + 1) * hop) {
+                        let value = filter(input[position])
+                        energy += value * value
+                    }
+                    energies[bin] = energy
+                }
             }
         }
-        return levels
     }
+
+    /// The filter run from the last sample backwards, for windows from the last down to `lowest`.
+    init(backwardOver samples: [Float], sampleRate: Int, hop: Int, downToWindow lowest: Int) {
+        self.init(sampleCount: samples.count, hop: hop)
+        guard !samples.isEmpty else { return }
+        var filter = HighPass(sampleRate: sampleRate, primedWith: samples[samples.count - 1])
+        let hops = energies.count
+        samples.withUnsafeBufferPointer { input in
+            // The samples past the last window only settle the filter.
+            var position = input.count - 1
+            while position >= hops * hop {
+                _ = filter(input[position])
+                position -= 1
+            }
+            energies.withUnsafeMutableBufferPointer { energies in
+                for bin in stride(from: hops - 1, through: max(0, lowest), by: -1) {
+                    var energy = 0.0
+                    var position = min(input.count, (bin + 1) * hop) - 1
+                    while position >= bin * hop {
+                        let value = filter(input[position])
+                        energy += value * value
+                        position -= 1
+                    }
+                    energies[bin] = energy
+                }
+            }
+        }
+    }
+
+    /// RMS level of window `index`, dBFS.
+    func level(_ index: Int) -> Double {
+        let start = index * hop
+        let length = min(sampleCount, start + 2 * hop) - start
+        let meanSquare = (energies[index] + energies[index + 1]) / Double(length)
+        return meanSquare > 0 ? 10 * log10(meanSquare) : -.infinity
+    }
+
+    /// Every window's level, in order.
+    var levels: [Double] { (0..<count).map(level) }
 }
