@@ -92,22 +92,25 @@ public enum BuildPipeline {
                     guard let (sha, stamp) = try? hash.get(), let stamp else { return nil }
                     return (recording.fileName, BuildStamps.Recording(stamp: stamp, sha256: sha))
                 }, uniquingKeysWith: { a, _ in a }),
-            outputs: [:])
-        func saveStamps() {
+            outputs: [:], finished: [:])
+        func saveStamps(finished: [String: FinishedFiles.Entry]) {
             guard options.useCache, let outputs = BuildStamps.outputStamps(output.url) else { return }
             var stamps = newStamps
             stamps.outputs = outputs
+            stamps.finished = finished
             stamps.save(cache: cacheFolder, output: output.url)
         }
 
         if problems.isEmpty, options.useCache,
             let current = UpToDate.manifest(in: output.url, sources: sources, configuration: configuration, copies: catalog.copies)
         {
-            saveStamps()
+            saveStamps(finished: stamps?.finished ?? [:])
             return BuildReport(manifest: current, warnings: [], upToDate: true, preparedFromCache: total, finishedFromCache: total)
         }
 
         let cache = options.useCache ? ClipCache(output: output.url, configurationHash: configuration.hash) : nil
+        let lastFinished = stamps.map { FinishedFiles(stamps: $0, output: output.url) }
+        let fileExtension = configuration.container.fileExtension
         let done = Counter()
         let outcomes = try await sources.concurrentMap(maxConcurrency: jobs) { recording, sha in
             defer { progress?(done.increment(), total, recording.name) }
@@ -134,7 +137,11 @@ public enum BuildPipeline {
         // on the few clips that need the most limiting, then on the whole set (usually once).
         func finishAll(_ clips: [PreparedClip], at level: Double) async throws -> [Finishing] {
             try await clips.concurrentMap(maxConcurrency: jobs) { clip in
-                if let (meta, bytes) = cache?.finished(clip, level: level) { return .cached(clip, meta, bytes) }
+                if let cache, let (meta, file) = lastFinished?.file(
+                    "\(clip.recording.name).\(fileExtension)", key: cache.key(sourceSHA256: clip.sourceSHA256), level: level)
+                {
+                    return .cached(clip, meta, file)
+                }
                 // A clip read from the cache without its samples gets them now, or is made again.
                 var full = clip
                 if clip.isHollow {
@@ -173,17 +180,18 @@ public enum BuildPipeline {
             let copies = catalog.copies
             let level = setLevel.level
             let sounds = staging.appendingPathComponent(OutputFolder.soundsName)
-            let clips = try await finished.concurrentMap(maxConcurrency: jobs) { item -> Manifest.Clip in
+            let written = try await finished.concurrentMap(maxConcurrency: jobs) { item -> (Manifest.Clip, ClipCache.Finished) in
                 let copy = copies.contains(item.prepared.recording.name)
                 switch item {
-                case .cached(let clip, let meta, let bytes):
-                    return try ClipWriter.place(bytes, of: clip, meta: meta, into: sounds, copy: copy, configuration: configuration)
+                case .cached(let clip, let meta, let file):
+                    let entry = try ClipWriter.place(
+                        file, of: clip, meta: meta, from: lastFinished!, into: sounds, copy: copy, configuration: configuration)
+                    return (entry, meta)
                 case .computed(let clip):
-                    let (entry, bytes, finished) = try ClipWriter.write(clip, into: sounds, copy: copy, level: level, configuration: configuration)
-                    cache?.store(finished, bytes: bytes, for: clip.prepared, level: level)
-                    return entry
+                    return try ClipWriter.write(clip, into: sounds, copy: copy, level: level, configuration: configuration)
                 }
             }
+            let clips = written.map(\.0)
             let manifest = Manifest(
                 toolVersion: ToolVersion.current, configurationHash: configuration.hash, locale: configuration.locale,
                 sampleRate: configuration.sampleRate, channels: 1, container: configuration.container.rawValue,
@@ -195,7 +203,13 @@ public enum BuildPipeline {
                 reading: configuration.reading, announcement: configuration.announcement, clips: clips)
             try manifest.encoded().write(to: staging.appendingPathComponent(OutputFolder.manifestName))
             try output.swap(in: staging)
-            saveStamps()
+            if let cache {
+                saveStamps(
+                    finished: Dictionary(
+                        zip(finished, written).map { item, result in
+                            (result.0.file, FinishedFiles.Entry(key: cache.key(sourceSHA256: item.prepared.sourceSHA256), finished: result.1))
+                        }, uniquingKeysWith: { a, _ in a }))
+            }
             cache?.prune(keeping: Set(prepared.map { cache!.key(sourceSHA256: $0.sourceSHA256) }))
             return BuildReport(
                 manifest: manifest, warnings: prepared.flatMap(\.warnings), upToDate: false,
@@ -214,7 +228,8 @@ public enum BuildPipeline {
 /// A clip at the set's level: finished now, or its file taken from the cache.
 enum Finishing: Sendable {
     case computed(FinishedClip)
-    case cached(PreparedClip, ClipCache.Finished, Data)
+    /// The last build's file for the clip, and its figures.
+    case cached(PreparedClip, ClipCache.Finished, URL)
 
     var prepared: PreparedClip {
         switch self {

@@ -34,3 +34,27 @@ import Testing
         #expect(result.samples == clip)
     }
 }
+
+@Suite struct TruePeakEnvelopeTests {
+    /// The envelope is one true peak per 32-sample block (blocks restart at each 400 ms window), and
+    /// at every sample at least the sample itself and its own block's true peak.
+    @Test func coversEverySampleWithItsNeighbourhoodsTruePeak() throws {
+        let rate = 44100
+        // 0.5 s: a 4,410-sample remainder first, then one 400 ms window; a loud burst in the middle.
+        var clip = Signals.word(seconds: 0.5, rate: rate, levelDb: -30, crest: 10)
+        for index in 10_000..<10_040 { clip[index] = index % 2 == 0 ? 0.9 : -0.9 }
+        let (measurement, envelope) = try LoudnessMeter(sampleRate: rate).measure(clip, envelopeBlock: 32)
+        #expect(envelope.blockEnds.count == (4410 + 31) / 32 + (17640 + 31) / 32)
+        #expect(envelope.blockEnds.last.map(Int.init) == clip.count)
+        #expect(envelope.blockEnds.contains(4410))
+        let values = envelope.values(for: clip)
+        #expect(values.count == clip.count)
+        #expect(zip(values, clip).allSatisfy { $0 >= abs($1) })
+        // Its highest point is the clip's true peak, and the limiter's quick test agrees.
+        let highest = try #require(values.max())
+        #expect(abs(Double(20 * log10(highest)) - measurement.truePeak) < 0.01)
+        #expect(envelope.highest(of: clip) == highest)
+        // Far from the burst the envelope is the quiet word's, not the burst's.
+        #expect(values[2000] < 0.2 && values[9_960] > 0.85 && values[10_200] < 0.2)
+    }
+}

@@ -20,20 +20,21 @@ public enum Limiter {
     /// Applies `gain` to mono `samples` at `sampleRate` and limits the result so its true peak stays at
     /// or under `ceilingDb` dBTP.
     /// - Parameters:
-    ///   - envelope: `truePeakEnvelope(samples)`, when the caller has it: true peaks scale with gain, so
-    ///     one envelope serves every gain tried. Computed here when nil.
+    ///   - envelope: `samples`' true-peak envelope, when the caller has it: true peaks scale with gain,
+    ///     so one envelope serves every gain tried. Measured here when nil.
     ///   - lookaheadMs: attack ramp and look-ahead, at least 1 ms.
     ///   - releaseMs: time constant of the release.
     /// - Throws: `LoudnessError` if libebur128 fails while finding the envelope.
     public static func apply(
-        _ samples: [Float], gain: Float = 1, envelope: [Float]? = nil, sampleRate: Int, ceilingDb: Double,
+        _ samples: [Float], gain: Float = 1, envelope: TruePeakEnvelope? = nil, sampleRate: Int, ceilingDb: Double,
         lookaheadMs: Double = 3, releaseMs: Double = 60
     ) throws -> LimiterResult {
         let ceiling = Float(Decibels.toAmplitude(ceilingDb)) / gain
-        let envelope = try envelope ?? truePeakEnvelope(samples, sampleRate: sampleRate)
-        guard let highest = envelope.max(), highest > ceiling else {
+        let blocks = try envelope ?? truePeakEnvelope(samples, sampleRate: sampleRate)
+        guard blocks.highest(of: samples) > ceiling else {
             return LimiterResult(samples: gain == 1 ? samples : samples.map { $0 * gain }, maxReductionDb: 0)
         }
+        let envelope = blocks.values(for: samples)
         let lookahead = max(1, Int((max(1, lookaheadMs) / 1000 * Double(sampleRate)).rounded()))
         // Requirement per sample, preceded by lookahead-1 virtual samples of unity gain so that the
         // moving average at the start also covers a real requirement.
@@ -64,9 +65,9 @@ public enum Limiter {
     /// Samples per block of the true-peak envelope: 32 (0.73 ms at 44.1 kHz), well inside the look-ahead.
     public static let envelopeBlock = 32
 
-    /// For each sample, the true peak (libebur128's 4x oversampling) of its neighbourhood: the peak a
-    /// DAC or a true-peak meter will see near it, never less. See `LoudnessMeter.measure(_:envelopeBlock:)`.
-    public static func truePeakEnvelope(_ samples: [Float], sampleRate: Int) throws -> [Float] {
+    /// The true peak (libebur128's 4x oversampling) of every sample's neighbourhood: the peak a DAC
+    /// or a true-peak meter will see near it, never less. See `TruePeakEnvelope`.
+    public static func truePeakEnvelope(_ samples: [Float], sampleRate: Int) throws -> TruePeakEnvelope {
         try LoudnessMeter(sampleRate: sampleRate).measure(samples, envelopeBlock: envelopeBlock).envelope
     }
 

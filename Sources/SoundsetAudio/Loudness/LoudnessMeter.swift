@@ -63,16 +63,17 @@ public final class LoudnessMeter {
         try measure(samples, envelopeBlock: nil).measurement
     }
 
-    /// Measures one whole mono clip and, with `envelopeBlock`, its true-peak envelope: for every
-    /// sample, the highest true peak libebur128 found in the blocks of `envelopeBlock` samples around
-    /// it (`ebur128_prev_true_peak` after each block). The blocks either side are included, since the
-    /// 4x interpolator reports a peak a few samples after the sample that causes it, so the envelope
-    /// never under-states a true peak; it over-states it by at most a block's worth of neighbourhood.
-    public func measure(_ samples: [Float], envelopeBlock: Int?) throws -> (measurement: LoudnessMeasurement, envelope: [Float]) {
+    /// Measures one whole mono clip and, with `envelopeBlock`, its true-peak envelope: the true peak
+    /// of every block of (at most) `envelopeBlock` samples, `ebur128_prev_true_peak` after each block.
+    public func measure(_ samples: [Float], envelopeBlock: Int?) throws -> (measurement: LoudnessMeasurement, envelope: TruePeakEnvelope) {
         let block = sampleRate * Self.blockMs / 1000
         var energy = 0.0
+        var blockEnds: [UInt32] = []
         var blockPeaks: [Float] = []
-        if let size = envelopeBlock { blockPeaks.reserveCapacity(samples.count / size + 1) }
+        if let size = envelopeBlock {
+            blockEnds.reserveCapacity(samples.count / size + 2)
+            blockPeaks.reserveCapacity(samples.count / size + 2)
+        }
         func feed(_ range: Range<Int>) throws {
             guard let size = envelopeBlock, measuresTruePeak else { return try add(samples, range) }
             var start = range.lowerBound
@@ -82,6 +83,7 @@ public final class LoudnessMeter {
                 var peak = 0.0
                 let status = ebur128_prev_true_peak(state, 0, &peak)
                 guard status == Int32(EBUR128_SUCCESS.rawValue) else { throw LoudnessError(code: Int(status), operation: "ebur128_prev_true_peak") }
+                blockEnds.append(UInt32(end))
                 blockPeaks.append(Float(peak))
                 start = end
             }
@@ -101,29 +103,7 @@ public final class LoudnessMeter {
             start += block
         }
         let loudness = samples.isEmpty || energy <= 0 ? -Double.infinity : -0.691 + 10 * log10(energy / Double(samples.count))
-        var envelope: [Float] = []
-        if let size = envelopeBlock, measuresTruePeak {
-            // Map each sample to its block (blocks restart after the remainder), then widen by a block each side.
-            var owner = [Int](repeating: 0, count: samples.count)
-            var blockIndex = 0
-            for range in [0..<remainder] + stride(from: remainder, to: samples.count, by: block).map({ $0..<$0 + block }) {
-                var position = range.lowerBound
-                while position < range.upperBound {
-                    let end = min(range.upperBound, position + size)
-                    for sample in position..<end { owner[sample] = blockIndex }
-                    blockIndex += 1
-                    position = end
-                }
-            }
-            envelope = [Float](repeating: 0, count: samples.count)
-            for sample in samples.indices {
-                let own = owner[sample]
-                var peak = max(abs(samples[sample]), blockPeaks[own])
-                if own > 0 { peak = max(peak, blockPeaks[own - 1]) }
-                if own + 1 < blockPeaks.count { peak = max(peak, blockPeaks[own + 1]) }
-                envelope[sample] = peak
-            }
-        }
+        let envelope = TruePeakEnvelope(blockEnds: blockEnds, blockPeaks: blockPeaks)
         guard measuresTruePeak else { return (LoudnessMeasurement(loudness: loudness, truePeak: .nan), envelope) }
         var peak = 0.0
         let status = ebur128_true_peak(state, 0, &peak)

@@ -20,6 +20,8 @@ struct BuildStamps: Codable, Sendable {
     var recordings: [String: Recording]
     /// Every file of the output folder, by path relative to it (`manifest.json`, `Sounds/7.caf`).
     var outputs: [String: FileStamp]
+    /// What each clip file in Sounds holds, by file name (`7.caf`; copies are not listed).
+    var finished: [String: FinishedFiles.Entry]
 
     static func url(cache: URL, output: URL) -> URL {
         cache.appendingPathComponent("stamps-\(output.lastPathComponent).json")

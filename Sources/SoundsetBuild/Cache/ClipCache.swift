@@ -3,17 +3,21 @@ import SoundsetAudio
 import SoundsetRuntime
 
 /// The build's incremental cache: a folder beside the output folder (`.soundset-cache`, ignored by
-/// git) holding, per recording, the prepared clip (trimmed, resampled, faded, measured) and, per
-/// set level, the finished file. Keys are the recording's sha256, the configuration's hash and the
-/// tool version, so a stale entry is never found. It is an optimisation only: a missing, corrupt or
-/// foreign file is ignored and the clip is made again, giving the same bytes.
+/// git) holding, per recording, the prepared clip (trimmed, resampled, faded, measured). Keys are
+/// the recording's sha256, the configuration's hash and the tool version, so a stale entry is never
+/// found. It is an optimisation only: a missing, corrupt or foreign file is ignored and the clip is
+/// made again, giving the same bytes.
 ///
-/// Entries: `<key>.prep` (the measurements, small, read for every clip), `<key>.samples` (the
-/// samples and their true-peak envelope, read only when the clip must be finished again) and
-/// `<key>-<level>.fin` (a finished file). Each ends in a 64-bit checksum of what precedes it.
+/// One file per recording, `<key>.clip`: the measurements (small, read for every clip), then the
+/// samples and their true-peak envelope (read only when the clip must be finished again), each part
+/// followed by a 64-bit checksum. Finished files are not kept twice: the last build's output files
+/// serve (see `FinishedFiles`). One file per clip keeps file creation, which costs more than the
+/// writing on some file systems, to one per recording.
 public struct ClipCache: Sendable {
     /// The cache folder's name, beside the output folder.
     public static let folderName = ".soundset-cache"
+    /// Extension of an entry.
+    static let entryExtension = "clip"
 
     let folder: URL
     let configurationHash: String
@@ -33,6 +37,10 @@ public struct ClipCache: Sendable {
         SHA256.hex(Data("\(sourceSHA256)|\(configurationHash)|\(ToolVersion.current)".utf8))
     }
 
+    private func entry(_ sourceSHA256: String) -> URL {
+        folder.appendingPathComponent("\(key(sourceSHA256: sourceSHA256)).\(Self.entryExtension)")
+    }
+
     // MARK: Prepared clips
 
     private struct PreparedMeta: Codable {
@@ -44,46 +52,71 @@ public struct ClipCache: Sendable {
 
     /// The prepared clip stored for `recording` without its samples (`isHollow`), if a valid one is there.
     func prepared(_ recording: Recording, sourceSHA256: String) -> PreparedClip? {
-        guard let (meta, _) = read(PreparedMeta.self, file: "\(key(sourceSHA256: sourceSHA256)).prep") else { return nil }
+        guard let handle = try? FileHandle(forReadingFrom: entry(sourceSHA256)) else { return nil }
+        defer { try? handle.close() }
+        guard let lengthBytes = try? handle.read(upToCount: 8), lengthBytes.count == 8 else { return nil }
+        let length = Self.integer(lengthBytes)
+        guard length > 0, length < 1 << 20, let rest = try? handle.read(upToCount: Int(length) + 8),
+            let json = Self.verified(lengthBytes + rest).map({ $0.dropFirst(8) }),
+            let meta = try? Self.decoder.decode(PreparedMeta.self, from: json)
+        else { return nil }
         return PreparedClip(
             recording: recording, sourceSHA256: sourceSHA256, region: meta.region, samples: [],
-            measurement: meta.measurement, envelope: [], warnings: meta.warnings, sampleCount: meta.sampleCount)
+            measurement: meta.measurement, envelope: TruePeakEnvelope(blockEnds: [], blockPeaks: []), warnings: meta.warnings,
+            sampleCount: meta.sampleCount)
     }
 
-    /// `clip` with its samples and envelope read back, if the samples file is intact.
+    /// `clip` with its samples and envelope read back, if its entry is intact.
     func filled(_ clip: PreparedClip) -> PreparedClip? {
-        guard let data = try? Data(contentsOf: folder.appendingPathComponent("\(key(sourceSHA256: clip.sourceSHA256)).samples")),
-            let payload = Self.verified(data), payload.count == clip.sampleCount * 8
+        let count = clip.sampleCount
+        guard let data = try? Data(contentsOf: entry(clip.sourceSHA256)), data.count >= 16 else { return nil }
+        let metaEnd = data.startIndex + 16 + Int(clamping: Self.integer(data.prefix(8)))
+        guard metaEnd <= data.endIndex, let payload = Self.verified(data[metaEnd...]),
+            payload.count >= count * 4, (payload.count - count * 4) % 8 == 0
         else { return nil }
-        var floats = [Float](repeating: 0, count: clip.sampleCount * 2)
-        floats.withUnsafeMutableBytes { _ = payload.copyBytes(to: $0) }
-        #if _endian(big)
-            floats = floats.map { Float(bitPattern: UInt32(littleEndian: $0.bitPattern)) }
-        #endif
+        // The samples, then the envelope's block ends, then its block peaks: 32-bit little-endian words.
+        let blocks = (payload.count - count * 4) / 8
+        func words<Word>(from start: Int, count: Int, _ convert: (UInt32) -> Word) -> [Word] {
+            var raw = [UInt32](repeating: 0, count: count)
+            let base = payload.startIndex + start * 4
+            raw.withUnsafeMutableBytes { _ = payload.copyBytes(to: $0, from: base..<(base + count * 4)) }
+            return raw.map { convert(UInt32(littleEndian: $0)) }
+        }
+        let ends = words(from: count, count: blocks) { $0 }
+        guard zip(ends, ends.dropFirst()).allSatisfy({ $0 < $1 }), Int(ends.last ?? 0) == count else { return nil }
         var full = clip
-        full.samples = Array(floats[..<clip.sampleCount])
-        full.envelope = Array(floats[clip.sampleCount...])
+        full.samples = words(from: 0, count: count) { Float(bitPattern: $0) }
+        full.envelope = TruePeakEnvelope(blockEnds: ends, blockPeaks: words(from: count + blocks, count: blocks) { Float(bitPattern: $0) })
         return full
     }
 
-    /// Stores a prepared clip: its measurements and, separately, its samples.
+    /// Stores a prepared clip: its measurements, then its samples and envelope.
     func store(_ clip: PreparedClip) {
-        let name = key(sourceSHA256: clip.sourceSHA256)
-        var floats = clip.samples + clip.envelope
-        #if _endian(big)
-            floats = floats.map { Float(bitPattern: $0.bitPattern.littleEndian) }
-        #endif
-        let payload = floats.withUnsafeBytes { Data($0) }
-        write(Self.sealed(payload), file: "\(name).samples")
-        write(
-            PreparedMeta(region: clip.region, measurement: clip.measurement, warnings: clip.warnings, sampleCount: clip.samples.count),
-            payload: Data(), file: "\(name).prep")
+        guard
+            let json = try? Self.encoder.encode(
+                PreparedMeta(region: clip.region, measurement: clip.measurement, warnings: clip.warnings, sampleCount: clip.samples.count))
+        else { return }
+        var meta = Data(capacity: json.count + 16)
+        withUnsafeBytes(of: UInt64(json.count).littleEndian) { meta.append(contentsOf: $0) }
+        meta.append(json)
+        var payload = Data(capacity: (clip.samples.count + 2 * clip.envelope.blockEnds.count) * 4 + 8)
+        func append<Word: FixedWidthInteger>(_ words: [Word]) {
+            #if _endian(big)
+                words.map { $0.littleEndian }.withUnsafeBytes { payload.append(contentsOf: $0) }
+            #else
+                words.withUnsafeBytes { payload.append(contentsOf: $0) }
+            #endif
+        }
+        append(clip.samples.map { $0.bitPattern })
+        append(clip.envelope.blockEnds)
+        append(clip.envelope.blockPeaks.map { $0.bitPattern })
+        write(Self.sealed(meta) + Self.sealed(payload), to: entry(clip.sourceSHA256))
     }
 
     // MARK: Finished clips
 
-    /// A clip's written file and its figures, at one set level.
-    struct Finished: Codable, Sendable {
+    /// A clip's written file's figures, at one set level (kept with the build's stamps, see `FinishedFiles`).
+    struct Finished: Codable, Sendable, Equatable {
         var levelBits: UInt64
         /// The limiting the level search saw before encoding (a clip that the encoding pushes over
         /// the ceiling is finished again under a lower one, with more limiting).
@@ -97,23 +130,8 @@ public struct ClipCache: Sendable {
         var sha256: String
     }
 
-    private func finishedFile(_ clip: PreparedClip, level: Double) -> String {
-        "\(key(sourceSHA256: clip.sourceSHA256))-\(String(level.bitPattern, radix: 16)).fin"
-    }
-
-    /// The finished file stored for `clip` at exactly `level`, if a valid one is there.
-    func finished(_ clip: PreparedClip, level: Double) -> (Finished, Data)? {
-        guard let (meta, bytes) = read(Finished.self, file: finishedFile(clip, level: level)),
-            meta.levelBits == level.bitPattern
-        else { return nil }
-        return (meta, bytes)
-    }
-
-    func store(_ finished: Finished, bytes: Data, for clip: PreparedClip, level: Double) {
-        write(finished, payload: bytes, file: finishedFile(clip, level: level))
-    }
-
-    /// Removes every entry whose key is not in `keep` (the prepared keys of this build), and leftovers.
+    /// Removes every entry whose key is not in `keep` (the prepared keys of this build), and leftovers
+    /// (entries of other tool versions included).
     func prune(keeping keys: Set<String>) {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
         for name in names where !name.hasPrefix("stamps-") {
@@ -167,36 +185,17 @@ public struct ClipCache: Sendable {
         return checksum(Data(payload)) == stored ? Data(payload) : nil
     }
 
-    /// Reads a sealed entry: 8-byte meta length, JSON meta, payload.
-    private func read<Meta: Decodable>(_ type: Meta.Type, file: String) -> (Meta, Data)? {
-        guard let data = try? Data(contentsOf: folder.appendingPathComponent(file)), let body = Self.verified(data), body.count >= 8 else { return nil }
-        var length = 0
-        for (index, byte) in body.prefix(8).enumerated() { length |= Int(byte) << (8 * index) }
-        guard length >= 0, length <= body.count - 8 else { return nil }
-        let metaStart = body.startIndex + 8
-        guard let meta = try? Self.decoder.decode(Meta.self, from: body[metaStart..<(metaStart + length)]) else { return nil }
-        return (meta, Data(body[(metaStart + length)...]))
+    /// The little-endian 64-bit integer in the first 8 bytes of `data`.
+    private static func integer(_ data: Data) -> UInt64 {
+        data.prefix(8).enumerated().reduce(0) { $0 | UInt64($1.element) << (8 * UInt64($1.offset)) }
     }
 
-    private func write<Meta: Encodable>(_ meta: Meta, payload: Data, file: String) {
-        guard let json = try? Self.encoder.encode(meta) else { return }
-        var body = Data()
-        withUnsafeBytes(of: UInt64(json.count).littleEndian) { body.append(contentsOf: $0) }
-        body.append(json)
-        body.append(payload)
-        write(Self.sealed(body), file: file)
-    }
-
-    /// Writes aside and renames, so a killed build never leaves half an entry under the real name.
-    private func write(_ data: Data, file: String) {
-        try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        let target = folder.appendingPathComponent(file)
-        let temporary = folder.appendingPathComponent(".\(file).\(UUID().uuidString)")
-        do {
-            try FileWriting.write(data, to: temporary)
-            if rename(temporary.path, target.path) != 0 { try? FileManager.default.removeItem(at: temporary) }
-        } catch {
-            try? FileManager.default.removeItem(at: temporary)
+    /// Writes an entry in place: a build killed mid-write leaves an entry whose checksum fails, which
+    /// is then made again (writing aside and renaming would cost a second file per entry).
+    private func write(_ data: Data, to url: URL) {
+        do { try FileWriting.write(data, to: url) } catch {
+            try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            do { try FileWriting.write(data, to: url) } catch { try? FileManager.default.removeItem(at: url) }
         }
     }
 }

@@ -10,11 +10,11 @@ enum ClipWriter {
     /// Writes `clip` into `folder`, verifies the written file's true peak, and writes its copy.
     /// Frames in the result are read back from the written file's header, loudness and true peak
     /// from the samples the file decodes to.
-    /// - Returns: the manifest entry, the file's bytes, and the figures to cache with them (a clip the
-    ///   encoding pushed over the ceiling is finished again under a lower one; its figures are the
-    ///   written ones, and `searchLimitingDb` keeps what the level search saw).
+    /// - Returns: the manifest entry and the figures to keep for the next build (a clip the encoding
+    ///   pushed over the ceiling is finished again under a lower one; its figures are the written
+    ///   ones, and `searchLimitingDb` keeps what the level search saw).
     static func write(_ clip: FinishedClip, into folder: URL, copy: Bool, level: Double, configuration: Configuration) throws
-        -> (entry: Manifest.Clip, bytes: Data, finished: ClipCache.Finished)
+        -> (entry: Manifest.Clip, finished: ClipCache.Finished)
     {
         let searchLimitingDb = clip.limitingDb
         let name = clip.prepared.recording.name
@@ -59,21 +59,32 @@ enum ClipWriter {
             levelBits: level.bitPattern, searchLimitingDb: searchLimitingDb, gainDb: clip.gainDb, limitingDb: clip.limitingDb,
             frames: readBack.info.frames, loudness: readBack.measurement.loudness, truePeak: readBack.measurement.truePeak,
             sha256: SHA256.hex(data))
-        return (entry(clip.prepared, finished, copy: copy, configuration: configuration), data, finished)
+        return (entry(clip.prepared, finished, copy: copy, configuration: configuration), finished)
     }
 
-    /// Writes a finished file taken from the cache (and its copy) into `folder`.
+    /// Places the last build's finished file `source` (and its copy) into `folder`.
     static func place(
-        _ bytes: Data, of clip: PreparedClip, meta: ClipCache.Finished, into folder: URL, copy: Bool,
+        _ source: URL, of clip: PreparedClip, meta: ClipCache.Finished, from last: FinishedFiles, into folder: URL, copy: Bool,
         configuration: Configuration
     ) throws -> Manifest.Clip {
         let name = clip.recording.name
-        let fileName = "\(name).\(configuration.container.fileExtension)"
-        let url = folder.appendingPathComponent(fileName)
-        do { try FileWriting.write(bytes, to: url) } catch {
+        let url = folder.appendingPathComponent("\(name).\(configuration.container.fileExtension)")
+        do { try FinishedFiles.place(source, at: url) } catch {
             throw BuildProblem(url.path, "cannot be written (\(OutputFolder.reason(error)))")
         }
-        try writeCopy(of: bytes, name: name, into: folder, copy: copy, configuration: configuration)
+        if copy {
+            let copyURL = folder.appendingPathComponent(copyName(name, configuration))
+            do {
+                // The copy is a file of its own: linked from the last build's copy, or written anew.
+                if let lastCopy = last.untouched(copyURL.lastPathComponent) {
+                    try FinishedFiles.place(lastCopy, at: copyURL)
+                } else {
+                    try FileWriting.write(try Data(contentsOf: source), to: copyURL)
+                }
+            } catch {
+                throw BuildProblem(copyURL.path, "cannot be written (\(OutputFolder.reason(error)))")
+            }
+        }
         return entry(clip, meta, copy: copy, configuration: configuration)
     }
 

@@ -14,7 +14,7 @@ public struct PreparedClip: Sendable {
     /// Whole-clip loudness and true peak before any gain.
     public var measurement: LoudnessMeasurement
     /// The true-peak envelope of `samples` (`Limiter.truePeakEnvelope`): found once, scaled by each gain tried.
-    public var envelope: [Float]
+    public var envelope: TruePeakEnvelope
     /// Things a designer should know that do not stop the build.
     public var warnings: [BuildProblem]
     /// Frames in `samples`, also when the samples are not loaded.
@@ -26,7 +26,7 @@ public struct PreparedClip: Sendable {
 
     public init(
         recording: Recording, sourceSHA256: String, region: TrimRegion, samples: [Float], measurement: LoudnessMeasurement,
-        envelope: [Float], warnings: [BuildProblem], sampleCount: Int? = nil
+        envelope: TruePeakEnvelope, warnings: [BuildProblem], sampleCount: Int? = nil
     ) {
         self.recording = recording
         self.sourceSHA256 = sourceSHA256
@@ -84,7 +84,7 @@ public enum ClipPreparer {
         }
         Fade.applyEdges(&samples, frames: Int(configuration.trim.fadeMs / 1000 * Double(configuration.sampleRate)))
         let measurement: LoudnessMeasurement
-        let envelope: [Float]
+        let envelope: TruePeakEnvelope
         do {
             // One pass gives the loudness, the true peak and the limiter's true-peak envelope.
             (measurement, envelope) = try LoudnessMeter(sampleRate: configuration.sampleRate)
