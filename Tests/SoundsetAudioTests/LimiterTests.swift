@@ -1,5 +1,5 @@
 import Foundation
-import SoundsetAudio
+@testable import SoundsetAudio
 import SoundsetTestSupport
 import Testing
 
@@ -25,6 +25,15 @@ import Testing
             largestStep = max(largestStep, abs(20 * log10(g1 / g0)))
         }
         #expect(largestStep < 1, "step \(largestStep) dB")
+    }
+
+    @Test func slidingMinimumMatchesTheDefinition() {
+        var generator = SplitMix64(seed: 5)
+        for (count, window) in [(1, 3), (7, 1), (10, 3), (64, 8), (100, 7), (131, 132), (500, 33)] {
+            let values = (0..<count).map { _ in Float(generator.next() % 1000) / 1000 }
+            let expected = (0..<count).map { values[$0..<min(count, $0 + window)].min()! }
+            #expect(Limiter.slidingMinimum(values, window: window) == expected, "count \(count), window \(window)")
+        }
     }
 
     @Test func leavesQuietClipsAlone() throws {

@@ -29,35 +29,58 @@ public enum Limiter {
         _ samples: [Float], gain: Float = 1, envelope: TruePeakEnvelope? = nil, sampleRate: Int, ceilingDb: Double,
         lookaheadMs: Double = 3, releaseMs: Double = 60
     ) throws -> LimiterResult {
-        let ceiling = Float(Decibels.toAmplitude(ceilingDb)) / gain
         let blocks = try envelope ?? truePeakEnvelope(samples, sampleRate: sampleRate)
-        guard blocks.highest(of: samples) > ceiling else {
+        return apply(
+            samples, gain: gain, highest: blocks.highest(of: samples), envelopeValues: blocks.values(for: samples),
+            sampleRate: sampleRate, ceilingDb: ceilingDb, lookaheadMs: lookaheadMs, releaseMs: releaseMs)
+    }
+
+    /// `apply(_:gain:envelope:...)` for a caller that tries many gains on one clip: the envelope's
+    /// highest point, and its value at every sample (`TruePeakEnvelope.values`, asked for only when
+    /// the limiter has work to do).
+    public static func apply(
+        _ samples: [Float], gain: Float, highest: Float, envelopeValues: @autoclosure () -> [Float], sampleRate: Int,
+        ceilingDb: Double, lookaheadMs: Double = 3, releaseMs: Double = 60
+    ) -> LimiterResult {
+        let ceiling = Float(Decibels.toAmplitude(ceilingDb)) / gain
+        guard highest > ceiling else {
             return LimiterResult(samples: gain == 1 ? samples : samples.map { $0 * gain }, maxReductionDb: 0)
         }
-        let envelope = blocks.values(for: samples)
+        let envelope = envelopeValues()
+        let count = samples.count
         let lookahead = max(1, Int((max(1, lookaheadMs) / 1000 * Double(sampleRate)).rounded()))
         // Requirement per sample, preceded by lookahead-1 virtual samples of unity gain so that the
         // moving average at the start also covers a real requirement.
-        var required = [Float](repeating: 1, count: lookahead - 1 + samples.count)
-        for index in envelope.indices where envelope[index] > ceiling {
-            required[lookahead - 1 + index] = ceiling / envelope[index]
+        var required = [Float](repeating: 1, count: lookahead - 1 + count)
+        required.withUnsafeMutableBufferPointer { required in
+            envelope.withUnsafeBufferPointer { envelope in
+                for index in 0..<count where envelope[index] > ceiling {
+                    required[lookahead - 1 + index] = ceiling / envelope[index]
+                }
+            }
         }
         var held = slidingMinimum(required, window: lookahead)
         let release = Float(1 - exp(-1 / (releaseMs / 1000 * Double(sampleRate))))
-        for index in held.indices.dropFirst() {
-            held[index] = min(held[index], held[index - 1] + (1 - held[index - 1]) * release)
-        }
-        var output = samples
-        var sum: Double = 0
+        var output = [Float](repeating: 0, count: count)
         var lowest: Float = 1
-        for index in held.indices {
-            sum += Double(held[index])
-            if index >= lookahead { sum -= Double(held[index - lookahead]) }
-            let sampleIndex = index - (lookahead - 1)
-            guard sampleIndex >= 0 else { continue }
-            let reduction = Float(sum / Double(lookahead))
-            lowest = min(lowest, reduction)
-            output[sampleIndex] *= gain * reduction
+        // One pass: the release holds each gain as it recovers, and a moving average as long as the
+        // look-ahead smooths it onto the samples.
+        held.withUnsafeMutableBufferPointer { held in
+            samples.withUnsafeBufferPointer { input in
+                output.withUnsafeMutableBufferPointer { output in
+                    var sum: Double = 0
+                    for index in 0..<held.count {
+                        if index > 0 { held[index] = min(held[index], held[index - 1] + (1 - held[index - 1]) * release) }
+                        sum += Double(held[index])
+                        if index >= lookahead { sum -= Double(held[index - lookahead]) }
+                        let sampleIndex = index - (lookahead - 1)
+                        guard sampleIndex >= 0 else { continue }
+                        let reduction = Float(sum / Double(lookahead))
+                        lowest = min(lowest, reduction)
+                        output[sampleIndex] = input[sampleIndex] * (gain * reduction)
+                    }
+                }
+            }
         }
         return LimiterResult(samples: output, maxReductionDb: -Decibels.fromAmplitude(Double(lowest)))
     }
@@ -71,21 +94,37 @@ public enum Limiter {
         try LoudnessMeter(sampleRate: sampleRate).measure(samples, envelopeBlock: envelopeBlock).envelope
     }
 
-    /// min(values[i ..< i + window]) for every i (van Herk / Gil-Werman: three passes, O(n)).
+    /// min(values[i ..< i + window]) for every i (van Herk / Gil-Werman: running minima forwards and
+    /// backwards within blocks of `window`, then one lookup per position; O(n)).
     static func slidingMinimum(_ values: [Float], window: Int) -> [Float] {
         let count = values.count
         guard window > 1, count > 0 else { return values }
         var prefix = values
         var suffix = values
-        for index in 1..<count where index % window != 0 { prefix[index] = min(prefix[index], prefix[index - 1]) }
-        for index in stride(from: count - 2, through: 0, by: -1) where (index + 1) % window != 0 {
-            suffix[index] = min(suffix[index], suffix[index + 1])
-        }
         var result = values
-        for index in 0..<count {
-            let end = min(count - 1, index + window - 1)
-            // Clipped at the array's end, the window can sit inside one block: the suffix covers it.
-            result[index] = end / window == index / window ? suffix[index] : min(suffix[index], prefix[end])
+        values.withUnsafeBufferPointer { values in
+            prefix.withUnsafeMutableBufferPointer { prefix in
+                suffix.withUnsafeMutableBufferPointer { suffix in
+                    for start in stride(from: 0, to: count, by: window) {
+                        let end = min(count, start + window)
+                        for index in (start + 1)..<max(start + 1, end) { prefix[index] = min(values[index], prefix[index - 1]) }
+                        var index = end - 2
+                        while index >= start {
+                            suffix[index] = min(values[index], suffix[index + 1])
+                            index -= 1
+                        }
+                    }
+                    result.withUnsafeMutableBufferPointer { result in
+                        var blockStart = 0
+                        for index in 0..<count {
+                            if index - blockStart == window { blockStart = index }
+                            let end = min(count - 1, index + window - 1)
+                            // Clipped at the array's end, the window can sit inside one block: the suffix covers it.
+                            result[index] = end < blockStart + window ? suffix[index] : min(suffix[index], prefix[end])
+                        }
+                    }
+                }
+            }
         }
         return result
     }
