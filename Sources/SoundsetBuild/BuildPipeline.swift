@@ -49,6 +49,9 @@ public struct BuildReport: Sendable {
 /// The whole build: catalog, prepare every clip, decide the set's level, finish and write every clip,
 /// write the manifest, swap the output folder.
 public enum BuildPipeline {
+    /// Clips the level search finishes at each level it tries: the ones with the most true peak above loudness.
+    static let levelProbes = 8
+
     /// Runs the build.
     /// - Throws: `BuildFailure` with every problem found; the output folder is then untouched.
     public static func run(_ options: BuildOptions) async throws -> BuildReport {
@@ -135,8 +138,12 @@ public enum BuildPipeline {
         // The level above comes from each clip's peak-to-loudness ratio; limiting lowers loudness, and
         // the make-up gain asks a little more of the limiter. Lower the level by any overshoot: first
         // on the few clips that need the most limiting, then on the whole set (usually once).
+        // The last round's results: the peakiest clips need not be finished twice at the same level.
+        var lastRound: (level: Double, results: [String: Finishing]) = (.nan, [:])
         func finishAll(_ clips: [PreparedClip], at level: Double) async throws -> [Finishing] {
-            try await clips.concurrentMap(maxConcurrency: jobs) { clip in
+            let known = lastRound.level == level ? lastRound.results : [:]
+            let results = try await clips.concurrentMap(maxConcurrency: jobs) { clip -> Finishing in
+                if let done = known[clip.recording.name] { return done }
                 if let cache, let (meta, file) = lastFinished?.file(
                     "\(clip.recording.name).\(fileExtension)", key: cache.key(sourceSHA256: clip.sourceSHA256), level: level)
                 {
@@ -154,16 +161,34 @@ public enum BuildPipeline {
                         full, level: level, ceilingDb: configuration.loudness.truePeak - ClipWriter.ceilingMargin,
                         sampleRate: configuration.sampleRate))
             }
+            lastRound = (level, Dictionary(results.map { ($0.prepared.recording.name, $0) }, uniquingKeysWith: { a, _ in a }))
+            return results
         }
         func overshoot(_ results: [Finishing]) -> Finishing? {
             results.filter { $0.limitingDb > configuration.limiter.maxReductionDb + 0.05 }.max { $0.limitingDb < $1.limitingDb }
         }
-        let peakiest = Array(prepared.sorted { ($0.peakToLoudness, $0.recording.name) > ($1.peakToLoudness, $1.recording.name) }.prefix(jobs * 2))
-        if peakiest.count < prepared.count {
-            for _ in 0..<3 {
-                guard let worst = overshoot(try await finishAll(peakiest, at: setLevel.level)) else { break }
-                setLevel.lower(to: setLevel.level - (worst.limitingDb - configuration.limiter.maxReductionDb), because: worst.prepared.recording.name)
-            }
+        // The highest level at which no clip needs more than the allowed limiting, found on the
+        // peakiest clips (the same few whatever the number of jobs): limiting grows with the level,
+        // and faster than it, since the gain also makes up the loudness the limiter takes away.
+        let peakiest = Array(
+            prepared.sorted { ($0.peakToLoudness, $0.recording.name) > ($1.peakToLoudness, $1.recording.name) }.prefix(Self.levelProbes))
+        var probing = peakiest
+        let start = setLevel.level
+        if let (level, clip) = try await LevelSearch.highest(
+            from: start, maxReductionDb: configuration.limiter.maxReductionDb,
+            limiting: { level in
+                let results = try await finishAll(probing, at: level)
+                // Every later try is lower, and the clips that needed the most limiting at the start
+                // hold the level down: follow those two (the full pass below checks every clip).
+                if level == start {
+                    probing = results.sorted { ($0.limitingDb, $0.prepared.recording.name) > ($1.limitingDb, $1.prepared.recording.name) }
+                        .prefix(2).map(\.prepared)
+                }
+                let worst = results.max { $0.limitingDb < $1.limitingDb }
+                return (worst?.limitingDb ?? 0, worst?.prepared.recording.name ?? "")
+            })
+        {
+            setLevel.lower(to: level, because: clip)
         }
         var finished: [Finishing] = []
         for round in 0..<3 {

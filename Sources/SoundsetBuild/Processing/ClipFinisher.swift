@@ -21,25 +21,45 @@ public struct FinishedClip: Sendable {
 public enum ClipFinisher {
     /// How close to the level the gain search stops, LU.
     static let tolerance = 0.02
+    /// Limiter runs at most per clip.
+    static let maxAttempts = 8
 
     /// Finds the gain that puts the limited clip at `level` LUFS with its true peak under `ceilingDb`.
     public static func finish(_ clip: PreparedClip, level: Double, ceilingDb: Double, sampleRate: Int) throws -> FinishedClip {
         var gainDb = level - clip.measurement.loudness
         var result: LimiterResult
-        // Limiting lowers loudness a little; raise the gain by what it took and limit again.
+        // Limiting lowers loudness a little; raise the gain by what it took and limit again. The
+        // limited loudness rises more slowly than the gain (the limiter takes some of each dB back),
+        // so after the first try the step is the error over the slope seen between the last two
+        // tries (a secant step): two or three tries instead of a slow creep.
         var attempt = 0
+        var last: (gainDb: Double, loudness: Double)?
+        // The envelope's highest point, and its value at every sample once the limiter has work: the same for every gain.
+        let highest = clip.envelope.highest(of: clip.samples)
+        var expanded: [Float]?
+        func envelopeValues() -> [Float] {
+            if let expanded { return expanded }
+            let values = clip.envelope.values(for: clip.samples)
+            expanded = values
+            return values
+        }
         repeat {
             let gain = Float(Decibels.toAmplitude(gainDb))
-            result = try Limiter.apply(clip.samples, gain: gain, envelope: clip.envelope, sampleRate: sampleRate, ceilingDb: ceilingDb)
+            result = Limiter.apply(
+                clip.samples, gain: gain, highest: highest, envelopeValues: envelopeValues(), sampleRate: sampleRate, ceilingDb: ceilingDb)
             // Unlimited, the clip is the prepared one times a constant: exactly at the level already.
             if result.maxReductionDb == 0 {
                 let measured = LoudnessMeasurement(loudness: clip.measurement.loudness + gainDb, truePeak: clip.measurement.truePeak + gainDb)
                 return FinishedClip(prepared: clip, gainDb: gainDb, limitingDb: 0, pcm: quantize(result.samples), unlimitedMeasurement: measured)
             }
-            let error = level - (try LoudnessMeter.measure(result.samples, sampleRate: sampleRate, truePeak: false).loudness)
+            let loudness = try LoudnessMeter.measure(result.samples, sampleRate: sampleRate, truePeak: false).loudness
+            let error = level - loudness
             attempt += 1
-            if abs(error) < tolerance || attempt == 6 { break }
-            gainDb += error
+            if abs(error) < tolerance || attempt == maxAttempts { break }
+            var slope = 1.0
+            if let last, gainDb != last.gainDb { slope = min(1, max(0.2, (loudness - last.loudness) / (gainDb - last.gainDb))) }
+            last = (gainDb, loudness)
+            gainDb += error / slope
         } while true
         return FinishedClip(
             prepared: clip, gainDb: gainDb, limitingDb: result.maxReductionDb, pcm: quantize(result.samples),
