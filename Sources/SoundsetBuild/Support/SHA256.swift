@@ -57,16 +57,35 @@ public struct SHA256: Sendable {
             schedule[index] = schedule[index - 16] &+ s0 &+ schedule[index - 7] &+ s1
         }
         var (a, b, c, d, e, f, g, h) = state
-        for index in 0..<64 {
-            let t1 = h &+ (rotate(e, 6) ^ rotate(e, 11) ^ rotate(e, 25)) &+ ((e & f) ^ (~e & g)) &+ constants[index] &+ schedule[index]
-            let t2 = (rotate(a, 2) ^ rotate(a, 13) ^ rotate(a, 22)) &+ ((a & b) ^ (a & c) ^ (b & c))
-            (h, g, f, e, d, c, b, a) = (g, f, e, d &+ t1, c, b, a, t1 &+ t2)
+        var index = 0
+        while index < 64 {
+            round(a, b, c, &d, e, f, g, &h, constants[index] &+ schedule[index])
+            round(h, a, b, &c, d, e, f, &g, constants[index + 1] &+ schedule[index + 1])
+            round(g, h, a, &b, c, d, e, &f, constants[index + 2] &+ schedule[index + 2])
+            round(f, g, h, &a, b, c, d, &e, constants[index + 3] &+ schedule[index + 3])
+            round(e, f, g, &h, a, b, c, &d, constants[index + 4] &+ schedule[index + 4])
+            round(d, e, f, &g, h, a, b, &c, constants[index + 5] &+ schedule[index + 5])
+            round(c, d, e, &f, g, h, a, &b, constants[index + 6] &+ schedule[index + 6])
+            round(b, c, d, &e, f, g, h, &a, constants[index + 7] &+ schedule[index + 7])
+            index += 8
         }
         state = (state.0 &+ a, state.1 &+ b, state.2 &+ c, state.3 &+ d, state.4 &+ e, state.5 &+ f, state.6 &+ g, state.7 &+ h)
     }
 
     /// The lower-case hex digest of the file at `url`.
     public static func hex(fileAt url: URL) throws -> String { hex(try Data(contentsOf: url)) }
+
+    /// One round: the eight working words in their roles for this round (the caller rotates the names).
+    @inline(__always)
+    private static func round(
+        _ a: UInt32, _ b: UInt32, _ c: UInt32, _ d: inout UInt32, _ e: UInt32, _ f: UInt32, _ g: UInt32, _ h: inout UInt32,
+        _ constantPlusWord: UInt32
+    ) {
+        let t1 = h &+ (rotate(e, 6) ^ rotate(e, 11) ^ rotate(e, 25)) &+ (g ^ (e & (f ^ g))) &+ constantPlusWord
+        let t2 = (rotate(a, 2) ^ rotate(a, 13) ^ rotate(a, 22)) &+ ((a & b) | (c & (a | b)))
+        d = d &+ t1
+        h = t1 &+ t2
+    }
 
     @inline(__always)
     private static func rotate(_ value: UInt32, _ count: UInt32) -> UInt32 { value >> count | value << (32 - count) }
