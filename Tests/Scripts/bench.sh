@@ -77,9 +77,9 @@ sox "$1" -c 1 "$2/$(basename "${1%.*}").wav" silence 1 0.02 -50d reverse silence
 RECIPE
 mkdir -p "$work/sox" "$work/sox-parallel"
 timed sox "sox recipe (a loop, one per clip)" bash -c \
-  "find '$pack' -type f ! -name '.*' -print0 | xargs -0 -n 1 -I{} bash '$root/sox-recipe.sh' {} '$work/sox'"
+  "find '$pack' -type f ! -name '.*' -print0 | xargs -0 -I{} bash '$root/sox-recipe.sh' {} '$work/sox'"
 timed soxp "sox recipe ($cores at once)" bash -c \
-  "find '$pack' -type f ! -name '.*' -print0 | xargs -0 -P $cores -n 1 -I{} bash '$root/sox-recipe.sh' {} '$work/sox-parallel'"
+  "find '$pack' -type f ! -name '.*' -print0 | xargs -0 -P $cores -I{} bash '$root/sox-recipe.sh' {} '$work/sox-parallel'"
 
 ffn=0
 if command -v ffmpeg-normalize >/dev/null 2>&1 && command -v ffmpeg >/dev/null 2>&1; then
