@@ -113,7 +113,6 @@ public enum BuildPipeline {
 
         let cache = options.useCache ? ClipCache(output: output.url, configurationHash: configuration.hash) : nil
         let lastFinished = stamps.map { FinishedFiles(stamps: $0, output: output.url) }
-        let fileExtension = configuration.container.fileExtension
         let done = Counter()
         let outcomes = try await sources.concurrentMap(maxConcurrency: jobs) { recording, sha in
             defer { progress?(done.increment(), total, recording.name) }
@@ -136,8 +135,8 @@ public enum BuildPipeline {
             target: configuration.loudness.target, ceiling: configuration.loudness.truePeak,
             maxReductionDb: configuration.limiter.maxReductionDb)
         // The level above comes from each clip's peak-to-loudness ratio; limiting lowers loudness, and
-        // the make-up gain asks a little more of the limiter. Lower the level by any overshoot: first
-        // on the few clips that need the most limiting, then on the whole set (usually once).
+        // the make-up gain asks more of the limiter. The level search below settles it on the peakiest
+        // clips; the full pass then lowers it by any overshoot left on the whole set (rarely).
         // The last round's results: the peakiest clips need not be finished twice at the same level.
         var lastRound: (level: Double, results: [String: Finishing]) = (.nan, [:])
         func finishAll(_ clips: [PreparedClip], at level: Double) async throws -> [Finishing] {
@@ -145,7 +144,7 @@ public enum BuildPipeline {
             let results = try await clips.concurrentMap(maxConcurrency: jobs) { clip -> Finishing in
                 if let done = known[clip.recording.name] { return done }
                 if let cache, let (meta, file) = lastFinished?.file(
-                    "\(clip.recording.name).\(fileExtension)", key: cache.key(sourceSHA256: clip.sourceSHA256), level: level)
+                    ClipWriter.fileName(clip.recording.name, configuration), key: cache.key(sourceSHA256: clip.sourceSHA256), level: level)
                 {
                     return .cached(clip, meta, file)
                 }
@@ -165,14 +164,13 @@ public enum BuildPipeline {
             return results
         }
         func overshoot(_ results: [Finishing]) -> Finishing? {
-            results.filter { $0.limitingDb > configuration.limiter.maxReductionDb + 0.05 }.max { $0.limitingDb < $1.limitingDb }
+            results.filter { $0.limitingDb > configuration.limiter.maxReductionDb + LevelSearch.over }.max { $0.limitingDb < $1.limitingDb }
         }
         // The highest level at which no clip needs more than the allowed limiting, found on the
         // peakiest clips (the same few whatever the number of jobs): limiting grows with the level,
         // and faster than it, since the gain also makes up the loudness the limiter takes away.
-        let peakiest = Array(
+        var probing = Array(
             prepared.sorted { ($0.peakToLoudness, $0.recording.name) > ($1.peakToLoudness, $1.recording.name) }.prefix(Self.levelProbes))
-        var probing = peakiest
         let start = setLevel.level
         if let (level, clip) = try await LevelSearch.highest(
             from: start, maxReductionDb: configuration.limiter.maxReductionDb,

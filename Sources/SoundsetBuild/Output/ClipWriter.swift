@@ -18,7 +18,7 @@ enum ClipWriter {
     {
         let searchLimitingDb = clip.limitingDb
         let name = clip.prepared.recording.name
-        let fileName = "\(name).\(configuration.container.fileExtension)"
+        let fileName = Self.fileName(name, configuration)
         let url = folder.appendingPathComponent(fileName)
         let ceiling = configuration.loudness.truePeak
         var clip = clip
@@ -68,7 +68,7 @@ enum ClipWriter {
         configuration: Configuration
     ) throws -> Manifest.Clip {
         let name = clip.recording.name
-        let url = folder.appendingPathComponent("\(name).\(configuration.container.fileExtension)")
+        let url = folder.appendingPathComponent(fileName(name, configuration))
         do { try FinishedFiles.place(source, at: url) } catch {
             throw BuildProblem(url.path, "cannot be written (\(OutputFolder.reason(error)))")
         }
@@ -92,11 +92,16 @@ enum ClipWriter {
     private static func entry(_ clip: PreparedClip, _ finished: ClipCache.Finished, copy: Bool, configuration: Configuration) -> Manifest.Clip {
         let name = clip.recording.name
         return Manifest.Clip(
-            name: name, file: "\(name).\(configuration.container.fileExtension)", copy: copy ? copyName(name, configuration) : nil,
+            name: name, file: fileName(name, configuration), copy: copy ? copyName(name, configuration) : nil,
             frames: finished.frames, seconds: Double(finished.frames) / Double(configuration.sampleRate),
             loudness: rounded(finished.loudness), truePeak: rounded(finished.truePeak), gain: rounded(finished.gainDb),
             limiting: rounded(finished.limitingDb), sha256: finished.sha256,
             source: Manifest.Source(file: clip.recording.fileName, sha256: clip.sourceSHA256))
+    }
+
+    /// The file a clip is written to in Sounds.
+    static func fileName(_ name: String, _ configuration: Configuration) -> String {
+        "\(name).\(configuration.container.fileExtension)"
     }
 
     static func copyName(_ name: String, _ configuration: Configuration) -> String {
