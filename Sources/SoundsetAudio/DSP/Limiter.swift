@@ -29,20 +29,27 @@ public enum Limiter {
         _ samples: [Float], gain: Float = 1, envelope: TruePeakEnvelope? = nil, sampleRate: Int, ceilingDb: Double,
         lookaheadMs: Double = 3, releaseMs: Double = 60
     ) throws -> LimiterResult {
-        let blocks = try envelope ?? truePeakEnvelope(samples, sampleRate: sampleRate)
+        let blocks = try (envelope ?? truePeakEnvelope(samples, sampleRate: sampleRate))
+            .refined(samples, sampleRate: sampleRate, exactAbove: threshold(ceilingDb: ceilingDb, gain: gain))
         return apply(
-            samples, gain: gain, highest: blocks.highest(of: samples), envelopeValues: blocks.values(for: samples),
+            samples, gain: gain, highest: blocks.highest, envelopeValues: blocks.values(for: samples),
             sampleRate: sampleRate, ceilingDb: ceilingDb, lookaheadMs: lookaheadMs, releaseMs: releaseMs)
+    }
+
+    /// The envelope level above which the limiter works, for `ceilingDb` and `gain`: an envelope
+    /// must be exact above it (`TruePeakEnvelope.exactAbove`).
+    public static func threshold(ceilingDb: Double, gain: Float) -> Float {
+        Float(Decibels.toAmplitude(ceilingDb)) / gain
     }
 
     /// `apply(_:gain:envelope:...)` for a caller that tries many gains on one clip: the envelope's
     /// highest point, and its value at every sample (`TruePeakEnvelope.values`, asked for only when
-    /// the limiter has work to do).
+    /// the limiter has work to do, from an envelope exact above `threshold(ceilingDb:gain:)`).
     public static func apply(
         _ samples: [Float], gain: Float, highest: Float, envelopeValues: @autoclosure () -> [Float], sampleRate: Int,
         ceilingDb: Double, lookaheadMs: Double = 3, releaseMs: Double = 60
     ) -> LimiterResult {
-        let ceiling = Float(Decibels.toAmplitude(ceilingDb)) / gain
+        let ceiling = threshold(ceilingDb: ceilingDb, gain: gain)
         guard highest > ceiling else {
             return LimiterResult(samples: gain == 1 ? samples : samples.map { $0 * gain }, maxReductionDb: 0)
         }

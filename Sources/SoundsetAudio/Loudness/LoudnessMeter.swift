@@ -40,12 +40,11 @@ public final class LoudnessMeter {
 
     private let measuresTruePeak: Bool
 
-    /// Creates a meter for mono audio at `sampleRate` (`ebur128_init` in momentary mode, and true-peak
-    /// mode unless `truePeak` is false: true peak oversamples 4x and costs most of the time).
+    /// Creates a meter for mono audio at `sampleRate` (`ebur128_init` in momentary mode); the true
+    /// peak, unless `truePeak` is false, comes from a `TruePeakScanner`.
     public init(sampleRate: Int, truePeak: Bool = true) throws {
-        let mode = Int32(truePeak ? EBUR128_MODE_M.rawValue | EBUR128_MODE_TRUE_PEAK.rawValue : EBUR128_MODE_M.rawValue)
         measuresTruePeak = truePeak
-        guard sampleRate > 0, let state = ebur128_init(1, UInt(sampleRate), mode) else {
+        guard sampleRate > 0, let state = ebur128_init(1, UInt(sampleRate), Int32(EBUR128_MODE_M.rawValue)) else {
             throw LoudnessError(code: -1, operation: "ebur128_init")
         }
         self.state = state
@@ -63,32 +62,26 @@ public final class LoudnessMeter {
         try measure(samples, envelopeBlock: nil).measurement
     }
 
+    /// Blocks of the true-peak scan when no envelope is asked for.
+    private static let scanBlock = 64
+
     /// Measures one whole mono clip and, with `envelopeBlock`, its true-peak envelope: the true peak
-    /// of every block of (at most) `envelopeBlock` samples, `ebur128_prev_true_peak` after each block.
+    /// of every block of (at most) `envelopeBlock` samples, `ebur128_prev_true_peak` after each block,
+    /// exact where it can matter (see `TruePeakEnvelope`). Blocks do not straddle the 400 ms windows:
+    /// both start after the remainder.
     public func measure(_ samples: [Float], envelopeBlock: Int?) throws -> (measurement: LoudnessMeasurement, envelope: TruePeakEnvelope) {
         let block = sampleRate * Self.blockMs / 1000
         var energy = 0.0
         var blockEnds: [UInt32] = []
-        var blockPeaks: [Float] = []
-        if let size = envelopeBlock {
-            blockEnds.reserveCapacity(samples.count / size + 2)
-            blockPeaks.reserveCapacity(samples.count / size + 2)
-        }
+        let size = max(1, envelopeBlock ?? Self.scanBlock)
+        if measuresTruePeak { blockEnds.reserveCapacity(samples.count / size + samples.count / block + 2) }
         func feed(_ range: Range<Int>) throws {
-            guard let size = envelopeBlock, measuresTruePeak else { return try add(samples, range) }
-            var start = range.lowerBound
-            while start < range.upperBound {
-                let end = min(range.upperBound, start + size)
-                try add(samples, start..<end)
-                var peak = 0.0
-                let status = ebur128_prev_true_peak(state, 0, &peak)
-                guard status == Int32(EBUR128_SUCCESS.rawValue) else { throw LoudnessError(code: Int(status), operation: "ebur128_prev_true_peak") }
-                blockEnds.append(UInt32(end))
-                blockPeaks.append(Float(peak))
-                start = end
+            try add(samples, range)
+            guard measuresTruePeak else { return }
+            for start in stride(from: range.lowerBound, to: range.upperBound, by: size) {
+                blockEnds.append(UInt32(min(range.upperBound, start + size)))
             }
         }
-        // Blocks of the envelope must not straddle the 400 ms windows; both start after the remainder.
         var start = 0
         let remainder = samples.count % block
         if remainder > 0 {
@@ -103,12 +96,12 @@ public final class LoudnessMeter {
             start += block
         }
         let loudness = samples.isEmpty || energy <= 0 ? -Double.infinity : -0.691 + 10 * log10(energy / Double(samples.count))
-        let envelope = TruePeakEnvelope(blockEnds: blockEnds, blockPeaks: blockPeaks)
-        guard measuresTruePeak else { return (LoudnessMeasurement(loudness: loudness, truePeak: .nan), envelope) }
-        var peak = 0.0
-        let status = ebur128_true_peak(state, 0, &peak)
-        guard status == Int32(EBUR128_SUCCESS.rawValue) else { throw LoudnessError(code: Int(status), operation: "ebur128_true_peak") }
-        return (LoudnessMeasurement(loudness: loudness, truePeak: Decibels.fromAmplitude(peak)), envelope)
+        guard measuresTruePeak else {
+            return (LoudnessMeasurement(loudness: loudness, truePeak: .nan), TruePeakEnvelope(blockEnds: [], blockPeaks: []))
+        }
+        let envelope = try TruePeakEnvelope.measure(samples, sampleRate: sampleRate, blockEnds: blockEnds)
+        let measurement = LoudnessMeasurement(loudness: loudness, truePeak: Decibels.fromAmplitude(Double(envelope.highest)))
+        return (measurement, envelopeBlock == nil ? TruePeakEnvelope(blockEnds: [], blockPeaks: []) : envelope)
     }
 
     /// Measures one whole mono clip at `sampleRate`; without `truePeak`, the true peak is NaN.

@@ -48,6 +48,8 @@ public struct ClipCache: Sendable {
         var measurement: LoudnessMeasurement
         var warnings: [BuildProblem]
         var sampleCount: Int
+        /// The envelope's `exactAbove`, as the bits of the Float.
+        var envelopeExactAbove: UInt32
     }
 
     /// The prepared clip stored for `recording` without its samples (`isHollow`), if a valid one is there.
@@ -62,7 +64,8 @@ public struct ClipCache: Sendable {
         else { return nil }
         return PreparedClip(
             recording: recording, sourceSHA256: sourceSHA256, region: meta.region, samples: [],
-            measurement: meta.measurement, envelope: TruePeakEnvelope(blockEnds: [], blockPeaks: []), warnings: meta.warnings,
+            measurement: meta.measurement, envelope: TruePeakEnvelope(blockEnds: [], blockPeaks: [], exactAbove: Float(bitPattern: meta.envelopeExactAbove)),
+            warnings: meta.warnings,
             sampleCount: meta.sampleCount)
     }
 
@@ -86,7 +89,9 @@ public struct ClipCache: Sendable {
         guard zip(ends, ends.dropFirst()).allSatisfy({ $0 < $1 }), Int(ends.last ?? 0) == count else { return nil }
         var full = clip
         full.samples = words(from: 0, count: count) { Float(bitPattern: $0) }
-        full.envelope = TruePeakEnvelope(blockEnds: ends, blockPeaks: words(from: count + blocks, count: blocks) { Float(bitPattern: $0) })
+        full.envelope = TruePeakEnvelope(
+            blockEnds: ends, blockPeaks: words(from: count + blocks, count: blocks) { Float(bitPattern: $0) },
+            exactAbove: clip.envelope.exactAbove)
         return full
     }
 
@@ -94,7 +99,9 @@ public struct ClipCache: Sendable {
     func store(_ clip: PreparedClip) {
         guard
             let json = try? Self.encoder.encode(
-                PreparedMeta(region: clip.region, measurement: clip.measurement, warnings: clip.warnings, sampleCount: clip.samples.count))
+                PreparedMeta(
+                    region: clip.region, measurement: clip.measurement, warnings: clip.warnings, sampleCount: clip.samples.count,
+                    envelopeExactAbove: clip.envelope.exactAbove.bitPattern))
         else { return }
         var meta = Data(capacity: json.count + 16)
         withUnsafeBytes(of: UInt64(json.count).littleEndian) { meta.append(contentsOf: $0) }

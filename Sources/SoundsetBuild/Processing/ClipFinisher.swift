@@ -23,6 +23,9 @@ public enum ClipFinisher {
     static let tolerance = 0.02
     /// Limiter runs at most per clip.
     static let maxAttempts = 8
+    /// How far under the limiter's threshold the envelope is made exact (-3 dB): the gain search's
+    /// later tries then need no more measuring.
+    static let refineMargin: Float = 0.7
 
     /// Finds the gain that puts the limited clip at `level` LUFS with its true peak under `ceilingDb`.
     public static func finish(_ clip: PreparedClip, level: Double, ceilingDb: Double, sampleRate: Int) throws -> FinishedClip {
@@ -34,17 +37,25 @@ public enum ClipFinisher {
         // tries (a secant step): two or three tries instead of a slow creep.
         var attempt = 0
         var last: (gainDb: Double, loudness: Double)?
-        // The envelope's highest point, and its value at every sample once the limiter has work: the same for every gain.
-        let highest = clip.envelope.highest(of: clip.samples)
+        // The envelope's highest point, and its value at every sample once the limiter has work: the
+        // same for every gain, once the envelope is exact where the limiter looks.
+        var envelope = clip.envelope
+        let highest = envelope.highest
         var expanded: [Float]?
         func envelopeValues() -> [Float] {
             if let expanded { return expanded }
-            let values = clip.envelope.values(for: clip.samples)
+            let values = envelope.values(for: clip.samples)
             expanded = values
             return values
         }
         repeat {
             let gain = Float(Decibels.toAmplitude(gainDb))
+            let threshold = Limiter.threshold(ceilingDb: ceilingDb, gain: gain)
+            if highest > threshold, threshold < envelope.exactAbove {
+                // Later tries raise the gain a little: measure a margin below this one's need.
+                envelope = try envelope.refined(clip.samples, sampleRate: sampleRate, exactAbove: threshold * refineMargin)
+                expanded = nil
+            }
             result = Limiter.apply(
                 clip.samples, gain: gain, highest: highest, envelopeValues: envelopeValues(), sampleRate: sampleRate, ceilingDb: ceilingDb)
             // Unlimited, the clip is the prepared one times a constant: exactly at the level already.
