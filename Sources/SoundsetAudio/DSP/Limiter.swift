@@ -56,31 +56,43 @@ public enum Limiter {
         let envelope = envelopeValues()
         let count = samples.count
         let lookahead = max(1, Int((max(1, lookaheadMs) / 1000 * Double(sampleRate)).rounded()))
-        // Requirement per sample, preceded by lookahead-1 virtual samples of unity gain so that the
-        // moving average at the start also covers a real requirement.
-        var required = [Float](repeating: 1, count: lookahead - 1 + count)
+        // The gain curve runs over lookahead-1 virtual samples of unity gain, then the samples, so
+        // that the moving average at the start also covers a real requirement. It is exactly 1 up to
+        // `first`, lookahead-1 steps before the first sample over the ceiling.
+        let offset = lookahead - 1
+        guard let first = envelope.firstIndex(where: { $0 > ceiling }), let last = envelope.lastIndex(where: { $0 > ceiling }) else {
+            return LimiterResult(samples: gain == 1 ? samples : samples.map { $0 * gain }, maxReductionDb: 0)
+        }
+        // Per step from `first`: the gain each sample needs, its sliding minimum over the look-ahead
+        // (1 past the last requirement), then the release below.
+        var held = [Float](repeating: 1, count: count + offset - first)
+        var required = [Float](repeating: 1, count: last + lookahead - first)
         required.withUnsafeMutableBufferPointer { required in
             envelope.withUnsafeBufferPointer { envelope in
-                for index in 0..<count where envelope[index] > ceiling {
-                    required[lookahead - 1 + index] = ceiling / envelope[index]
-                }
+                for index in first...last where envelope[index] > ceiling { required[index + offset - first] = ceiling / envelope[index] }
             }
         }
-        var held = slidingMinimum(required, window: lookahead)
+        held.replaceSubrange(0..<required.count, with: slidingMinimum(required, window: lookahead))
         let release = Float(1 - exp(-1 / (releaseMs / 1000 * Double(sampleRate))))
         var output = [Float](repeating: 0, count: count)
         var lowest: Float = 1
+        // Unity gain before `first`.
+        for index in 0..<max(0, first - offset) { output[index] = samples[index] * gain }
         // One pass: the release holds each gain as it recovers, and a moving average as long as the
         // look-ahead smooths it onto the samples.
         held.withUnsafeMutableBufferPointer { held in
             samples.withUnsafeBufferPointer { input in
                 output.withUnsafeMutableBufferPointer { output in
-                    var sum: Double = 0
-                    for index in 0..<held.count {
-                        if index > 0 { held[index] = min(held[index], held[index - 1] + (1 - held[index - 1]) * release) }
-                        sum += Double(held[index])
-                        if index >= lookahead { sum -= Double(held[index - lookahead]) }
-                        let sampleIndex = index - (lookahead - 1)
+                    // The sum of the last `lookahead` steps, all 1 so far.
+                    var sum = Double(min(first, lookahead))
+                    var previous: Float = 1
+                    for step in 0..<held.count {
+                        held[step] = min(held[step], previous + (1 - previous) * release)
+                        previous = held[step]
+                        sum += Double(held[step])
+                        let index = first + step
+                        if index >= lookahead { sum -= step >= lookahead ? Double(held[step - lookahead]) : 1 }
+                        let sampleIndex = index - offset
                         guard sampleIndex >= 0 else { continue }
                         let reduction = Float(sum / Double(lookahead))
                         lowest = min(lowest, reduction)
