@@ -30,9 +30,8 @@ public struct TruePeakEnvelope: Sendable, Equatable {
     /// sample: enough for its true peak, which is never under that.
     static func measure(_ samples: [Float], sampleRate: Int, blockEnds: [UInt32]) throws -> TruePeakEnvelope {
         let scanner = try TruePeakScanner(sampleRate: sampleRate)
-        var peaks = scanner.bounds(samples, blockEnds: blockEnds)
-        let samplePeak = samples.reduce(Float(0)) { max($0, abs($1)) }
-        let bounds = peaks
+        let (bounds, samplePeak) = scanner.bounds(samples, blockEnds: blockEnds)
+        var peaks = bounds
         try scanner.measure(samples, blockEnds: blockEnds, into: &peaks) { bounds[$0] > samplePeak }
         return TruePeakEnvelope(blockEnds: blockEnds, blockPeaks: peaks, exactAbove: scanner.bound == nil ? 0 : samplePeak)
     }

@@ -93,18 +93,39 @@ final class TruePeakScanner {
         ebur128_destroy(&doomed)
     }
 
-    /// The bound of every block of `samples` ending at `blockEnds` (infinite when there is no bound).
-    func bounds(_ samples: [Float], blockEnds: [UInt32]) -> [Float] {
-        guard let bound else { return [Float](repeating: .infinity, count: blockEnds.count) }
-        return samples.withUnsafeBufferPointer { samples in
+    /// The bound of every block of `samples` ending at `blockEnds` (infinite when there is no
+    /// bound), and the clip's sample peak.
+    func bounds(_ samples: [Float], blockEnds: [UInt32]) -> (bounds: [Float], samplePeak: Float) {
+        let reach = bound?.reach ?? 0
+        var samplePeak: Float = 0
+        let bounds = samples.withUnsafeBufferPointer { samples in
             var start = 0
             return blockEnds.map { end in
-                var highest: Float = 0
-                for index in max(0, start - bound.reach)..<Int(end) { highest = max(highest, abs(samples[index])) }
+                let peak = Self.peak(UnsafeBufferPointer(rebasing: samples[max(0, start - reach)..<Int(end)]))
+                samplePeak = max(samplePeak, peak)
                 start = Int(end)
-                return bound.gain * highest
+                return bound.map { $0.gain * peak } ?? .infinity
             }
         }
+        return (bounds, samplePeak)
+    }
+
+    /// The highest magnitude in `samples` (four running maxima: a single one waits on each compare).
+    static func peak(_ samples: UnsafeBufferPointer<Float>) -> Float {
+        var (a, b, c, d): (Float, Float, Float, Float) = (0, 0, 0, 0)
+        var index = 0
+        while index + 4 <= samples.count {
+            a = max(a, abs(samples[index]))
+            b = max(b, abs(samples[index + 1]))
+            c = max(c, abs(samples[index + 2]))
+            d = max(d, abs(samples[index + 3]))
+            index += 4
+        }
+        while index < samples.count {
+            a = max(a, abs(samples[index]))
+            index += 1
+        }
+        return max(max(a, b), max(c, d))
     }
 
     /// Measures the blocks of `samples` ending at `blockEnds` for which `measure` is true, into `peaks`.
