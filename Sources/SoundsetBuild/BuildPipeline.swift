@@ -63,7 +63,7 @@ public enum BuildPipeline {
                 manifest: manifest, warnings: [], upToDate: true, preparedFromCache: manifest.clips.count,
                 finishedFromCache: manifest.clips.count)
         }
-        let catalog = try AssetCatalog.load(assets: options.assets, displayName: options.assetsDisplay)
+        let catalog = try await AssetCatalog.load(assets: options.assets, displayName: options.assetsDisplay, jobs: options.jobs)
         let configuration = catalog.configuration
         let output: OutputFolder
         do { output = try OutputFolder(url: options.output, displayName: options.outputDisplay, assets: options.assets) } catch let problem as BuildProblem {
@@ -177,7 +177,9 @@ public enum BuildPipeline {
             limiting: { level in
                 let results = try await finishAll(probing, at: level)
                 // Every later try is lower, and the clips that needed the most limiting at the start
-                // hold the level down: follow those two (the full pass below checks every clip).
+                // hold the level down: follow those two (the full pass below checks every clip). The
+                // results hold the clips with their samples loaded and envelopes refined for the next try.
+                probing = results.map(\.prepared)
                 if level == start {
                     probing = results.sorted { ($0.limitingDb, $0.prepared.recording.name) > ($1.limitingDb, $1.prepared.recording.name) }
                         .prefix(2).map(\.prepared)

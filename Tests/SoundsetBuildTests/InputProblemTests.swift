@@ -1,4 +1,5 @@
 import Foundation
+import SoundsetAudio
 import SoundsetBuild
 import SoundsetTestSupport
 import Testing
@@ -49,6 +50,33 @@ import Testing
             problems.contains(
                 "Assets/long.wav: is 31.0 s long; iOS plays the default sound for notification sounds of 30 s or more (cut it to one word or phrase)"))
         #expect(problems.contains("Assets/nan.wav: holds NaN or infinite samples (re-export it as PCM)"))
+    }
+
+    /// Headers are read in parallel, and libsndfile reports a failed open through a global: each
+    /// unreadable file must still get its own message, the one it gets when opened alone.
+    @Test func everyUnreadableFileGetsItsOwnMessage() async throws {
+        let folder = try TemporaryDirectory()
+        defer { folder.remove() }
+        let assets = try folder.folder("Assets")
+        try AssetPacks.small(in: assets)
+        let kinds: [Data] = [Data(), Data("hello, not audio".utf8), Data("RIFF\u{0}\u{0}\u{0}\u{0}WAVEfmt ".utf8), Data(repeating: 0x7f, count: 4000)]
+        for index in 0..<24 { try kinds[index % kinds.count].write(to: assets.appendingPathComponent("bad\(index).wav")) }
+        var alone: [String: String] = [:]
+        for index in 0..<24 {
+            let path = assets.appendingPathComponent("bad\(index).wav").path
+            do { _ = try SoundFile.open(reading: path) } catch let error as SoundFileError {
+                alone["Assets/bad\(index).wav"] = error.reason
+            }
+        }
+        #expect(Set(alone.values).count > 1, "the kinds of damage should give different messages: \(alone)")
+        for _ in 0..<5 {
+            let catalog = try await AssetCatalog.load(assets: assets, displayName: "Assets", jobs: 4)
+            #expect(catalog.problems.count == 24)
+            for problem in catalog.problems {
+                let reason = try #require(alone[problem.subject])
+                #expect(problem.message.lowercased().hasPrefix("cannot be read as audio: \(reason.prefix(12).lowercased())"), "\(problem)")
+            }
+        }
     }
 
     @Test func badConfigurationNamesTheKey() async throws {

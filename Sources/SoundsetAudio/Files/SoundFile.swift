@@ -105,8 +105,8 @@ private func logInfo(_ handle: OpaquePointer) -> String {
 /// The log line where libsndfile noted that the audio chunk (`data` in WAV and CAF, `SSND` in AIFF)
 /// is shorter than its header says, e.g. `data : 32000 (should be 16000)`.
 private func dataTruncation(in log: String) -> String? {
-    log.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.first { line in
-        (line.hasPrefix("data") || line.hasPrefix("SSND")) && line.contains("(should be")
+    log.split(separator: "\n").lazy.filter { $0.contains("(should be") }.map { $0.trimmingCharacters(in: .whitespaces) }.first {
+        $0.hasPrefix("data") || $0.hasPrefix("SSND")
     }
 }
 

@@ -129,12 +129,15 @@ final class TruePeakScanner {
     }
 
     /// Measures the blocks of `samples` ending at `blockEnds` for which `measure` is true, into `peaks`.
+    /// - Precondition: without a bound (whose reach says how much history a block needs), every
+    ///   block is measured.
     func measure(_ samples: [Float], blockEnds: [UInt32], into peaks: inout [Float], where measure: (Int) -> Bool) throws {
         try samples.withUnsafeBufferPointer { samples in
             var start = 0
             for (block, end) in blockEnds.enumerated() {
                 defer { start = Int(end) }
                 guard measure(block) else { continue }
+                precondition(bound != nil || start == max(0, fedThrough), "without a bound, blocks are measured in one run from the start")
                 if start != fedThrough, let bound {
                     // The delay line's worth of samples before the block (silence before the clip).
                     let history = bound.reach + 1

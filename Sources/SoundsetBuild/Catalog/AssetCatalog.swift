@@ -40,10 +40,12 @@ public struct AssetCatalog: Sendable {
     }
 
     /// Scans `assets`, reads every header and the configuration.
-    /// - Parameter displayName: how the folder is named in messages (the path as the user gave it).
+    /// - Parameters:
+    ///   - displayName: how the folder is named in messages (the path as the user gave it).
+    ///   - jobs: headers read at once.
     /// - Throws: `BuildFailure` when the folder itself cannot be read or holds no recordings;
     ///   problems with single files are collected in `problems`.
-    public static func load(assets: URL, displayName: String) throws -> AssetCatalog {
+    public static func load(assets: URL, displayName: String, jobs: Int = 1) async throws -> AssetCatalog {
         var problems: [BuildProblem] = []
         let fileManager = FileManager.default
         var isDirectory: ObjCBool = false
@@ -64,38 +66,25 @@ public struct AssetCatalog: Sendable {
             throw BuildFailure([BuildProblem(displayName, "cannot list the folder (check its permissions)")])
         }
         let realAssets = assets.resolvingSymlinksInPath().standardizedFileURL.path
+        let candidates = names.filter(isRecordingName)
+        // Headers are read on every core. libsndfile reports a failed open through a global, so a
+        // file that fails is opened again alone afterwards, for its own message.
+        let found = try await candidates.concurrentMap(maxConcurrency: jobs) { fileName in
+            inspect(fileName, in: assets, displayName: displayName, realAssets: realAssets)
+        }
         var recordings: [Recording] = []
-        for fileName in names where isRecordingName(fileName) {
-            let url = assets.appendingPathComponent(fileName)
-            let display = "\(displayName)/\(ClipName.printable(fileName))"
-            let resolved = url.resolvingSymlinksInPath().standardizedFileURL
-            if resolved.path != url.standardizedFileURL.path,
-                resolved.deletingLastPathComponent().path != realAssets
-            {
-                problems.append(BuildProblem(display, "is a symbolic link to a file outside the assets folder (copy the recording in instead)"))
-                continue
+        for (fileName, result) in zip(candidates, found) {
+            switch result {
+            case .recording(let recording): recordings.append(recording)
+            case .problem(let problem): problems.append(problem)
+            case .skipped: break
+            case .unreadable:
+                switch inspect(fileName, in: assets, displayName: displayName, realAssets: realAssets, alone: true) {
+                case .recording(let recording): recordings.append(recording)
+                case .problem(let problem): problems.append(problem)
+                case .skipped, .unreadable: break
+                }
             }
-            var entryIsDirectory: ObjCBool = false
-            guard fileManager.fileExists(atPath: resolved.path, isDirectory: &entryIsDirectory) else {
-                problems.append(BuildProblem(display, "is a broken symbolic link (copy the recording in instead)"))
-                continue
-            }
-            if entryIsDirectory.boolValue { continue }
-            let name = (fileName as NSString).deletingPathExtension
-            if let reason = ClipName.problem(with: name) {
-                problems.append(BuildProblem(display, "'\(ClipName.printable(name))' is not a valid clip name: \(reason); rename the file"))
-                continue
-            }
-            let info: SoundFileInfo
-            do { info = try SoundFile.open(reading: url.path).info } catch let error as SoundFileError {
-                problems.append(BuildProblem(display, "cannot be read as audio: \(error.reason.asClause)"))
-                continue
-            }
-            if let problem = headerProblem(info) {
-                problems.append(BuildProblem(display, problem))
-                continue
-            }
-            recordings.append(Recording(name: name, fileName: fileName, url: url, displayPath: display, info: info))
         }
 
         // The same clip name twice, compared case-insensitively: iOS bundles live on case-insensitive disks.
@@ -140,6 +129,45 @@ public struct AssetCatalog: Sendable {
         return AssetCatalog(
             recordings: recordings.sorted { $0.name < $1.name }, configuration: configuration, copies: copies,
             problems: problems)
+    }
+
+    /// What a name in the assets folder turned out to be.
+    private enum Found: Sendable {
+        case recording(Recording)
+        case problem(BuildProblem)
+        /// A folder: not a recording, not a problem.
+        case skipped
+        /// libsndfile could not open it; its message is only reliable when read alone.
+        case unreadable
+    }
+
+    /// Checks one name in the assets folder and reads its header.
+    private static func inspect(_ fileName: String, in assets: URL, displayName: String, realAssets: String, alone: Bool = false) -> Found {
+        let fileManager = FileManager.default
+        let url = assets.appendingPathComponent(fileName)
+        let display = "\(displayName)/\(ClipName.printable(fileName))"
+        let resolved = url.resolvingSymlinksInPath().standardizedFileURL
+        if resolved.path != url.standardizedFileURL.path,
+            resolved.deletingLastPathComponent().path != realAssets
+        {
+            return .problem(BuildProblem(display, "is a symbolic link to a file outside the assets folder (copy the recording in instead)"))
+        }
+        var entryIsDirectory: ObjCBool = false
+        guard fileManager.fileExists(atPath: resolved.path, isDirectory: &entryIsDirectory) else {
+            return .problem(BuildProblem(display, "is a broken symbolic link (copy the recording in instead)"))
+        }
+        if entryIsDirectory.boolValue { return .skipped }
+        let name = (fileName as NSString).deletingPathExtension
+        if let reason = ClipName.problem(with: name) {
+            return .problem(BuildProblem(display, "'\(ClipName.printable(name))' is not a valid clip name: \(reason); rename the file"))
+        }
+        let info: SoundFileInfo
+        do { info = try SoundFile.open(reading: url.path).info } catch {
+            guard alone, let error = error as? SoundFileError else { return .unreadable }
+            return .problem(BuildProblem(display, "cannot be read as audio: \(error.reason.asClause)"))
+        }
+        if let problem = headerProblem(info) { return .problem(BuildProblem(display, problem)) }
+        return .recording(Recording(name: name, fileName: fileName, url: url, displayPath: display, info: info))
     }
 
     /// What is wrong with a recording from its header alone, before anything is decoded.

@@ -61,7 +61,7 @@ public enum ClipFinisher {
             // Unlimited, the clip is the prepared one times a constant: exactly at the level already.
             if result.maxReductionDb == 0 {
                 let measured = LoudnessMeasurement(loudness: clip.measurement.loudness + gainDb, truePeak: clip.measurement.truePeak + gainDb)
-                return FinishedClip(prepared: clip, gainDb: gainDb, limitingDb: 0, pcm: quantize(result.samples), unlimitedMeasurement: measured)
+                return FinishedClip(prepared: clip.with(envelope), gainDb: gainDb, limitingDb: 0, pcm: quantize(result.samples), unlimitedMeasurement: measured)
             }
             let loudness = try LoudnessMeter.measure(result.samples, sampleRate: sampleRate, truePeak: false).loudness
             let error = level - loudness
@@ -73,7 +73,7 @@ public enum ClipFinisher {
             gainDb += error / slope
         } while true
         return FinishedClip(
-            prepared: clip, gainDb: gainDb, limitingDb: result.maxReductionDb, pcm: quantize(result.samples),
+            prepared: clip.with(envelope), gainDb: gainDb, limitingDb: result.maxReductionDb, pcm: quantize(result.samples),
             unlimitedMeasurement: nil)
     }
 

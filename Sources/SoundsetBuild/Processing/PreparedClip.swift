@@ -38,6 +38,13 @@ public struct PreparedClip: Sendable {
         self.sampleCount = sampleCount ?? samples.count
     }
 
+    /// This clip with `envelope` (the same clip's, refined).
+    func with(_ envelope: TruePeakEnvelope) -> PreparedClip {
+        var clip = self
+        clip.envelope = envelope
+        return clip
+    }
+
     /// True peak above loudness, dB: how much headroom the clip needs above its level.
     public var peakToLoudness: Double { measurement.truePeak - measurement.loudness }
 }
