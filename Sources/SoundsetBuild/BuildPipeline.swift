@@ -44,6 +44,8 @@ public struct BuildReport: Sendable {
     public var preparedFromCache: Int
     /// Clips whose finished file came from the cache.
     public var finishedFromCache: Int
+    /// Tries of the level search answered by what the last build's search found (`BuildStamps.probes`).
+    public var searchedFromCache: Int = 0
 }
 
 /// The whole build: catalog, prepare every clip, decide the set's level, finish and write every clip,
@@ -96,17 +98,22 @@ public enum BuildPipeline {
                     return (recording.fileName, BuildStamps.Recording(stamp: stamp, sha256: sha))
                 }, uniquingKeysWith: { a, _ in a }),
             outputs: [:], finished: [:])
+        // What this build's level search found (see `probe` below).
+        var probes: [String: Double] = [:]
+        var searchedFromCache = 0
         func saveStamps(finished: [String: FinishedFiles.Entry]) {
             guard options.useCache, let outputs = BuildStamps.outputStamps(output.url) else { return }
             var stamps = newStamps
             stamps.outputs = outputs
             stamps.finished = finished
+            stamps.probes = probes
             stamps.save(cache: cacheFolder, output: output.url)
         }
 
         if problems.isEmpty, options.useCache,
             let current = UpToDate.manifest(in: output.url, sources: sources, configuration: configuration, copies: catalog.copies)
         {
+            probes = stamps?.probes ?? [:]
             saveStamps(finished: stamps?.finished ?? [:])
             return BuildReport(manifest: current, warnings: [], upToDate: true, preparedFromCache: total, finishedFromCache: total)
         }
@@ -163,6 +170,18 @@ public enum BuildPipeline {
             lastRound = (level, Dictionary(results.map { ($0.prepared.recording.name, $0) }, uniquingKeysWith: { a, _ in a }))
             return results
         }
+        // What the last build's level search found, by prepared clip and level: the same clip at the
+        // same level needs the same limiting, so an unchanged set retraces the search without finishing.
+        let lastProbes = stamps?.probes ?? [:]
+        func probe(_ clips: [PreparedClip], at level: Double) async throws -> [Finishing] {
+            func key(_ clip: PreparedClip) -> String { BuildStamps.probeKey(cache?.key(sourceSHA256: clip.sourceSHA256), level: level) }
+            let computed = try await finishAll(clips.filter { lastProbes[key($0)] == nil }, at: level)
+            let byName = Dictionary(computed.map { ($0.prepared.recording.name, $0) }, uniquingKeysWith: { a, _ in a })
+            let results = clips.map { clip in byName[clip.recording.name] ?? .known(clip, limitingDb: lastProbes[key(clip)]!) }
+            searchedFromCache += clips.count - computed.count
+            if cache != nil { for result in results { probes[key(result.prepared)] = result.limitingDb } }
+            return results
+        }
         func overshoot(_ results: [Finishing]) -> Finishing? {
             results.filter { $0.limitingDb > configuration.limiter.maxReductionDb + LevelSearch.over }.max { $0.limitingDb < $1.limitingDb }
         }
@@ -175,7 +194,7 @@ public enum BuildPipeline {
         if let (level, clip) = try await LevelSearch.highest(
             from: start, maxReductionDb: configuration.limiter.maxReductionDb,
             limiting: { level in
-                let results = try await finishAll(probing, at: level)
+                let results = try await probe(probing, at: level)
                 // Every later try is lower, and the clips that needed the most limiting at the start
                 // hold the level down: follow those two (the full pass below checks every clip). The
                 // results hold the clips with their samples loaded and envelopes refined for the next try.
@@ -214,6 +233,8 @@ public enum BuildPipeline {
                     return (entry, meta)
                 case .computed(let clip):
                     return try ClipWriter.write(clip, into: sounds, copy: copy, level: level, configuration: configuration)
+                case .known:
+                    preconditionFailure("the full pass finishes every clip; only the level search knows a clip by its limiting")
                 }
             }
             let clips = written.map(\.0)
@@ -239,7 +260,8 @@ public enum BuildPipeline {
             return BuildReport(
                 manifest: manifest, warnings: prepared.flatMap(\.warnings), upToDate: false,
                 preparedFromCache: preparedPairs.filter(\.1).count,
-                finishedFromCache: finished.filter { if case .cached = $0 { true } else { false } }.count)
+                finishedFromCache: finished.filter { if case .cached = $0 { true } else { false } }.count,
+                searchedFromCache: searchedFromCache)
         } catch let problem as BuildProblem {
             output.discard(staging)
             throw BuildFailure([problem])
@@ -255,11 +277,13 @@ enum Finishing: Sendable {
     case computed(FinishedClip)
     /// The last build's file for the clip, and its figures.
     case cached(PreparedClip, ClipCache.Finished, URL)
+    /// Only the limiting, as the last build's level search found it (`BuildStamps.probes`).
+    case known(PreparedClip, limitingDb: Double)
 
     var prepared: PreparedClip {
         switch self {
         case .computed(let clip): clip.prepared
-        case .cached(let clip, _, _): clip
+        case .cached(let clip, _, _), .known(let clip, _): clip
         }
     }
 
@@ -268,6 +292,7 @@ enum Finishing: Sendable {
         switch self {
         case .computed(let clip): clip.limitingDb
         case .cached(_, let meta, _): meta.searchLimitingDb
+        case .known(_, let limitingDb): limitingDb
         }
     }
 }

@@ -47,8 +47,10 @@ import Testing
         let incremental = try await build(folder.url)
         #expect(!incremental.upToDate)
         #expect(incremental.preparedFromCache == 3)
+        // The level search retraced the last build's tries for the unchanged clips without finishing them.
+        #expect(incremental.searchedFromCache >= 3)
         let full = try await build(folder.url, cache: false, output: "Full")
-        #expect(full.preparedFromCache == 0)
+        #expect(full.preparedFromCache == 0 && full.searchedFromCache == 0)
         let incrementalFiles = snapshot(of: folder.url.appendingPathComponent("Output"))
         let fullFiles = snapshot(of: folder.url.appendingPathComponent("Full"))
         #expect(incrementalFiles == fullFiles)
@@ -86,6 +88,23 @@ import Testing
         #expect(before["/Sounds/1.caf"] != nil && after["/Sounds/1.caf"] == before["/Sounds/1.caf"])
         #expect(after["/Sounds/yuan.caf"] == before["/Sounds/yuan.caf"])
         #expect(after["/Sounds/2.caf"] != before["/Sounds/2.caf"])
+    }
+
+    /// A set rebuilt with no recording changed (a file went missing from Output) retraces the last
+    /// build's level search from its stamps, finishes no clip to do so, and writes the same set.
+    @Test func anUnchangedSetRetracesTheLevelSearch() async throws {
+        let folder = try TemporaryDirectory()
+        defer { folder.remove() }
+        try AssetPacks.small(in: try folder.folder("Assets"))
+        let first = try await build(folder.url)
+        #expect(first.searchedFromCache == 0)
+        let before = snapshot(of: folder.url.appendingPathComponent("Output"))
+        try FileManager.default.removeItem(at: folder.url.appendingPathComponent("Output/Sounds/1.caf"))
+        let second = try await build(folder.url)
+        #expect(!second.upToDate)
+        #expect(second.searchedFromCache > 0)
+        #expect(second.manifest == first.manifest)
+        #expect(snapshot(of: folder.url.appendingPathComponent("Output")) == before)
     }
 
     @Test func aConfigurationChangeRebuildsEveryClip() async throws {

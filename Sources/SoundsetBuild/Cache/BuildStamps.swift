@@ -22,6 +22,13 @@ struct BuildStamps: Codable, Sendable {
     var outputs: [String: FileStamp]
     /// What each clip file in Sounds holds, by file name (`7.caf`; copies are not listed).
     var finished: [String: FinishedFiles.Entry]
+    /// The limiting (dB) the level search found for a prepared clip at a level, by `probeKey`.
+    var probes: [String: Double]?
+
+    /// A prepared clip (by `ClipCache.key`) at a level (by its bits).
+    static func probeKey(_ clipKey: String?, level: Double) -> String {
+        "\(clipKey ?? "")@\(String(level.bitPattern, radix: 16))"
+    }
 
     static func url(cache: URL, output: URL) -> URL {
         cache.appendingPathComponent("stamps-\(output.lastPathComponent).json")
