@@ -66,11 +66,20 @@ public enum ClipPreparer {
         } catch {
             throw BuildProblem(display, "cannot be read (check its permissions)")
         }
-        if interleaved.contains(where: { !$0.isFinite }) {
+        // One pass: NaN and infinity fail `< .infinity`, as the clipped count needs no other test.
+        var clipped = 0
+        var nonFinite = false
+        interleaved.withUnsafeBufferPointer { samples in
+            for sample in samples {
+                let magnitude = abs(sample)
+                nonFinite = nonFinite || !(magnitude < .infinity)
+                clipped &+= magnitude >= clipLevel ? 1 : 0
+            }
+        }
+        if nonFinite {
             throw BuildProblem(display, "holds NaN or infinite samples (re-export it as PCM)")
         }
         var warnings: [BuildProblem] = []
-        let clipped = interleaved.reduce(0) { $0 + (abs($1) >= clipLevel ? 1 : 0) }
         if clipped > 0 {
             warnings.append(BuildProblem(display, "\(clipped) samples are clipped at full scale (record it again at a lower level)"))
         }
