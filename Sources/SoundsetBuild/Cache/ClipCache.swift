@@ -95,7 +95,8 @@ public struct ClipCache: Sendable {
         return full
     }
 
-    /// Stores a prepared clip: its measurements, then its samples and envelope.
+    /// Stores a prepared clip: its measurements, then its samples and envelope, built in place in
+    /// one buffer (the samples are 4 bytes in 5 of an entry; they are copied once).
     func store(_ clip: PreparedClip) {
         guard
             let json = try? Self.encoder.encode(
@@ -103,21 +104,26 @@ public struct ClipCache: Sendable {
                     region: clip.region, measurement: clip.measurement, warnings: clip.warnings, sampleCount: clip.samples.count,
                     envelopeExactAbove: clip.envelope.exactAbove.bitPattern))
         else { return }
-        var meta = Data(capacity: json.count + 16)
-        withUnsafeBytes(of: UInt64(json.count).littleEndian) { meta.append(contentsOf: $0) }
-        meta.append(json)
-        var payload = Data(capacity: (clip.samples.count + 2 * clip.envelope.blockEnds.count) * 4 + 8)
-        func append<Word: FixedWidthInteger>(_ words: [Word]) {
+        let payloadSize = (clip.samples.count + 2 * clip.envelope.blockEnds.count) * 4
+        var data = Data(capacity: 8 + json.count + 8 + payloadSize + 8)
+        func seal(from start: Int) { withUnsafeBytes(of: Self.checksum(data[start...]).littleEndian) { data.append(contentsOf: $0) } }
+        // 32-bit words, little-endian: on a little-endian machine, the values' own bytes.
+        func append<Value>(_ values: [Value], _ bits: (Value) -> UInt32) {
             #if _endian(big)
-                words.map { $0.littleEndian }.withUnsafeBytes { payload.append(contentsOf: $0) }
+                values.map { bits($0).littleEndian }.withUnsafeBytes { data.append(contentsOf: $0) }
             #else
-                words.withUnsafeBytes { payload.append(contentsOf: $0) }
+                values.withUnsafeBytes { data.append(contentsOf: $0) }
             #endif
         }
-        append(clip.samples.map { $0.bitPattern })
-        append(clip.envelope.blockEnds)
-        append(clip.envelope.blockPeaks.map { $0.bitPattern })
-        write(Self.sealed(meta) + Self.sealed(payload), to: entry(clip.sourceSHA256))
+        withUnsafeBytes(of: UInt64(json.count).littleEndian) { data.append(contentsOf: $0) }
+        data.append(json)
+        seal(from: 0)
+        let payloadStart = data.count
+        append(clip.samples, \.bitPattern)
+        append(clip.envelope.blockEnds, { $0 })
+        append(clip.envelope.blockPeaks, \.bitPattern)
+        seal(from: payloadStart)
+        write(data, to: entry(clip.sourceSHA256))
     }
 
     // MARK: Finished clips
@@ -176,20 +182,13 @@ public struct ClipCache: Sendable {
         return hash
     }
 
-    /// `payload` followed by its checksum.
-    static func sealed(_ payload: Data) -> Data {
-        var data = payload
-        withUnsafeBytes(of: checksum(payload).littleEndian) { data.append(contentsOf: $0) }
-        return data
-    }
-
     /// The payload of sealed `data`, or nil when the checksum does not match.
     static func verified(_ data: Data) -> Data? {
         guard data.count >= 8 else { return nil }
         let payload = data.prefix(data.count - 8)
         var stored: UInt64 = 0
         for (index, byte) in data.suffix(8).enumerated() { stored |= UInt64(byte) << (8 * UInt64(index)) }
-        return checksum(Data(payload)) == stored ? Data(payload) : nil
+        return checksum(payload) == stored ? payload : nil
     }
 
     /// The little-endian 64-bit integer in the first 8 bytes of `data`.
