@@ -33,4 +33,19 @@ import Testing
         #expect(partly.gainDb == fully.gainDb && partly.limitingDb == fully.limitingDb)
         if level > -20 { #expect(partly.limitingDb > 1) }
     }
+
+    /// Quantising rounds exactly as `Float.rounded()` and clamps to 16 bits, also at every half
+    /// step (the ties), just either side of them, at full scale and beyond.
+    @Test func quantizeRoundsHalvesAwayFromZero() {
+        var samples: [Float] = [0, -0, 1, -1, 1.5, -1.5, 32767.5 / 32768, -32768.5 / 32768, 2, -2, 1e-30, -1e-30]
+        for step in -65540...65540 {
+            let tie = Float(step) / 2 / 32768
+            samples += [tie, tie.nextUp, tie.nextDown]
+        }
+        var random = SplitMix64(seed: 11)
+        for _ in 0..<100_000 { samples.append(Float(Double(random.next() % 2_200_001) / 1_000_000 - 1.1)) }
+        let expected = samples.map { Int16(clamping: Int(($0 * 32768).rounded())) }
+        #expect(ClipFinisher.quantize(samples) == expected)
+        #expect(ClipFinisher.quantize([0.5 / 32768, 1.5 / 32768, -0.5 / 32768, -2.5 / 32768]) == [1, 2, -1, -3])
+    }
 }

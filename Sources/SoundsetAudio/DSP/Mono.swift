@@ -4,17 +4,18 @@ public enum Mono {
     public static func mixDown(_ interleaved: [Float], channels: Int) -> [Float] {
         if channels == 1 { return interleaved }
         let frames = interleaved.count / channels
-        var mono = [Float](repeating: 0, count: frames)
         let scale = 1 / Float(channels)
-        interleaved.withUnsafeBufferPointer { input in
-            for frame in 0..<frames {
-                var sum: Float = 0
-                let base = frame * channels
-                for channel in 0..<channels { sum += input[base + channel] }
-                mono[frame] = sum * scale
+        return [Float](unsafeUninitializedCapacity: frames) { mono, initialized in
+            interleaved.withUnsafeBufferPointer { input in
+                for frame in 0..<frames {
+                    var sum: Float = 0
+                    let base = frame * channels
+                    for channel in 0..<channels { sum += input[base + channel] }
+                    mono[frame] = sum * scale
+                }
             }
+            initialized = frames
         }
-        return mono
     }
 
     /// Subtracts the mean, so the clip has no DC offset. Returns the offset removed.
@@ -25,7 +26,9 @@ public enum Mono {
         for sample in samples { sum += Double(sample) }
         let mean = sum / Double(samples.count)
         let offset = Float(mean)
-        for index in samples.indices { samples[index] -= offset }
+        samples.withUnsafeMutableBufferPointer { samples in
+            for index in samples.indices { samples[index] -= offset }
+        }
         return mean
     }
 }

@@ -78,8 +78,27 @@ public enum ClipFinisher {
     }
 
     /// Rounds to 16 bits with the scale libsndfile reads back (x · 32768), clamped, no dither:
-    /// deterministic, and reading the file returns these exact values.
+    /// deterministic, and reading the file returns these exact values. Halves round away from zero,
+    /// as `Float.rounded()` does.
+    ///
+    /// Adding 1.5 · 2^23 rounds a float under 2^22 to an integer (half to even) that the sum's low
+    /// bits hold, with no call to `roundf` and no float-to-integer trap check, so the loop runs on
+    /// vector instructions; a tie that went toward zero is then moved away from it.
     static func quantize(_ samples: [Float]) -> [Int16] {
-        samples.map { Int16(clamping: Int(($0 * 32768).rounded())) }
+        let magic: Float = 12_582_912
+        return [Int16](unsafeUninitializedCapacity: samples.count) { output, initialized in
+            samples.withUnsafeBufferPointer { input in
+                for index in 0..<input.count {
+                    let scaled = min(max(input[index] * 32768, -32768), 32767)
+                    let sum = scaled + magic
+                    var rounded = Int32(bitPattern: sum.bitPattern) &- Int32(bitPattern: magic.bitPattern)
+                    let remainder = scaled - (sum - magic)
+                    rounded &+= remainder == 0.5 && scaled > 0 ? 1 : 0
+                    rounded &-= remainder == -0.5 && scaled < 0 ? 1 : 0
+                    output[index] = Int16(truncatingIfNeeded: rounded)
+                }
+            }
+            initialized = samples.count
+        }
     }
 }
