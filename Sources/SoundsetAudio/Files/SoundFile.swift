@@ -94,20 +94,26 @@ public final class SoundFile {
     }
 }
 
-/// libsndfile's parse log for an open file (`SFC_GET_LOG_INFO`).
-private func logInfo(_ handle: OpaquePointer) -> String {
+/// libsndfile's parse log for an open file (`SFC_GET_LOG_INFO`), as bytes.
+private func logInfo(_ handle: OpaquePointer) -> [UInt8] {
     var buffer = [CChar](repeating: 0, count: 4096)
     let count = sf_command(handle, Int32(SFC_GET_LOG_INFO), &buffer, Int32(buffer.count))
-    guard count > 0 else { return "" }
-    return String(decoding: buffer.prefix(Int(count)).map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    guard count > 0 else { return [] }
+    return buffer.prefix(Int(count)).map { UInt8(bitPattern: $0) }
 }
 
 /// The log line where libsndfile noted that the audio chunk (`data` in WAV and CAF, `SSND` in AIFF)
-/// is shorter than its header says, e.g. `data : 32000 (should be 16000)`.
-private func dataTruncation(in log: String) -> String? {
-    log.split(separator: "\n").lazy.filter { $0.contains("(should be") }.map { $0.trimmingCharacters(in: .whitespaces) }.first {
-        $0.hasPrefix("data") || $0.hasPrefix("SSND")
+/// is shorter than its header says, e.g. `data : 32000 (should be 16000)`. Lines are looked at as
+/// bytes; only one that notes a shortfall becomes a string.
+private func dataTruncation(in log: [UInt8]) -> String? {
+    let marker = Array("(should be".utf8)
+    for line in log.split(separator: UInt8(ascii: "\n")) where line.count >= marker.count {
+        let bytes = Array(line)
+        guard (0...(bytes.count - marker.count)).contains(where: { bytes[$0..<($0 + marker.count)].elementsEqual(marker) }) else { continue }
+        let text = String(decoding: bytes, as: UTF8.self).trimmingCharacters(in: .whitespaces)
+        if text.hasPrefix("data") || text.hasPrefix("SSND") { return text }
     }
+    return nil
 }
 
 private func majorFormat(_ container: Container) -> Int32 {
