@@ -66,17 +66,18 @@ public enum ClipPreparer {
         } catch {
             throw BuildProblem(display, "cannot be read (check its permissions)")
         }
-        // One pass: NaN and infinity fail `< .infinity`, as the clipped count needs no other test.
+        // One pass, without branches (so on vector instructions): NaN and infinity have every
+        // exponent bit set, which makes their magnitude's bits the largest.
         var clipped = 0
-        var nonFinite = false
+        var nonFinite: UInt32 = 0
         interleaved.withUnsafeBufferPointer { samples in
             for sample in samples {
                 let magnitude = abs(sample)
-                nonFinite = nonFinite || !(magnitude < .infinity)
+                nonFinite |= magnitude.bitPattern >= Float.infinity.bitPattern ? 1 : 0
                 clipped &+= magnitude >= clipLevel ? 1 : 0
             }
         }
-        if nonFinite {
+        if nonFinite != 0 {
             throw BuildProblem(display, "holds NaN or infinite samples (re-export it as PCM)")
         }
         var warnings: [BuildProblem] = []
