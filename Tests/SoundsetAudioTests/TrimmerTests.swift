@@ -95,6 +95,7 @@ import Testing
         let stereo: [Float] = [1, 0, 0.5, 0.5, 0, 1, 0.2, 0.4]
         var mono = Mono.mixDown(stereo, channels: 2)
         #expect(mono == [0.5, 0.5, 0.5, 0.3])
+        #expect(Mono.mixDown([3, 0, 0, 0, 3, 0.3], channels: 3) == [1, 1.1])
         let offset = Mono.removeDC(&mono)
         #expect(abs(offset - 0.45) < 1e-6)
         #expect(abs(mono.reduce(0, +)) < 1e-6)
