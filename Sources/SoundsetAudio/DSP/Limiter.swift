@@ -74,15 +74,14 @@ public enum Limiter {
         }
         held.replaceSubrange(0..<required.count, with: slidingMinimum(required, window: lookahead))
         let release = Float(1 - exp(-1 / (releaseMs / 1000 * Double(sampleRate))))
-        var output = [Float](repeating: 0, count: count)
         var lowest: Float = 1
-        // Unity gain before `first`.
-        for index in 0..<max(0, first - offset) { output[index] = samples[index] * gain }
-        // One pass: the release holds each gain as it recovers, and a moving average as long as the
-        // look-ahead smooths it onto the samples.
-        held.withUnsafeMutableBufferPointer { held in
-            samples.withUnsafeBufferPointer { input in
-                output.withUnsafeMutableBufferPointer { output in
+        let output = [Float](unsafeUninitializedCapacity: count) { output, initialized in
+            held.withUnsafeMutableBufferPointer { held in
+                samples.withUnsafeBufferPointer { input in
+                    // Unity gain before `first`.
+                    for index in 0..<max(0, first - offset) { output[index] = input[index] * gain }
+                    // One pass: the release holds each gain as it recovers, and a moving average as
+                    // long as the look-ahead smooths it onto the samples.
                     // The sum of the last `lookahead` steps, all 1 so far.
                     var sum = Double(min(first, lookahead))
                     var previous: Float = 1
@@ -100,6 +99,7 @@ public enum Limiter {
                     }
                 }
             }
+            initialized = count
         }
         return LimiterResult(samples: output, maxReductionDb: -Decibels.fromAmplitude(Double(lowest)))
     }

@@ -64,9 +64,8 @@ public final class SoundFile {
     /// - Throws: `SoundFileError` when the file holds fewer frames than its header declares.
     public func readAll() throws -> [Float] {
         let channels = info.channels
-        var samples = [Float](repeating: 0, count: info.frames * channels)
         var done = 0
-        try samples.withUnsafeMutableBufferPointer { buffer in
+        return try [Float](unsafeUninitializedCapacity: info.frames * channels) { buffer, initialized in
             while done < info.frames {
                 let want = min(info.frames - done, 65536)
                 let got = Int(sf_readf_float(handle, buffer.baseAddress! + done * channels, sf_count_t(want)))
@@ -78,9 +77,9 @@ public final class SoundFile {
                         reason: "truncated: the header declares \(info.frames) frames but only \(done) could be read (\(why))")
                 }
                 done += got
+                initialized = done * channels
             }
         }
-        return samples
     }
 
     /// Writes interleaved 16-bit samples (`sf_writef_short`); libsndfile encodes them as the file's encoding.

@@ -51,17 +51,20 @@ public struct TruePeakEnvelope: Sendable, Equatable {
 
     /// The envelope at every sample of `samples` (the clip it was measured on).
     public func values(for samples: [Float]) -> [Float] {
-        var envelope = [Float](repeating: 0, count: samples.count)
-        var start = 0
-        for block in blockPeaks.indices {
-            var peak = blockPeaks[block]
-            if block > 0 { peak = max(peak, blockPeaks[block - 1]) }
-            if block + 1 < blockPeaks.count { peak = max(peak, blockPeaks[block + 1]) }
-            let end = min(samples.count, Int(blockEnds[block]))
-            for index in start..<max(start, end) { envelope[index] = max(peak, abs(samples[index])) }
-            start = max(start, end)
+        [Float](unsafeUninitializedCapacity: samples.count) { envelope, initialized in
+            samples.withUnsafeBufferPointer { samples in
+                var start = 0
+                for block in blockPeaks.indices {
+                    var peak = blockPeaks[block]
+                    if block > 0 { peak = max(peak, blockPeaks[block - 1]) }
+                    if block + 1 < blockPeaks.count { peak = max(peak, blockPeaks[block + 1]) }
+                    let end = min(samples.count, Int(blockEnds[block]))
+                    for index in start..<max(start, end) { envelope[index] = max(peak, abs(samples[index])) }
+                    start = max(start, end)
+                }
+                for index in start..<samples.count { envelope[index] = abs(samples[index]) }
+            }
+            initialized = samples.count
         }
-        for index in start..<samples.count { envelope[index] = abs(samples[index]) }
-        return envelope
     }
 }

@@ -49,10 +49,9 @@ public enum Resampler {
         if sourceRate == targetRate || samples.isEmpty { return samples }
         let ratio = Double(targetRate) / Double(sourceRate)
         let capacity = Int((Double(samples.count) * ratio).rounded(.up)) + 16
-        var output = [Float](repeating: 0, count: capacity)
-        var generated = 0
-        let status: Int32 = samples.withUnsafeBufferPointer { input in
-            output.withUnsafeMutableBufferPointer { out in
+        var status: Int32 = 0
+        let output = [Float](unsafeUninitializedCapacity: capacity) { out, generated in
+            samples.withUnsafeBufferPointer { input in
                 var data = SRC_DATA()
                 data.data_in = input.baseAddress
                 data.data_out = out.baseAddress
@@ -60,15 +59,13 @@ public enum Resampler {
                 data.output_frames = Int(capacity)
                 data.src_ratio = ratio
                 data.end_of_input = 1
-                let status = src_simple(&data, quality.converter, 1)
-                generated = Int(data.output_frames_gen)
-                return status
+                status = src_simple(&data, quality.converter, 1)
+                generated = status == 0 ? Int(data.output_frames_gen) : 0
             }
         }
         guard status == 0 else {
             throw ResamplerError(code: Int(status), reason: String(cString: src_strerror(status)))
         }
-        output.removeSubrange(generated...)
         return output
     }
 }
