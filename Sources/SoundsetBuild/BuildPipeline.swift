@@ -77,15 +77,7 @@ public enum BuildPipeline {
 
         // Every recording's sha256 (the cache key, and what the manifest records); unchanged files
         // keep the one the last build found.
-        let hashed = try await catalog.recordings.concurrentMap(maxConcurrency: jobs) { recording in
-            Result { () throws(BuildProblem) -> (String, FileStamp?) in
-                let stamp = FileStamp(path: recording.url.path)
-                if let stamp, let known = stamps?.recordings[recording.fileName], known.stamp == stamp { return (known.sha256, stamp) }
-                do { return (try SHA256.hex(fileAt: recording.url), stamp) } catch {
-                    throw BuildProblem(recording.displayPath, "cannot be read (check its permissions)")
-                }
-            }
-        }
+        let hashed = try await RecordingHashes.find(catalog.recordings, known: stamps, jobs: jobs)
         var problems = catalog.problems + hashed.compactMap(\.failure)
         guard problems.isEmpty || !catalog.recordings.isEmpty else { throw BuildFailure(problems) }
         let sources = zip(catalog.recordings, hashed).compactMap { recording, hash in (try? hash.get()).map { (recording, $0.0) } }

@@ -2,7 +2,7 @@ import Foundation
 
 /// FIPS 180-4 SHA-256, for the manifest's file hashes (Foundation on Linux has no CryptoKit).
 public struct SHA256: Sendable {
-    private static let roundConstants: [UInt32] = [
+    static let roundConstants: [UInt32] = [
         0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5,
         0xd807aa98, 0x12835b01, 0x243185be, 0x550c7dc3, 0x72be5d74, 0x80deb1fe, 0x9bdc06a7, 0xc19bf174,
         0xe49b69c1, 0xefbe4786, 0x0fc19dc6, 0x240ca1cc, 0x2de92c6f, 0x4a7484aa, 0x5cb0a9dc, 0x76f988da,
@@ -13,25 +13,30 @@ public struct SHA256: Sendable {
         0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208, 0x90befffa, 0xa4506ceb, 0xbef9a3f7, 0xc67178f2,
     ]
 
+    /// The eight working words of the hash.
+    typealias State = (UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32)
+    static let initialState: State = (0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19)
+
     /// The lower-case hex digest of `data`.
     public static func hex(_ data: Data) -> String {
-        var state: (UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32) = (
-            0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19
-        )
-        let fullBlocks = data.count / 64
-        // The tail, the 0x80 marker, zeros, and the length in bits: one or two final blocks.
-        var tail = [UInt8](data.suffix(data.count - fullBlocks * 64))
+        data.withUnsafeBytes { finish(initialState, bytes: $0, from: 0) }
+    }
+
+    /// `state` after the full blocks of `bytes` from block `first`, then the tail, the 0x80 marker,
+    /// zeros and the length in bits (one or two final blocks), as lower-case hex.
+    static func finish(_ start: State, bytes: UnsafeRawBufferPointer, from first: Int) -> String {
+        var state = start
+        let fullBlocks = bytes.count / 64
+        var tail = [UInt8](bytes[(fullBlocks * 64)...])
         tail.append(0x80)
         while tail.count % 64 != 56 { tail.append(0) }
-        let bitLength = UInt64(data.count) * 8
+        let bitLength = UInt64(bytes.count) * 8
         for shift in stride(from: 56, through: 0, by: -8) { tail.append(UInt8(truncatingIfNeeded: bitLength >> UInt64(shift))) }
         withUnsafeTemporaryAllocation(of: UInt32.self, capacity: 64) { schedule in
             roundConstants.withUnsafeBufferPointer { constants in
-                data.withUnsafeBytes { bytes in
-                    for block in 0..<fullBlocks { compress(&state, bytes.baseAddress! + block * 64, schedule, constants) }
-                }
-                tail.withUnsafeBytes { bytes in
-                    for block in 0..<(bytes.count / 64) { compress(&state, bytes.baseAddress! + block * 64, schedule, constants) }
+                for block in first..<fullBlocks { compress(&state, bytes.baseAddress! + block * 64, schedule, constants) }
+                tail.withUnsafeBytes { tail in
+                    for block in 0..<(tail.count / 64) { compress(&state, tail.baseAddress! + block * 64, schedule, constants) }
                 }
             }
         }
@@ -39,6 +44,44 @@ public struct SHA256: Sendable {
             let text = String(word, radix: 16)
             return String(repeating: "0", count: 8 - text.count) + text
         }.joined()
+    }
+
+    /// The lower-case hex digests of `messages`, in order: four at a time, one per SIMD lane, for as
+    /// many blocks as all four have, then each on its own. Messages of similar length go together.
+    public static func hex(_ messages: [Data]) -> [String] {
+        var digests = [String](repeating: "", count: messages.count)
+        let order = messages.indices.sorted { messages[$0].count > messages[$1].count }
+        var group = 0
+        while group < order.count {
+            let members = Array(order[group..<min(order.count, group + 4)])
+            group += 4
+            guard members.count > 1 else {
+                digests[members[0]] = hex(messages[members[0]])
+                continue
+            }
+            // Empty lanes repeat the last member; their results are not used.
+            let lanes = (0..<4).map { messages[members[min($0, members.count - 1)]] }
+            let common = lanes.map { $0.count / 64 }.min() ?? 0
+            guard common > 0 else {
+                for member in members { digests[member] = hex(messages[member]) }
+                continue
+            }
+            lanes[0].withUnsafeBytes { b0 in
+                lanes[1].withUnsafeBytes { b1 in
+                    lanes[2].withUnsafeBytes { b2 in
+                        lanes[3].withUnsafeBytes { b3 in
+                            let bytes = [b0, b1, b2, b3]
+                            let states = SHA256Lanes.compress(
+                                (b0.baseAddress!, b1.baseAddress!, b2.baseAddress!, b3.baseAddress!), blocks: common)
+                            for (lane, member) in members.enumerated() {
+                                digests[member] = finish(states[lane], bytes: bytes[lane], from: common)
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        return digests
     }
 
     /// One 64-byte block of the compression function; `schedule` is scratch for 64 words.
