@@ -216,19 +216,28 @@ public enum BuildPipeline {
             let copies = catalog.copies
             let level = setLevel.level
             let sounds = staging.appendingPathComponent(OutputFolder.soundsName)
-            let written = try await finished.concurrentMap(maxConcurrency: jobs) { item -> (Manifest.Clip, ClipCache.Finished) in
-                let copy = copies.contains(item.prepared.recording.name)
-                switch item {
-                case .cached(let clip, let meta, let file):
-                    let entry = try ClipWriter.place(
-                        file, of: clip, meta: meta, from: lastFinished!, into: sounds, copy: copy, configuration: configuration)
-                    return (entry, meta)
-                case .computed(let clip):
-                    return try ClipWriter.write(clip, into: sounds, copy: copy, level: level, configuration: configuration)
-                case .known:
-                    preconditionFailure("the full pass finishes every clip; only the level search knows a clip by its limiting")
+            // In groups of four, so that the new files are hashed together (see `ClipWriter.write`).
+            let groups = stride(from: 0, to: finished.count, by: 4).map { Array(finished[$0..<min(finished.count, $0 + 4)]) }
+            let written = try await groups.concurrentMap(maxConcurrency: jobs) { group -> [(Manifest.Clip, ClipCache.Finished)] in
+                var results = [(Manifest.Clip, ClipCache.Finished)?](repeating: nil, count: group.count)
+                var computed: [(position: Int, clip: FinishedClip)] = []
+                for (position, item) in group.enumerated() {
+                    switch item {
+                    case .cached(let clip, let meta, let file):
+                        let entry = try ClipWriter.place(
+                            file, of: clip, meta: meta, from: lastFinished!, into: sounds, copy: copies.contains(clip.recording.name),
+                            configuration: configuration)
+                        results[position] = (entry, meta)
+                    case .computed(let clip):
+                        computed.append((position, clip))
+                    case .known:
+                        preconditionFailure("the full pass finishes every clip; only the level search knows a clip by its limiting")
+                    }
                 }
-            }
+                let new = try ClipWriter.write(computed.map(\.clip), into: sounds, copies: copies, level: level, configuration: configuration)
+                for (item, result) in zip(computed, new) { results[item.position] = result }
+                return results.map { $0! }
+            }.flatMap { $0 }
             let clips = written.map(\.0)
             let manifest = Manifest(
                 toolVersion: ToolVersion.current, configurationHash: configuration.hash, locale: configuration.locale,

@@ -7,19 +7,45 @@ enum ClipWriter {
     /// The limiter aims this far under the ceiling, dB, so quantisation cannot push the written file over it.
     static let ceilingMargin = 0.05
 
-    /// Writes `clip` into `folder`, verifies the written file's true peak, and writes its copy.
-    /// Frames in the result are read back from the written file's header, loudness and true peak
-    /// from the samples the file decodes to.
-    /// - Returns: the manifest entry and the figures to keep for the next build (a clip the encoding
-    ///   pushed over the ceiling is finished again under a lower one; its figures are the written
-    ///   ones, and `searchLimitingDb` keeps what the level search saw).
-    static func write(_ clip: FinishedClip, into folder: URL, copy: Bool, level: Double, configuration: Configuration) throws
-        -> (entry: Manifest.Clip, finished: ClipCache.Finished)
+    /// Writes `clips` into `folder`, verifies each written file's true peak, and writes the copies
+    /// of those in `copies`. Frames in the results are read back from the written file's header,
+    /// loudness and true peak from the samples the file decodes to; the files are hashed four at a
+    /// time (`SHA256.hex` of several messages).
+    /// - Returns: per clip, in order, the manifest entry and the figures to keep for the next build (a
+    ///   clip the encoding pushed over the ceiling is finished again under a lower one; its figures
+    ///   are the written ones, and `searchLimitingDb` keeps what the level search saw).
+    static func write(_ clips: [FinishedClip], into folder: URL, copies: Set<String>, level: Double, configuration: Configuration) throws
+        -> [(entry: Manifest.Clip, finished: ClipCache.Finished)]
     {
+        let written = try clips.map { try writeFile($0, into: folder, level: level, configuration: configuration) }
+        let digests = SHA256.hex(written.map(\.data))
+        return try zip(written, digests).map { file, digest in
+            let name = file.clip.prepared.recording.name
+            let copy = copies.contains(name)
+            try writeCopy(of: file.data, name: name, into: folder, copy: copy, configuration: configuration)
+            let finished = ClipCache.Finished(
+                levelBits: level.bitPattern, searchLimitingDb: file.searchLimitingDb, gainDb: file.clip.gainDb,
+                limitingDb: file.clip.limitingDb, frames: file.info.frames, loudness: file.measurement.loudness,
+                truePeak: file.measurement.truePeak, sha256: digest)
+            return (entry(file.clip.prepared, finished, copy: copy, configuration: configuration), finished)
+        }
+    }
+
+    /// One clip's file as written and read back.
+    private struct WrittenFile {
+        /// The clip as written (finished again if the encoding pushed it over the ceiling).
+        var clip: FinishedClip
+        var searchLimitingDb: Double
+        var info: SoundFileInfo
+        var measurement: LoudnessMeasurement
+        /// The file's bytes.
+        var data: Data
+    }
+
+    /// Writes `clip`'s file into `folder` and reads it back.
+    private static func writeFile(_ clip: FinishedClip, into folder: URL, level: Double, configuration: Configuration) throws -> WrittenFile {
         let searchLimitingDb = clip.limitingDb
-        let name = clip.prepared.recording.name
-        let fileName = Self.fileName(name, configuration)
-        let url = folder.appendingPathComponent(fileName)
+        let url = folder.appendingPathComponent(Self.fileName(clip.prepared.recording.name, configuration))
         let ceiling = configuration.loudness.truePeak
         var clip = clip
         var readBack: (info: SoundFileInfo, measurement: LoudnessMeasurement)
@@ -54,12 +80,7 @@ enum ClipWriter {
         }
         let data: Data
         do { data = try Data(contentsOf: url) } catch { throw BuildProblem(url.path, "cannot be read back after writing") }
-        try writeCopy(of: data, name: name, into: folder, copy: copy, configuration: configuration)
-        let finished = ClipCache.Finished(
-            levelBits: level.bitPattern, searchLimitingDb: searchLimitingDb, gainDb: clip.gainDb, limitingDb: clip.limitingDb,
-            frames: readBack.info.frames, loudness: readBack.measurement.loudness, truePeak: readBack.measurement.truePeak,
-            sha256: SHA256.hex(data))
-        return (entry(clip.prepared, finished, copy: copy, configuration: configuration), finished)
+        return WrittenFile(clip: clip, searchLimitingDb: searchLimitingDb, info: readBack.info, measurement: readBack.measurement, data: data)
     }
 
     /// Places the last build's finished file `source` (and its copy) into `folder`.
