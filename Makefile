@@ -44,8 +44,12 @@ setup:
 	  echo "install the development packages of libsndfile, libsamplerate and libebur128, and pkg-config"; exit 1; \
 	fi
 
+# On Linux the Swift runtime and Foundation are linked into the binary: it then starts in 4 ms
+# instead of 8 (dynamic linking), which is a third of a no-op rebuild. macOS has them in the system.
+STATIC     := $(if $(filter Linux,$(shell uname -s)),--static-swift-stdlib,)
+
 build: setup
-	$(SWIFT) build -c release --product soundset
+	$(SWIFT) build -c release --product soundset $(STATIC)
 
 sounds: build
 	$(RELEASE) build --assets $(ASSETS) --output $(OUTPUT)

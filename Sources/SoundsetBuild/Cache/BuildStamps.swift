@@ -66,11 +66,7 @@ struct BuildStamps: Codable, Sendable {
         var stamps: [String: FileStamp] = [:]
         for name in names where AssetCatalog.isRecordingName(name) {
             // Links and folders make the fast path step aside; the full build decides about them.
-            var isLink = false
-            if let type = try? FileManager.default.attributesOfItem(atPath: assets.appendingPathComponent(name).path)[.type] as? FileAttributeType {
-                isLink = type == .typeSymbolicLink
-            }
-            guard !isLink, let stamp = FileStamp(path: assets.appendingPathComponent(name).path) else { return nil }
+            guard let stamp = FileStamp(path: assets.appendingPathComponent(name).path, followingLinks: false) else { return nil }
             stamps[name] = stamp
         }
         return stamps

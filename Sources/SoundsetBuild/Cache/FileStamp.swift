@@ -13,10 +13,11 @@ struct FileStamp: Codable, Sendable, Equatable {
     var modifiedNanoseconds: Int64
     var inode: UInt64
 
-    /// The stamp of the file at `path`, or nil when it cannot be stat'ed or is not a regular file.
-    init?(path: String) {
+    /// The stamp of the file at `path`, or nil when it cannot be stat'ed or is not a regular file
+    /// (without `followingLinks`, a symbolic link is not one).
+    init?(path: String, followingLinks: Bool = true) {
         var info = stat()
-        guard stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return nil }
+        guard (followingLinks ? stat(path, &info) : lstat(path, &info)) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return nil }
         size = Int64(info.st_size)
         #if canImport(Darwin)
             modifiedSeconds = Int64(info.st_mtimespec.tv_sec)
