@@ -58,13 +58,15 @@ public enum BuildPipeline {
     /// - Throws: `BuildFailure` with every problem found; the output folder is then untouched.
     public static func run(_ options: BuildOptions) async throws -> BuildReport {
         let cacheFolder = ClipCache.folder(for: options.output.standardizedFileURL)
-        let stamps = options.useCache ? BuildStamps.load(cache: cacheFolder, output: options.output.standardizedFileURL) : nil
         // Nothing touched since the last build (by stat alone): done, without reading a byte of audio.
-        if let stamps, let manifest = UpToDate.byStamps(stamps, assets: options.assets, output: options.output.standardizedFileURL) {
+        if options.useCache, let head = BuildStamps.loadHead(cache: cacheFolder, output: options.output.standardizedFileURL),
+            let manifest = UpToDate.byStamps(head, assets: options.assets, output: options.output.standardizedFileURL)
+        {
             return BuildReport(
                 manifest: manifest, warnings: [], upToDate: true, preparedFromCache: manifest.clips.count,
                 finishedFromCache: manifest.clips.count)
         }
+        let stamps = options.useCache ? BuildStamps.load(cache: cacheFolder, output: options.output.standardizedFileURL) : nil
         let catalog = try await AssetCatalog.load(assets: options.assets, displayName: options.assetsDisplay, jobs: options.jobs)
         let configuration = catalog.configuration
         let output: OutputFolder

@@ -39,6 +39,21 @@ struct BuildStamps: Codable, Sendable {
         return try? JSONDecoder().decode(BuildStamps.self, from: data)
     }
 
+    /// The part of the stamps that tells whether anything changed: a no-op rebuild reads only this
+    /// (decoding the finished files and the search's tries too would take as long again).
+    struct Head: Decodable, Sendable {
+        var toolVersion: String
+        var configurationFileSHA256: String
+        var configurationHash: String
+        var recordings: [String: Recording]
+        var outputs: [String: FileStamp]
+    }
+
+    static func loadHead(cache: URL, output: URL) -> Head? {
+        guard let data = try? Data(contentsOf: url(cache: cache, output: output)) else { return nil }
+        return try? JSONDecoder().decode(Head.self, from: data)
+    }
+
     func save(cache: URL, output: URL) {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]

@@ -28,4 +28,22 @@ struct FileStamp: Codable, Sendable, Equatable {
         #endif
         inode = UInt64(info.st_ino)
     }
+
+    // Stored as [size, seconds, nanoseconds, inode]: the stamps file holds one per recording and
+    // output file, and a four-number array decodes in a fraction of a keyed object's time.
+    init(from decoder: Decoder) throws {
+        var container = try decoder.unkeyedContainer()
+        size = try container.decode(Int64.self)
+        modifiedSeconds = try container.decode(Int64.self)
+        modifiedNanoseconds = try container.decode(Int64.self)
+        inode = try container.decode(UInt64.self)
+    }
+
+    func encode(to encoder: Encoder) throws {
+        var container = encoder.unkeyedContainer()
+        try container.encode(size)
+        try container.encode(modifiedSeconds)
+        try container.encode(modifiedNanoseconds)
+        try container.encode(inode)
+    }
 }

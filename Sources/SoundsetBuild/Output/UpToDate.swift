@@ -6,7 +6,7 @@ enum UpToDate {
     /// The output folder's manifest when, by `stat` alone, nothing changed since the build that left
     /// `stamps`: the same recordings (names, sizes, times, inodes), the same `soundset.json`, the same
     /// tool, and every output file as that build wrote it. Otherwise nil, and the full check decides.
-    static func byStamps(_ stamps: BuildStamps, assets: URL, output: URL) -> Manifest? {
+    static func byStamps(_ stamps: BuildStamps.Head, assets: URL, output: URL) -> Manifest? {
         guard stamps.toolVersion == ToolVersion.current, !stamps.outputs.isEmpty,
             let recordings = BuildStamps.recordingStamps(assets),
             recordings.count == stamps.recordings.count,
