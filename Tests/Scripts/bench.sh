@@ -16,22 +16,25 @@ mkdir -p "$root"
 
 declare -A WALL CPU RSS
 timed() { # key, label, command...: runs it RUNS times (default 1) under GNU time, RESET before each
-  # run when set; prints and keeps the median run's wall, CPU and peak memory
+  # run when set; prints and keeps the median run's wall (bash's clock, to the microsecond), CPU and
+  # peak memory
   local key=$1 label=$2; shift 2
-  local runs=${RUNS:-1} i wall user sys rss
+  local runs=${RUNS:-1} i start end wall user sys rss
   : > "$root/times.txt"
   for ((i = 0; i < runs; i++)); do
     if [ -n "${RESET:-}" ]; then eval "$RESET"; fi
-    /usr/bin/time -f "%e %U %S %M" -o "$root/time.txt" "$@" >/dev/null 2>"$root/stderr.txt" || {
+    start=$EPOCHREALTIME
+    /usr/bin/time -f "%U %S %M" -o "$root/time.txt" "$@" >/dev/null 2>"$root/stderr.txt" || {
       echo "$label failed:"; tail -5 "$root/stderr.txt"; exit 1; }
-    cat "$root/time.txt" >> "$root/times.txt"
+    end=$EPOCHREALTIME
+    echo "$(awk "BEGIN { print $end - $start }") $(cat "$root/time.txt")" >> "$root/times.txt"
   done
   read -r wall user sys rss < <(sort -n "$root/times.txt" | sed -n "$(((runs + 1) / 2))p")
   WALL[$key]=$wall; CPU[$key]=$(awk "BEGIN { print $user + $sys }"); RSS[$key]=$(awk "BEGIN { print $rss / 1024 }")
   local note=""; [ "$runs" -gt 1 ] && note="   (median of $runs)"
-  printf '%-36s wall %7.2f s   cpu %7.2f s   peak memory %6.1f MB%s\n' "$label" "$wall" "${CPU[$key]}" "${RSS[$key]}" "$note"
+  printf '%-36s wall %7.3f s   cpu %7.2f s   peak memory %6.1f MB%s\n' "$label" "$wall" "${CPU[$key]}" "${RSS[$key]}" "$note"
 }
-ratio() { awk "BEGIN { if ($2 > 0) printf \"%.1f\", $1 / $2; else print \"-\" }"; }
+ratio() { awk "BEGIN { if ($2 > 0) printf \"%.2f\", $1 / $2; else print \"-\" }"; }
 percent() { awk "BEGIN { printf \"%.1f%%\", 100 * $1 / $2 }"; }
 quality() { # label, files...: loudness spread and worst true peak, by soundset's own measure
   local label=$1; shift
@@ -84,9 +87,12 @@ sync
 RUNS=3 RESET="aside '$work/Output' '$work/.soundset-cache'; sync" \
   timed full "soundset full build" "$soundset" build --quiet --assets "$work/Assets" --output "$work/Output"
 RUNS=3 timed noop "soundset no-op rebuild" "$soundset" build --quiet --assets "$work/Assets" --output "$work/Output"
+# Each run follows a new change to the same recording (its level: 0.5, 0.6, then 0.7 of the original).
 changed=$(find "$work/Assets" -type f -name '*.wav' | sort | head -1)
-sox "$changed" "$root/changed.wav" vol 0.5 && mv "$root/changed.wav" "$changed"
-timed one "soundset one recording changed" "$soundset" build --quiet --assets "$work/Assets" --output "$work/Output"
+cp "$changed" "$root/original.wav"
+change=4
+RUNS=3 RESET='change=$((change + 1)); sox "$root/original.wav" "$root/changed.wav" vol 0.$change && mv "$root/changed.wav" "$changed"' \
+  timed one "soundset one recording changed" "$soundset" build --quiet --assets "$work/Assets" --output "$work/Output"
 
 # The classic recipe, one sox process per clip: trim both ends, rate -v, norm. Run as a user's
 # script runs it (a loop, one clip after another), and once on every core for comparison.

@@ -52,8 +52,9 @@ import Testing
         #expect(problems.contains("Assets/nan.wav: holds NaN or infinite samples (re-export it as PCM)"))
     }
 
-    /// Headers are read in parallel, and libsndfile reports a failed open through a global: each
-    /// unreadable file must still get its own message, the one it gets when opened alone.
+    /// Headers are read in parallel (and other tests open files meanwhile), and libsndfile reports a
+    /// failed open through a global: each unreadable file must still get its own message, the one it
+    /// gets when opened alone.
     @Test func everyUnreadableFileGetsItsOwnMessage() async throws {
         let folder = try TemporaryDirectory()
         defer { folder.remove() }

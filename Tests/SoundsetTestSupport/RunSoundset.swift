@@ -66,9 +66,29 @@ public enum SoundsetExecutable {
 
 extension SoundsetExecutable {
     /// Runs `soundset arguments…` (give absolute paths) with output discarded and returns its exit
-    /// status and peak resident memory in kilobytes (from `wait4`'s rusage for this child alone).
+    /// status and peak resident memory in kilobytes (GNU time's figure where it is installed, else
+    /// `wait4`'s rusage for the child).
     public static func runMeasuringMemory(_ arguments: [String]) throws -> (status: Int32, maxRSSKilobytes: Int) {
-        let argv = ([url.path] + arguments).map { strdup($0) } + [nil]
+        #if os(Linux)
+            // Linux carries a process's peak RSS across exec, so a child spawned from this test
+            // runner reports at least the runner's own peak (tens of MB once other tests have run).
+            // GNU time forks the command from its own small process: its figure is soundset's alone.
+            if FileManager.default.isExecutableFile(atPath: "/usr/bin/time") {
+                let scratch = try TemporaryDirectory("soundset-time")
+                defer { scratch.remove() }
+                let report = scratch.url.appendingPathComponent("rss")
+                let status = try spawn(["/usr/bin/time", "-f", "%M", "-o", report.path, url.path] + arguments).status
+                let lines = (try? String(contentsOf: report, encoding: .utf8))?.split(separator: "\n") ?? []
+                if let kilobytes = lines.last.flatMap({ Int($0) }) { return (status, kilobytes) }
+            }
+        #endif
+        return try spawn([url.path] + arguments)
+    }
+
+    /// Spawns `command` (a path, then its arguments) with no output, waits, and returns its status
+    /// and the peak RSS `wait4` reports for it.
+    private static func spawn(_ command: [String]) throws -> (status: Int32, maxRSSKilobytes: Int) {
+        let argv = command.map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }
         var actions: posix_spawn_file_actions_t = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
@@ -76,7 +96,7 @@ extension SoundsetExecutable {
         posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
         posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
         var pid: pid_t = 0
-        let spawned = posix_spawn(&pid, url.path, &actions, nil, argv, environ)
+        let spawned = posix_spawn(&pid, command[0], &actions, nil, argv, environ)
         guard spawned == 0 else { throw POSIXError(POSIXErrorCode(rawValue: spawned) ?? .EINVAL) }
         var status: Int32 = 0
         var usage = rusage()

@@ -23,10 +23,7 @@ public final class SoundFile {
     /// - Throws: `SoundFileError` with libsndfile's reason when the file cannot be opened or parsed.
     public static func open(reading path: String) throws -> SoundFile {
         var raw = SF_INFO()
-        guard let handle = sf_open(path, Int32(SFM_READ), &raw) else {
-            // sf_strerror(NULL) is a global: read it straight after the failing call.
-            throw SoundFileError(path: path, code: Int(sf_error(nil)), reason: String(cString: sf_strerror(nil)))
-        }
+        let handle = try open(path, mode: Int32(SFM_READ), &raw)
         let info = SoundFileInfo(
             frames: Int(raw.frames), sampleRate: Int(raw.samplerate), channels: Int(raw.channels),
             containerName: formatName(raw.format & Int32(SF_FORMAT_TYPEMASK), major: true),
@@ -49,15 +46,28 @@ public final class SoundFile {
         guard sf_format_check(&raw) == SF_TRUE else {
             throw SoundFileError(path: path, reason: "libsndfile cannot write \(encoding.rawValue) in \(container.rawValue)")
         }
-        guard let handle = sf_open(path, Int32(SFM_WRITE), &raw) else {
-            throw SoundFileError(path: path, code: Int(sf_error(nil)), reason: String(cString: sf_strerror(nil)))
-        }
+        let handle = try open(path, mode: Int32(SFM_WRITE), &raw)
         let info = SoundFileInfo(
             frames: 0, sampleRate: sampleRate, channels: channels,
             containerName: formatName(majorFormat(container), major: true),
             encodingName: formatName(subFormat(encoding), major: false),
             container: container, encoding: encoding)
         return SoundFile(handle: handle, path: path, info: info)
+    }
+
+    /// libsndfile reports a failed open through a global (`sf_error(NULL)`, `sf_strerror(NULL)`)
+    /// that an open on any other thread overwrites, so opens are made one at a time and a failure's
+    /// message is read under the same lock. An open reads a header (tens of microseconds); reading
+    /// and writing audio run unlocked.
+    private static let openLock = NSLock()
+
+    private static func open(_ path: String, mode: Int32, _ raw: inout SF_INFO) throws -> OpaquePointer {
+        openLock.lock()
+        defer { openLock.unlock() }
+        guard let handle = sf_open(path, mode, &raw) else {
+            throw SoundFileError(path: path, code: Int(sf_error(nil)), reason: String(cString: sf_strerror(nil)))
+        }
+        return handle
     }
 
     /// Reads every frame as interleaved floats in [-1, 1] (`sf_readf_float`).

@@ -67,23 +67,15 @@ public struct AssetCatalog: Sendable {
         }
         let realAssets = assets.resolvingSymlinksInPath().standardizedFileURL.path
         let candidates = names.filter(isRecordingName)
-        // Headers are read on every core. libsndfile reports a failed open through a global, so a
-        // file that fails is opened again alone afterwards, for its own message.
         let found = try await candidates.concurrentMap(maxConcurrency: jobs) { fileName in
             inspect(fileName, in: assets, displayName: displayName, realAssets: realAssets)
         }
         var recordings: [Recording] = []
-        for (fileName, result) in zip(candidates, found) {
+        for result in found {
             switch result {
             case .recording(let recording): recordings.append(recording)
             case .problem(let problem): problems.append(problem)
             case .skipped: break
-            case .unreadable:
-                switch inspect(fileName, in: assets, displayName: displayName, realAssets: realAssets, alone: true) {
-                case .recording(let recording): recordings.append(recording)
-                case .problem(let problem): problems.append(problem)
-                case .skipped, .unreadable: break
-                }
             }
         }
 
@@ -137,12 +129,10 @@ public struct AssetCatalog: Sendable {
         case problem(BuildProblem)
         /// A folder: not a recording, not a problem.
         case skipped
-        /// libsndfile could not open it; its message is only reliable when read alone.
-        case unreadable
     }
 
     /// Checks one name in the assets folder and reads its header.
-    private static func inspect(_ fileName: String, in assets: URL, displayName: String, realAssets: String, alone: Bool = false) -> Found {
+    private static func inspect(_ fileName: String, in assets: URL, displayName: String, realAssets: String) -> Found {
         let fileManager = FileManager.default
         let url = assets.appendingPathComponent(fileName)
         let display = "\(displayName)/\(ClipName.printable(fileName))"
@@ -163,8 +153,8 @@ public struct AssetCatalog: Sendable {
         }
         let info: SoundFileInfo
         do { info = try SoundFile.open(reading: url.path).info } catch {
-            guard alone, let error = error as? SoundFileError else { return .unreadable }
-            return .problem(BuildProblem(display, "cannot be read as audio: \(error.reason.asClause)"))
+            let reason = (error as? SoundFileError)?.reason ?? "\(error)"
+            return .problem(BuildProblem(display, "cannot be read as audio: \(reason.asClause)"))
         }
         if let problem = headerProblem(info) { return .problem(BuildProblem(display, problem)) }
         return .recording(Recording(name: name, fileName: fileName, url: url, displayPath: display, info: info))
