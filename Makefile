@@ -46,6 +46,7 @@ setup:
 
 # On Linux the Swift runtime and Foundation are linked into the binary: it then starts in 4 ms
 # instead of 8 (dynamic linking), which is a third of a no-op rebuild. macOS has them in the system.
+# (The linker then warns that Foundation's static library uses mktemp: the toolchain's, not ours.)
 STATIC     := $(if $(filter Linux,$(shell uname -s)),--static-swift-stdlib,)
 
 build: setup
