@@ -22,16 +22,20 @@ let package = Package(
             providers: [.apt(["libebur128-dev"]), .brew(["libebur128"])]),
 
         .target(name: "SoundsetRuntime"),
-        .target(name: "SoundsetAudio", dependencies: ["CSndFile", "CSampleRate", "CEBUR128"]),
+        .target(name: "SoundsetAudio", dependencies: ["CSndFile", "CSampleRate", "CEBUR128", "SoundsetRuntime"]),
         .target(name: "SoundsetBuild", dependencies: ["SoundsetAudio", "SoundsetRuntime"]),
         .target(name: "SoundsetCLI", dependencies: ["SoundsetBuild", "SoundsetRuntime"]),
         .executableTarget(name: "soundset", dependencies: ["SoundsetCLI"]),
 
-        .target(name: "SoundsetTestSupport", dependencies: ["SoundsetAudio", "SoundsetRuntime"], path: "Tests/SoundsetTestSupport"),
+        // The runtime's tests need nothing but the runtime, as an iOS simulator would run them.
+        .target(name: "SoundsetRuntimeTestSupport", dependencies: ["SoundsetRuntime"], path: "Tests/SoundsetRuntimeTestSupport"),
+        .target(
+            name: "SoundsetTestSupport", dependencies: ["SoundsetAudio", "SoundsetRuntime", "SoundsetRuntimeTestSupport"],
+            path: "Tests/SoundsetTestSupport"),
         .testTarget(name: "SoundsetAudioTests", dependencies: ["SoundsetAudio", "SoundsetTestSupport"]),
         .testTarget(name: "SoundsetBuildTests", dependencies: ["SoundsetBuild", "SoundsetTestSupport"]),
-        .testTarget(name: "SoundsetRuntimeTests", dependencies: ["SoundsetRuntime", "SoundsetTestSupport"], exclude: ["Vectors"]),
-        .testTarget(name: "SoundsetCLITests", dependencies: ["SoundsetTestSupport", "SoundsetRuntime"]),
+        .testTarget(name: "SoundsetRuntimeTests", dependencies: ["SoundsetRuntime", "SoundsetRuntimeTestSupport"], exclude: ["Vectors"]),
+        .testTarget(name: "SoundsetCLITests", dependencies: ["SoundsetTestSupport", "SoundsetRuntimeTestSupport", "SoundsetRuntime"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -217,7 +217,7 @@ public enum BuildPipeline {
         do {
             let copies = catalog.copies
             let level = setLevel.level
-            let sounds = staging.appendingPathComponent(OutputFolder.soundsName)
+            let sounds = staging.appendingPathComponent(SoundSetLayout.soundsName)
             // In groups of four, so that the new files are hashed together (see `ClipWriter.write`).
             let groups = stride(from: 0, to: finished.count, by: 4).map { Array(finished[$0..<min(finished.count, $0 + 4)]) }
             let written = try await groups.concurrentMap(maxConcurrency: jobs) { group -> [(Manifest.Clip, ClipCache.Finished)] in
@@ -243,14 +243,14 @@ public enum BuildPipeline {
             let clips = written.map(\.0)
             let manifest = Manifest(
                 toolVersion: ToolVersion.current, configurationHash: configuration.hash, locale: configuration.locale,
-                sampleRate: configuration.sampleRate, channels: 1, container: configuration.container.rawValue,
-                encoding: configuration.encoding.rawValue,
+                sampleRate: configuration.sampleRate, channels: 1, container: configuration.container,
+                encoding: configuration.encoding,
                 loudness: .init(
                     target: configuration.loudness.target, truePeakCeiling: configuration.loudness.truePeak,
                     maxLimiterReductionDb: configuration.limiter.maxReductionDb,
                     setLevel: rounded(setLevel.level), reason: setLevel.reason),
                 reading: configuration.reading, announcement: configuration.announcement, clips: clips)
-            try manifest.encoded().write(to: staging.appendingPathComponent(OutputFolder.manifestName))
+            try manifest.encoded().write(to: staging.appendingPathComponent(SoundSetLayout.manifestName))
             try output.swap(in: staging)
             if let cache {
                 saveStamps(

@@ -47,7 +47,7 @@ enum AnnouncementCommand {
         }
         let outputFolder = URL(fileURLWithPath: parsed.options["--output"] ?? "Output")
         let manifest: Manifest
-        do { manifest = try Manifest.load(from: outputFolder.appendingPathComponent("manifest.json")) } catch {
+        do { manifest = try Manifest.load(from: outputFolder.appendingPathComponent(SoundSetLayout.manifestName)) } catch {
             console.err("soundset: \(error) (run soundset build first)")
             return ExitCode.failure
         }
@@ -70,7 +70,7 @@ enum AnnouncementCommand {
         }
         if let outPath {
             return try render(
-                plan, to: outPath, manifest: manifest, soundsFolder: outputFolder.appendingPathComponent("Sounds"), format: format, console: console)
+                plan, to: outPath, manifest: manifest, soundsFolder: outputFolder.appendingPathComponent(SoundSetLayout.soundsName), format: format, console: console)
         }
         if format == "json" {
             console.out(try jsonText(plan))
@@ -84,27 +84,20 @@ enum AnnouncementCommand {
         -> Int32
     {
         let url = URL(fileURLWithPath: path)
-        guard url.pathExtension.lowercased() == manifest.container else {
-            console.err("soundset: \(path): the set is \(manifest.container), so the composed file must end in .\(manifest.container)")
+        let ext = manifest.container.fileExtension
+        guard url.pathExtension.lowercased() == ext else {
+            console.err("soundset: \(path): the set is \(ext), so the composed file must end in .\(ext)")
             return ExitCode.failure
         }
         let data: Data
-        do { data = try Composer.compose(plan, soundsFolder: soundsFolder) } catch {
+        do { data = try Composer.compose(plan, manifest: manifest, soundsFolder: soundsFolder) } catch {
             console.err("soundset: \(error)")
             return ExitCode.failure
         }
-        // Written beside the target and renamed into place: never a half-written sound.
-        let temporary = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).\(UUID().uuidString).tmp")
-        do {
-            try data.write(to: temporary)
-            if FileManager.default.fileExists(atPath: url.path) {
-                _ = try FileManager.default.replaceItemAt(url, withItemAt: temporary)
-            } else {
-                try FileManager.default.moveItem(at: temporary, to: url)
-            }
-        } catch {
-            try? FileManager.default.removeItem(at: temporary)
-            console.err("soundset: \(path): cannot be written (\((error as NSError).localizedDescription)); check that the folder exists and is writable")
+        // Written beside the target and renamed over it (rename(2)): never a half-written sound, and
+        // an existing file is replaced every time.
+        do { try RegularFile.replace(url, with: data) } catch {
+            console.err("soundset: \(path): cannot be written (\(error.reason)); check that the folder exists and is writable")
             return ExitCode.failure
         }
         if format == "json" {
@@ -122,7 +115,7 @@ enum AnnouncementCommand {
     }
 
     private static func printPlan(_ plan: AnnouncementPlan, console: Console) {
-        console.out("\(plan.amount) (\(plan.locale)): \(plan.clips.joined(separator: " "))")
+        console.out("\(plan.amount) (\(plan.locale.rawValue)): \(plan.clips.joined(separator: " "))")
         let width = max(4, plan.steps.map(\.clip.count).max() ?? 0)
         console.out("    start   seconds  " + "clip".padding(toLength: width, withPad: " ", startingAt: 0) + "  file")
         for step in plan.steps {

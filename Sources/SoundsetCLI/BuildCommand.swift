@@ -77,7 +77,7 @@ enum BuildCommand {
         console.out(
             String(
                 format: "built %d clips and %d copies into %@ (%@ %@, %d Hz) in %.1f s: level %.1f LUFS, spread %.2f LU, worst true peak %.2f dBTP",
-                manifest.clips.count, copies, output, manifest.container, manifest.encoding, manifest.sampleRate, elapsed,
+                manifest.clips.count, copies, output, manifest.container.rawValue, manifest.encoding.rawValue, manifest.sampleRate, elapsed,
                 manifest.loudness.setLevel, spread, manifest.clips.map(\.truePeak).max() ?? 0))
         console.out("level: \(manifest.loudness.reason)")
         if report.preparedFromCache > 0 || report.finishedFromCache > 0 {

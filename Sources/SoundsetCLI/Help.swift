@@ -9,6 +9,7 @@ enum Help {
           build     trim, resample and loudness-normalise Assets/ into Output/ with a manifest
           plan      show the clips and timing that announce an amount
           render    compose the announcement of an amount into one sound file
+          announce  do what the app's extension does for one push: queue, compose or chain, fall back
           check     verify Output against Assets: integrity, freshness, durations, format, completeness, budget
           report    write an HTML page that shows and plays every clip, with what to re-record
           measure   print the whole-clip loudness and true peak of sound files, as the build measures them
@@ -89,6 +90,39 @@ enum Help {
         exit codes: 0 written, 1 bad amount, missing manifest or clips, or 30 s or more, 64 bad usage
         """
 
+    static let announce = """
+        usage: soundset announce AMOUNT --group DIR [--output DIR] [--id ID] [--now SECONDS]
+                                        [--delivery composed|chain|auto] [--prefix NAME|none] [--format text|json]
+
+        Does exactly what the app's Notification Service Extension does for one push, with DIR standing
+        in for the App Group's container: installs the set into DIR/Library/Sounds (once; each clip
+        under a name that begins with the set's id), queues the announcement in DIR/soundset/queue.json
+        under a file lock (so calls at once, from several processes, are ordered), and writes the
+        composed file to DIR/Library/Sounds under a new name, or plans a chain of notifications.
+        The rules (announcement in soundset.json): an announcement starts at the later of its arrival
+        and the previous one's end plus spacingSeconds; a composed one longer than bannerSeconds loses
+        its prefix and suffix, and when even the amount alone is longer, delivery decides (composed
+        plays it and the banner cuts it, auto chains it); a push that would wait over maxWaitSeconds
+        keeps its own sound; a chain never makes more than 64 notifications pending; the same --id
+        within dedupeSeconds is a duplicate; any failure falls back to the fallback clip (or the prefix,
+        or the system's sound); composed files are deleted a minute after they end.
+        JSON keys: id, outcome (announced, shortened, fallback, duplicate), delivery (composed, chain,
+        none), sound (the file the push plays, or null), systemSound, start, end, wait (start - now),
+        notifications [{identifier, sound, at}], clips, reason.
+
+        options:
+          --group DIR           the folder that stands in for the App Group's container
+          --output DIR          the built sound set (default: Output)
+          --id ID               the transaction id (default: none; the decision's id is then a new UUID)
+          --now SECONDS         the push's arrival on a clock shared by every call (default: the system's)
+          --delivery MODE       composed, chain or auto (default: announcement.delivery of the set)
+          --prefix NAME         clip before the amount; none for no prefix (default: announcement.prefix)
+          --format text|json    output format (default: text)
+          -h, --help            show this help
+
+        exit codes: 0 a decision was printed (a fallback is a decision), 64 bad usage
+        """
+
     static let check = """
         usage: soundset check [--assets DIR] [--output DIR] [--format text|json]
 
@@ -155,6 +189,7 @@ enum Help {
         case "build": build
         case "plan": plan
         case "render": render
+        case "announce": announce
         case "check": check
         case "measure": measure
         case "report": report

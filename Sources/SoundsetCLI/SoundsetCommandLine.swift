@@ -38,6 +38,8 @@ public enum SoundsetCommandLine {
                 return try AnnouncementCommand.run(.plan, rest, console: console)
             case "render":
                 return try AnnouncementCommand.run(.render, rest, console: console)
+            case "announce":
+                return try AnnounceCommand.run(rest, console: console)
             case "check":
                 return try CheckCommand.run(rest, console: console, environment: environment)
             case "measure":

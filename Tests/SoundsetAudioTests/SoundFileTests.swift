@@ -1,5 +1,6 @@
 import Foundation
 import SoundsetAudio
+import SoundsetRuntime
 import SoundsetTestSupport
 import Testing
 

@@ -83,7 +83,7 @@ import Testing
             #expect(clip.file.hasSuffix(".wav"))
         }
         #expect(manifest.sampleRate == 48000)
-        #expect(manifest.container == "wav")
+        #expect(manifest.container == .wav)
     }
 
     @Test(arguments: [Encoding.ulaw, .alaw])

@@ -213,13 +213,25 @@ actor BuiltSet {
         #expect(missing.problems == [CheckProblem("integrity", "Output/manifest.json", "missing or unreadable: run make sounds")])
     }
 
-    @Test func aManifestPointingOutsideSoundsIsRefused() async throws {
-        let report = try await check { folder in
-            try editManifest(in: folder) { manifest in
-                manifest.clips[0].file = "../../Assets/0.wav"
-            }
+    /// Hand-edited manifests the runtime refuses are refused by the check too, with the same reason.
+    @Test func aManifestTheRuntimeRefusesIsRefused() async throws {
+        let edits: [(@Sendable (inout Manifest) -> Void, String)] = [
+            ({ $0.clips[0].file = "../../Assets/0.wav" }, "clip '0' names the file '../../Assets/0.wav', which is not a plain file name inside Sounds/"),
+            ({ manifest in
+                var extra = manifest.clips[1]
+                extra.name = "extra"
+                extra.file = manifest.clips[0].file
+                manifest.clips.append(extra)
+             }, "clips '0' and 'extra' both name the file '0.caf'"),
+            ({ $0.clips.append($0.clips[3]) }, "clip '3' is listed twice"),
+            ({ $0.announcement?.gapMs = -20 }, "announcement.gapMs -20 ms is out of range (0 to 2000)"),
+            ({ $0.clips[2].frames = Int.max }, "clip '2' has 9223372036854775807 frames; a clip has at least 1 and lasts under 30 s"),
+        ]
+        for (edit, reason) in edits {
+            let report = try await check { folder in try editManifest(in: folder, edit) }
+            #expect(report.problems == [CheckProblem("integrity", "Output/manifest.json", "not a soundset manifest (\(reason)): run make sounds")])
+            #expect(!report.ok)
         }
-        #expect(report.problems.contains(CheckProblem("integrity", "Output/manifest.json", "clip '0' names a file outside Sounds/: run make sounds")))
     }
 }
 

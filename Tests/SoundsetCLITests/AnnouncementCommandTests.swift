@@ -26,7 +26,7 @@ import Testing
         #expect(result.status == 0, "\(result.stderr)")
         let plan = try JSONDecoder().decode(AnnouncementPlan.self, from: Data(result.stdout.utf8))
         #expect(plan.amount == "200.00")
-        #expect(plan.locale == "zh-CN")
+        #expect(plan.locale == .zhCN)
         #expect(plan.tokens == ["received", "liang", "hundred", "yuan"])
         #expect(plan.clips == plan.tokens)
         #expect(plan.gapFrames == 1000)
@@ -48,7 +48,7 @@ import Testing
         let data = try Data(contentsOf: folder.url.appendingPathComponent("a.wav"))
         let sound = try SoundData(parsing: data, name: "a.wav")
         #expect(sound.frames == plan.totalFrames)
-        #expect(sound.format.encoding == "ulaw")
+        #expect(sound.format.encoding == .ulaw)
 
         let wrongExtension = try SoundsetExecutable.run(["render", "1", "--out", "a.caf"], in: folder.url)
         #expect(wrongExtension.status == 1)

@@ -1,70 +1,90 @@
 import Foundation
-import SoundsetAudio
 import SoundsetRuntime
-import SoundsetTestSupport
+import SoundsetRuntimeTestSupport
 import Testing
 
 @Suite struct ComposerTests {
-    @Test(arguments: [(Container.caf, Encoding.pcm16), (.caf, .ulaw), (.caf, .alaw), (.wav, .pcm16), (.wav, .ulaw), (.wav, .alaw)])
-    func composedFileDecodesWithTheExactFrames(container: Container, encoding: Encoding) throws {
+    static let formats: [(Container, Encoding)] = Container.allCases.flatMap { container in Encoding.allCases.map { (container, $0) } }
+
+    @Test(arguments: formats)
+    func composedFileHoldsTheClipsWithExactFrames(container: Container, encoding: Encoding) throws {
         let folder = try TemporaryDirectory()
         defer { folder.remove() }
         let manifest = try FakeSets.write(in: folder.url, container: container, encoding: encoding)
         let plan = try Planner(manifest: manifest).plan(try Amount("22.22"))
-        let data = try Composer.compose(plan, soundsFolder: folder.url.appendingPathComponent("Sounds"))
-        let out = folder.url.appendingPathComponent("announcement.\(container.rawValue)")
-        try data.write(to: out)
-        let file = try SoundFile.open(reading: out.path)
-        #expect(file.info.frames == plan.totalFrames)
+        let sounds = folder.url.appendingPathComponent("Sounds")
+        let data = try Composer.compose(plan, manifest: manifest, soundsFolder: sounds, leadInFrames: 40)
+        let composed = try SoundData(parsing: data, name: "composed")
+        #expect(composed.frames == 40 + plan.totalFrames)
         #expect(plan.totalFrames == plan.steps.map(\.frames).reduce(0, +) + (plan.steps.count - 1) * 200)
-        #expect(file.info.sampleRate == 8000)
-        #expect(file.info.container == container)
-        #expect(file.info.encoding == encoding)
-        // The samples are the clips' samples, with digital silence in the gaps.
-        let composed = try file.readAll()
+        #expect(composed.format.sampleRate == 8000)
+        #expect(composed.format.container == container)
+        #expect(composed.format.encoding == encoding)
+        // The samples are the clips' bytes, with the encoding's digital silence in the lead-in and the gaps.
+        let bytes = encoding.bytesPerSample
+        let silence: UInt8 = encoding == .ulaw ? 0xFF : encoding == .alaw ? 0xD5 : 0
+        #expect(composed.samples.prefix(40 * bytes).allSatisfy { $0 == silence })
         for step in plan.steps {
-            let clip = try SoundFile.open(reading: folder.url.appendingPathComponent("Sounds/\(step.file)").path).readAll()
-            #expect(Array(composed[step.startFrame..<step.startFrame + step.frames]) == clip, "\(step.clip)")
+            let clip = try SoundData(parsing: Data(contentsOf: sounds.appendingPathComponent(step.file)), name: step.file)
+            let from = composed.samples.startIndex + (40 + step.startFrame) * bytes
+            #expect(composed.samples[from..<from + step.frames * bytes] == clip.samples, "\(step.clip)")
         }
-        let firstGap = plan.steps[0].frames
-        // a-law has no exact zero: its silence code decodes to ±8/32768.
-        #expect(composed[firstGap..<firstGap + plan.gapFrames].allSatisfy { abs($0) <= 8.0 / 32768 })
+        let gap = composed.samples.startIndex + (40 + plan.steps[0].frames) * bytes
+        #expect(composed.samples[gap..<gap + plan.gapFrames * bytes].allSatisfy { $0 == silence })
     }
 
-    func sound(_ container: String, _ encoding: String, rate: Int = 8000, frames: Int = 10) -> SoundData {
-        let format = SoundFormat(
-            container: container, encoding: encoding, sampleRate: rate, channels: 1,
-            bytesPerFrame: encoding == "pcm16" ? 2 : 1, littleEndian: container == "wav")
-        return SoundData(format: format, samples: Data(repeating: 7, count: frames * format.bytesPerFrame))
+    func sound(_ container: Container, _ encoding: Encoding, rate: Int = 8000, frames: Int = 10) -> SoundData {
+        let format = SoundFormat(container: container, encoding: encoding, sampleRate: rate)
+        return SoundData(format: format, samples: FakeSets.samples(index: 3, frames: frames, encoding: encoding, littleEndian: format.littleEndian))
     }
 
-    @Test func roundTripsItsOwnEncoding() throws {
-        for (container, encoding) in [("caf", "pcm16"), ("caf", "ulaw"), ("wav", "pcm16"), ("wav", "alaw")] {
-            let original = sound(container, encoding, frames: 11)
-            #expect(try SoundData(parsing: original.encoded(), name: "x") == original)
+    @Test(arguments: formats)
+    func roundTripsItsOwnEncoding(container: Container, encoding: Encoding) throws {
+        for frames in [1, 11, 12] {
+            let original = sound(container, encoding, rate: 44100, frames: frames)
+            let bytes = original.encoded()
+            #expect(try SoundData(parsing: bytes, name: "x") == original)
+            // Chunks of odd size are padded, and the pad is not a sample.
+            #expect(bytes.count % 2 == 0 || container == .caf)
+        }
+    }
+
+    @Test func readsAIFFRatesThatAreNotPowersOfTwo() throws {
+        for rate in [8000, 11025, 22050, 44100, 48000, 96000] {
+            let original = sound(.aiff, .pcm16, rate: rate)
+            #expect(try SoundData(parsing: original.encoded(), name: "x").format.sampleRate == rate)
         }
     }
 
     @Test func refusesClipsWhoseFormatsDiffer() {
         #expect(throws: ComposeError.formatsDiffer("a.caf", "b.caf")) {
-            try Composer.compose([sound("caf", "pcm16"), sound("caf", "pcm16", rate: 16000)], names: ["a.caf", "b.caf"], gapFrames: 0)
+            try Composer.compose([sound(.caf, .pcm16), sound(.caf, .pcm16, rate: 16000)], names: ["a.caf", "b.caf"], gapFrames: 0)
         }
         #expect(throws: ComposeError.formatsDiffer("a.caf", "b.caf")) {
-            try Composer.compose([sound("caf", "pcm16"), sound("caf", "ulaw")], names: ["a.caf", "b.caf"], gapFrames: 0)
+            try Composer.compose([sound(.caf, .pcm16), sound(.caf, .ulaw)], names: ["a.caf", "b.caf"], gapFrames: 0)
         }
     }
 
     @Test func refusesThirtySecondsOrMore() {
-        let long = sound("wav", "pcm16", rate: 8000, frames: 8000 * 15)
+        let long = sound(.wav, .pcm16, rate: 8000, frames: 8000 * 15)
         #expect(throws: ComposeError.tooLong(30)) {
             try Composer.compose([long, long], names: ["a", "b"], gapFrames: 0)
         }
         #expect(ComposeError.tooLong(30).description == "the composed sound would last 30.00 s; iOS plays the default sound for 30 s or more")
     }
 
-    @Test(arguments: ["caf", "wav"])
-    func refusesTruncatedData(container: String) throws {
-        var bytes = sound(container, "pcm16", frames: 100).encoded()
+    @Test func throwsInsteadOfTrappingOnBadArguments() {
+        let clip = sound(.caf, .pcm16)
+        #expect(throws: ComposeError.invalid("the gap cannot be negative")) { try Composer.compose([clip, clip], names: ["a", "b"], gapFrames: -5) }
+        #expect(throws: ComposeError.invalid("2 clips but 1 names")) { try Composer.compose([clip, clip], names: ["a"], gapFrames: 0) }
+        #expect(throws: ComposeError.tooLong(Double(Int.max / 2 + 10) / 8000)) {
+            try Composer.compose([clip, clip], names: ["a", "b"], gapFrames: Int.max / 2)
+        }
+    }
+
+    @Test(arguments: Container.allCases)
+    func refusesTruncatedData(container: Container) throws {
+        var bytes = sound(container, .pcm16, frames: 100).encoded()
         bytes.removeLast(50)
         let error = #expect(throws: ComposeError.self) { try SoundData(parsing: bytes, name: "cut") }
         guard case .unreadable(let name, let reason) = error else { Issue.record("\(String(describing: error))"); return }
@@ -74,21 +94,70 @@ import Testing
 
     @Test func refusesOverflowingHeaderFields() throws {
         // A CAF desc chunk claiming 2^63 - 1 bytes.
-        var caf = sound("caf", "pcm16").encoded()
+        var caf = sound(.caf, .pcm16).encoded()
         caf.replaceSubrange(12..<20, with: [0x7F, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF])
         #expect(throws: ComposeError.self) { try SoundData(parsing: caf, name: "big.caf") }
         // A WAV data chunk claiming 4 GiB.
-        var wav = sound("wav", "pcm16").encoded()
+        var wav = sound(.wav, .pcm16).encoded()
         wav.replaceSubrange(40..<44, with: [0xFF, 0xFF, 0xFF, 0xFF])
         #expect(throws: ComposeError.self) { try SoundData(parsing: wav, name: "big.wav") }
+        // An AIFF COMM chunk claiming 2^32 - 1 frames.
+        var aiff = sound(.aiff, .pcm16).encoded()
+        aiff.replaceSubrange(22..<26, with: [0xFF, 0xFF, 0xFF, 0xFF])
+        #expect(throws: ComposeError.unreadable("big.aiff", "the COMM chunk claims 4294967295 frames but the SSND chunk holds 20 bytes (truncated)")) {
+            try SoundData(parsing: aiff, name: "big.aiff")
+        }
         // Zero channels, absurd rates.
-        var channels = sound("wav", "pcm16").encoded()
+        var channels = sound(.wav, .pcm16).encoded()
         channels.replaceSubrange(22..<24, with: [0, 0])
         #expect(throws: ComposeError.self) { try SoundData(parsing: channels, name: "none.wav") }
-        var rate = sound("caf", "pcm16").encoded()
+        var rate = sound(.caf, .pcm16).encoded()
         rate.replaceSubrange(20..<28, with: Array(repeating: 0xFF, count: 8))
         #expect(throws: ComposeError.self) { try SoundData(parsing: rate, name: "nan.caf") }
-        #expect(throws: ComposeError.unreadable("junk", "not a CAF or WAV file")) { try SoundData(parsing: Data("junkjunk".utf8), name: "junk") }
+        var aiffRate = sound(.aiff, .pcm16).encoded()
+        aiffRate.replaceSubrange(28..<30, with: [0x7F, 0xFF])
+        #expect(throws: ComposeError.unreadable("inf.aiff", "the sample rate is not a positive whole number")) { try SoundData(parsing: aiffRate, name: "inf.aiff") }
+        #expect(throws: ComposeError.unreadable("junk", "not a CAF, WAV or AIFF file")) { try SoundData(parsing: Data("junkjunk".utf8), name: "junk") }
         #expect(throws: ComposeError.self) { try SoundData(parsing: Data(), name: "empty") }
+    }
+
+    @Test func namesAClipWhoseFileIsNotWhatTheManifestSays() throws {
+        let folder = try TemporaryDirectory()
+        defer { folder.remove() }
+        var manifest = try FakeSets.write(in: folder.url)
+        let sounds = folder.url.appendingPathComponent("Sounds")
+        let plan = try Planner(manifest: manifest).plan(try Amount("2"))
+
+        // Bytes changed: the sha256 no longer matches.
+        var bytes = try Data(contentsOf: sounds.appendingPathComponent("2.caf"))
+        bytes[bytes.count - 1] ^= 0xFF
+        try bytes.write(to: sounds.appendingPathComponent("2.caf"))
+        #expect(throws: ComposeError.stale(clip: "2", file: "2.caf", reason: "its sha256 differs from the manifest's")) {
+            try Composer.compose(plan, manifest: manifest, soundsFolder: sounds)
+        }
+        #expect(
+            ComposeError.stale(clip: "2", file: "2.caf", reason: "its sha256 differs from the manifest's").description
+                == "2.caf: clip '2' is not the file the manifest describes (its sha256 differs from the manifest's); install the set again or run soundset build")
+
+        // The manifest's frames edited: the file's own header disagrees.
+        manifest = try FakeSets.write(in: folder.url)
+        let index = manifest.clips.firstIndex { $0.name == "2" }!
+        manifest.clips[index].frames += 3
+        let stalePlan = try Planner(manifest: manifest).plan(try Amount("2"))
+        #expect(throws: ComposeError.stale(clip: "2", file: "2.caf", reason: "274 frames, the manifest says 277")) {
+            try Composer.compose(stalePlan, manifest: manifest, soundsFolder: sounds)
+        }
+        // A plan made from another manifest.
+        #expect(throws: ComposeError.stale(clip: "2", file: "2.caf", reason: "the plan says 274 frames, the manifest 277")) {
+            try Composer.compose(plan, manifest: manifest, soundsFolder: sounds)
+        }
+
+        // A missing file, and a FIFO where a clip should be (read without blocking, and refused).
+        try FileManager.default.removeItem(at: sounds.appendingPathComponent("2.caf"))
+        #expect(throws: ComposeError.missing("2.caf")) { try Composer.compose(stalePlan, manifest: manifest, soundsFolder: sounds) }
+        #expect(mkfifo(sounds.appendingPathComponent("2.caf").path, 0o644) == 0)
+        #expect(throws: ComposeError.unreadable("2.caf", "the clip file is not a regular file")) {
+            try Composer.compose(stalePlan, manifest: manifest, soundsFolder: sounds)
+        }
     }
 }

@@ -1,5 +1,5 @@
 import SoundsetRuntime
-import SoundsetTestSupport
+import SoundsetRuntimeTestSupport
 import Testing
 
 /// A second, independent reading of whole numbers, built the textbook way on strings: write every

@@ -1,5 +1,5 @@
 import SoundsetRuntime
-import SoundsetTestSupport
+import SoundsetRuntimeTestSupport
 import Testing
 
 @Suite struct LongestAnnouncementTests {

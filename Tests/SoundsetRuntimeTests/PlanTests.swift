@@ -1,6 +1,6 @@
 import Foundation
 import SoundsetRuntime
-import SoundsetTestSupport
+import SoundsetRuntimeTestSupport
 import Testing
 
 @Suite struct PlanTests {

@@ -1,4 +1,5 @@
 internal import CSndFile
+import SoundsetRuntime
 import Foundation
 
 /// An open libsndfile handle (`SNDFILE*`); one owner, closed on deinit.

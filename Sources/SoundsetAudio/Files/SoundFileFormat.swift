@@ -1,15 +1,4 @@
-/// A container that iOS accepts for notification sounds.
-public enum Container: String, CaseIterable, Sendable, Codable {
-    case caf, wav, aiff
-
-    /// The file name extension written for this container.
-    public var fileExtension: String { rawValue }
-}
-
-/// A sample encoding that iOS accepts for notification sounds.
-public enum Encoding: String, CaseIterable, Sendable, Codable {
-    case pcm16, ulaw, alaw
-}
+import SoundsetRuntime
 
 /// What a sound file holds, read from its header without decoding the samples.
 public struct SoundFileInfo: Sendable, Equatable {

@@ -1,4 +1,5 @@
 import Foundation
+import SoundsetRuntime
 
 /// What the last successful build read and wrote, by file stamp, kept in the cache folder
 /// (`stamps-<output>.json`). It lets a rebuild see that nothing changed without reading a byte,
@@ -65,12 +66,12 @@ struct BuildStamps: Codable, Sendable {
     /// Stamps of every file in the output folder (manifest and Sounds/*), or nil if one cannot be read.
     static func outputStamps(_ output: URL) -> [String: FileStamp]? {
         var stamps: [String: FileStamp] = [:]
-        guard let manifest = FileStamp(path: output.appendingPathComponent(OutputFolder.manifestName).path) else { return nil }
-        stamps[OutputFolder.manifestName] = manifest
-        let sounds = output.appendingPathComponent(OutputFolder.soundsName)
+        guard let manifest = FileStamp(path: output.appendingPathComponent(SoundSetLayout.manifestName).path) else { return nil }
+        stamps[SoundSetLayout.manifestName] = manifest
+        let sounds = output.appendingPathComponent(SoundSetLayout.soundsName)
         for name in (try? FileManager.default.contentsOfDirectory(atPath: sounds.path)) ?? [] {
             guard let stamp = FileStamp(path: sounds.appendingPathComponent(name).path) else { return nil }
-            stamps["\(OutputFolder.soundsName)/\(name)"] = stamp
+            stamps["\(SoundSetLayout.soundsName)/\(name)"] = stamp
         }
         return stamps
     }

@@ -1,4 +1,5 @@
 import Foundation
+import SoundsetRuntime
 
 #if canImport(Glibc)
     import Glibc
@@ -24,7 +25,7 @@ struct FinishedFiles: Sendable {
 
     /// The finished files recorded in `stamps` for the output folder at `output`.
     init(stamps: BuildStamps, output: URL) {
-        sounds = output.appendingPathComponent(OutputFolder.soundsName)
+        sounds = output.appendingPathComponent(SoundSetLayout.soundsName)
         entries = stamps.finished
         self.stamps = stamps.outputs
     }
@@ -41,7 +42,7 @@ struct FinishedFiles: Sendable {
     /// The last build's file `fileName` in Sounds, if it is there as that build left it.
     func untouched(_ fileName: String) -> URL? {
         let url = sounds.appendingPathComponent(fileName)
-        guard let recorded = stamps["\(OutputFolder.soundsName)/\(fileName)"], FileStamp(path: url.path) == recorded else { return nil }
+        guard let recorded = stamps["\(SoundSetLayout.soundsName)/\(fileName)"], FileStamp(path: url.path) == recorded else { return nil }
         return url
     }
 

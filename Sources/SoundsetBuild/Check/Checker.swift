@@ -21,23 +21,22 @@ public enum Checker {
             configurationValid = false
         }
 
-        let manifestPath = "\(outputDisplay)/\(OutputFolder.manifestName)"
+        let manifestPath = "\(outputDisplay)/\(SoundSetLayout.manifestName)"
         let manifest: Manifest
-        do { manifest = try Manifest.load(from: output.appendingPathComponent(OutputFolder.manifestName)) } catch {
+        do { manifest = try Manifest.load(from: output.appendingPathComponent(SoundSetLayout.manifestName)) } catch {
             let message: String
-            switch error as? ManifestError {
-            case .unreadable?: message = "missing or unreadable: run make sounds"
-            case .newerSchema(_, let found, let supported)?:
+            switch error {
+            case .unreadable: message = "missing or unreadable: run make sounds"
+            case .newerSchema(_, let found, let supported):
                 message = "schema version \(found) is newer than this soundset reads (\(supported)): update soundset"
-            case .invalid(_, let reason)?: message = "not a soundset manifest (\(reason)): run make sounds"
-            case nil: message = "unreadable: run make sounds"
+            case .invalid(_, let reason): message = "not a soundset manifest (\(reason)): run make sounds"
             }
             problems.append(CheckProblem("integrity", manifestPath, message))
             return CheckReport(ok: false, problems: problems, budget: nil, clips: 0)
         }
 
-        let sounds = output.appendingPathComponent(OutputFolder.soundsName)
-        let soundsDisplay = "\(outputDisplay)/\(OutputFolder.soundsName)"
+        let sounds = output.appendingPathComponent(SoundSetLayout.soundsName)
+        let soundsDisplay = "\(outputDisplay)/\(SoundSetLayout.soundsName)"
         problems += integrity(manifest, sounds: sounds, soundsDisplay: soundsDisplay, manifestPath: manifestPath)
         problems += freshness(
             manifest, assets: assets, assetsDisplay: assetsDisplay, configuration: configurationValid ? configuration : nil,
@@ -47,29 +46,18 @@ public enum Checker {
         let missing = completeness(manifest, manifestPath: manifestPath, assetsDisplay: assetsDisplay)
         problems += missing
         var budget: CheckBudget?
-        if missing.isEmpty, let locale = SpeechLocale(rawValue: manifest.locale) {
-            let result = worstCase(manifest, locale: locale, configuration: configuration)
+        if missing.isEmpty {
+            let result = worstCase(manifest, locale: manifest.locale, configuration: configuration)
             budget = result.budget
             problems += result.problems.map { CheckProblem("budget", configPath, $0) }
         }
         return CheckReport(ok: problems.isEmpty, problems: problems, budget: budget, clips: manifest.clips.count)
     }
 
-    /// A name the manifest gives for a file inside Sounds/ must be a plain file name.
-    static func isPlainFileName(_ name: String) -> Bool {
-        !name.isEmpty && !name.contains("/") && !name.contains("\\") && name != "." && name != ".." && !name.hasPrefix(".")
-            && !name.unicodeScalars.contains { $0.properties.generalCategory == .control }
-    }
-
     static func integrity(_ manifest: Manifest, sounds: URL, soundsDisplay: String, manifestPath: String) -> [CheckProblem] {
         var problems: [CheckProblem] = []
         var listed = Set<String>()
         for clip in manifest.clips {
-            guard isPlainFileName(clip.file), clip.copy.map(isPlainFileName) ?? true else {
-                problems.append(
-                    CheckProblem("integrity", manifestPath, "clip '\(ClipName.printable(clip.name))' names a file outside Sounds/: run make sounds"))
-                continue
-            }
             listed.insert(clip.file)
             let path = "\(soundsDisplay)/\(clip.file)"
             guard let data = try? Data(contentsOf: sounds.appendingPathComponent(clip.file)) else {
@@ -83,10 +71,10 @@ public enum Checker {
                 if info.frames != clip.frames { differences.append("\(info.frames) frames, the manifest says \(clip.frames)") }
                 if info.sampleRate != manifest.sampleRate { differences.append("\(info.sampleRate) Hz, the manifest says \(manifest.sampleRate)") }
                 if info.channels != manifest.channels { differences.append("\(info.channels) channels, the manifest says \(manifest.channels)") }
-                if info.container?.rawValue != manifest.container {
-                    differences.append("\(info.containerName) container, the manifest says \(manifest.container)")
+                if info.container != manifest.container {
+                    differences.append("\(info.containerName) container, the manifest says \(manifest.container.rawValue)")
                 }
-                if info.encoding?.rawValue != manifest.encoding { differences.append("\(info.encodingName) encoding, the manifest says \(manifest.encoding)") }
+                if info.encoding != manifest.encoding { differences.append("\(info.encodingName) encoding, the manifest says \(manifest.encoding.rawValue)") }
                 if abs(Double(clip.frames) / Double(manifest.sampleRate) - clip.seconds) > 0.5 / Double(manifest.sampleRate) {
                     differences.append("\(clip.seconds) s in the manifest is not its frames / sampleRate")
                 }
@@ -184,20 +172,6 @@ public enum Checker {
 
     static func format(_ manifest: Manifest, manifestPath: String) -> [CheckProblem] {
         var problems: [CheckProblem] = []
-        if Container(rawValue: manifest.container) == nil {
-            problems.append(
-                CheckProblem(
-                    "format", manifestPath,
-                    "container '\(ClipName.printable(manifest.container))' is not one iOS plays for notifications (caf, wav, aiff): set container and run make sounds"
-                ))
-        }
-        if Encoding(rawValue: manifest.encoding) == nil {
-            problems.append(
-                CheckProblem(
-                    "format", manifestPath,
-                    "encoding '\(ClipName.printable(manifest.encoding))' is not one iOS plays for notifications (16-bit PCM, µ-law, a-law): set encoding and run make sounds"
-                ))
-        }
         if manifest.channels != 1 {
             problems.append(CheckProblem("format", manifestPath, "\(manifest.channels) channels; notification sounds are built mono: run make sounds"))
         }
@@ -208,13 +182,7 @@ public enum Checker {
     }
 
     static func completeness(_ manifest: Manifest, manifestPath: String, assetsDisplay: String) -> [CheckProblem] {
-        guard let locale = SpeechLocale(rawValue: manifest.locale) else {
-            return [
-                CheckProblem(
-                    "completeness", manifestPath,
-                    "locale '\(ClipName.printable(manifest.locale))' is not one soundset reads (zh-CN, en-US): set locale and run make sounds")
-            ]
-        }
+        let locale = manifest.locale
         let reading = manifest.reading ?? ReadingOptions()
         let announcement = manifest.announcement ?? AnnouncementSettings()
         let names = Set(manifest.clips.map(\.name))

@@ -5,7 +5,7 @@ import SoundsetRuntime
 /// The build's settings, from `Assets/soundset.json`; every key is optional.
 public struct Configuration: Sendable, Equatable, Codable {
     /// The locale whose reading the set is recorded for (`zh-CN` or `en-US`).
-    public var locale = "zh-CN"
+    public var locale = SpeechLocale.zhCN
     /// Output sample rate in Hz, 8000 to 48000.
     public var sampleRate = 44100
     /// Output container.
@@ -83,9 +83,6 @@ public struct Configuration: Sendable, Equatable, Codable {
         public init() {}
     }
 
-    /// The locales whose readings soundset knows.
-    public static let locales = ["zh-CN", "en-US"]
-
     /// sha256 of the settings that shape the build's output, with defaults filled in, as sorted-key
     /// JSON: the same settings give the same hash whether written out or left to their defaults. The
     /// check's own limits (`limits`, `maxAmount`, `maxAnnouncementSeconds`) and the report's settings
@@ -93,7 +90,7 @@ public struct Configuration: Sendable, Equatable, Codable {
     public var hash: String {
         /// Only what shapes the build's output; a new check or report setting never changes the hash.
         struct BuildPart: Encodable {
-            var locale: String, sampleRate: Int, container: Container, encoding: Encoding
+            var locale: SpeechLocale, sampleRate: Int, container: Container, encoding: Encoding
             var loudness: LoudnessSettings, limiter: LimiterSettings, trim: TrimSettings, copies: [String]?
             var reading: ReadingOptions, announcement: AnnouncementSettings
         }

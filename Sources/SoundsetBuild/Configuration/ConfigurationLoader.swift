@@ -31,7 +31,9 @@ public enum ConfigurationLoader {
         reader.object(root, path: "") { key, value, path in
             switch key {
             case "locale":
-                if let text = reader.choice(value, path: path, among: Configuration.locales) { configuration.locale = text }
+                if let text = reader.choice(value, path: path, among: SpeechLocale.allCases.map(\.rawValue)) {
+                    configuration.locale = SpeechLocale(rawValue: text)!
+                }
             case "sampleRate":
                 if let rate = reader.integer(
                     value, path: path, in: 8000...48000, unit: "Hz",

@@ -4,11 +4,6 @@ import SoundsetRuntime
 /// The output folder, replaced whole: the new set is built in a staging folder beside it and swapped
 /// in, so a failed or interrupted build leaves the previous set exactly as it was.
 public struct OutputFolder: Sendable {
-    /// The manifest's file name inside the output folder.
-    public static let manifestName = "manifest.json"
-    /// The clips' folder inside the output folder.
-    public static let soundsName = "Sounds"
-
     public let url: URL
 
     /// The clip files in a set's `Sounds` folder (hidden files such as `.DS_Store` left out).
@@ -41,7 +36,7 @@ public struct OutputFolder: Sendable {
         }
         let entries = (try? fileManager.contentsOfDirectory(atPath: self.url.path)) ?? []
         if entries.filter({ $0 != ".DS_Store" }).isEmpty { return }
-        guard (try? Manifest.load(from: self.url.appendingPathComponent(Self.manifestName))) != nil else {
+        guard (try? Manifest.load(from: self.url.appendingPathComponent(SoundSetLayout.manifestName))) != nil else {
             throw BuildProblem(displayName, "holds files but no soundset manifest; refusing to replace it (empty it or choose another --output)")
         }
     }
@@ -67,7 +62,7 @@ public struct OutputFolder: Sendable {
         let staging = parent.appendingPathComponent(stagingPrefix + UUID().uuidString)
         do {
             try FileManager.default.createDirectory(
-                at: staging.appendingPathComponent(Self.soundsName), withIntermediateDirectories: true)
+                at: staging.appendingPathComponent(SoundSetLayout.soundsName), withIntermediateDirectories: true)
         } catch {
             throw BuildProblem(displayName, "cannot create a staging folder in \(parent.path) (\(Self.reason(error))); check that the folder is writable")
         }

@@ -17,7 +17,7 @@ enum UpToDate {
                 from: assets.appendingPathComponent(ConfigurationLoader.fileName),
                 displayPath: ConfigurationLoader.fileName),
             configuration.hash == stamps.configurationHash,
-            let manifest = try? Manifest.load(from: output.appendingPathComponent(OutputFolder.manifestName)),
+            let manifest = try? Manifest.load(from: output.appendingPathComponent(SoundSetLayout.manifestName)),
             manifest.configurationHash == configuration.hash
         else { return nil }
         return manifest
@@ -27,7 +27,7 @@ enum UpToDate {
     /// (same names, same sha256) with this configuration and these copies, and every file it lists
     /// is intact with nothing else beside it; otherwise nil.
     static func manifest(in output: URL, sources: [(Recording, String)], configuration: Configuration, copies: Set<String>) -> Manifest? {
-        guard let manifest = try? Manifest.load(from: output.appendingPathComponent(OutputFolder.manifestName)),
+        guard let manifest = try? Manifest.load(from: output.appendingPathComponent(SoundSetLayout.manifestName)),
             manifest.toolVersion == ToolVersion.current, manifest.configurationHash == configuration.hash,
             manifest.clips.count == sources.count
         else { return nil }
@@ -40,7 +40,7 @@ enum UpToDate {
             expectedFiles.insert(clip.file)
             if let copy = clip.copy { expectedFiles.insert(copy) }
         }
-        let sounds = output.appendingPathComponent(OutputFolder.soundsName)
+        let sounds = output.appendingPathComponent(SoundSetLayout.soundsName)
         let present = Set(OutputFolder.clipFiles(in: sounds))
         guard present == expectedFiles else { return nil }
         for clip in manifest.clips {

@@ -42,14 +42,14 @@ struct ReportData: Sendable {
 enum ReportGatherer {
     static func gather(assets: URL, assetsDisplay: String, output: URL, outputDisplay: String) throws -> ReportData {
         let manifest: Manifest
-        do { manifest = try Manifest.load(from: output.appendingPathComponent(OutputFolder.manifestName)) } catch {
-            throw BuildProblem("\(outputDisplay)/\(OutputFolder.manifestName)", "missing or unreadable: run soundset build first")
+        do { manifest = try Manifest.load(from: output.appendingPathComponent(SoundSetLayout.manifestName)) } catch {
+            throw BuildProblem("\(outputDisplay)/\(SoundSetLayout.manifestName)", "missing or unreadable: run soundset build first")
         }
         let configuration =
             (try? ConfigurationLoader.load(
                 from: assets.appendingPathComponent(ConfigurationLoader.fileName),
                 displayPath: ConfigurationLoader.fileName)) ?? Configuration()
-        let sounds = output.appendingPathComponent(OutputFolder.soundsName)
+        let sounds = output.appendingPathComponent(SoundSetLayout.soundsName)
         let cache = ClipCache(output: output.standardizedFileURL, configurationHash: configuration.hash)
         var clips: [ClipReport] = []
         for clip in manifest.clips {
@@ -82,8 +82,8 @@ enum ReportGatherer {
         for text in configuration.report.amounts {
             do {
                 let plan = try planner.plan(try Amount(text))
-                let composed = try Composer.compose(plan, soundsFolder: sounds)
-                let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("soundset-report-\(UUID().uuidString).\(manifest.container)")
+                let composed = try Composer.compose(plan, manifest: manifest, soundsFolder: sounds)
+                let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("soundset-report-\(UUID().uuidString).\(manifest.container.fileExtension)")
                 defer { try? FileManager.default.removeItem(at: scratch) }
                 try composed.write(to: scratch)
                 let file = try SoundFile.open(reading: scratch.path)
@@ -149,7 +149,7 @@ enum ReportGatherer {
             let value = Int16(clamping: Int((sample * 32768).rounded()))
             withUnsafeBytes(of: value.littleEndian) { pcm.append(contentsOf: $0) }
         }
-        let format = SoundFormat(container: "wav", encoding: "pcm16", sampleRate: rate, channels: 1, bytesPerFrame: 2, littleEndian: true)
+        let format = SoundFormat(container: .wav, encoding: .pcm16, sampleRate: rate)
         return SoundData(format: format, samples: pcm).encoded()
     }
 }

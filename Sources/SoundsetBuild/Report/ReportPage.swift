@@ -21,7 +21,7 @@ enum ReportPage {
             <style>\(css)</style>
             </head>
             <body>
-            <header><h1>Sound set report</h1><p>\(manifest.clips.count) clips · \(manifest.sampleRate) Hz \(escape(manifest.container)) \(escape(manifest.encoding)) · \(escape(manifest.locale)) · soundset \(escape(manifest.toolVersion))</p></header>
+            <header><h1>Sound set report</h1><p>\(manifest.clips.count) clips · \(manifest.sampleRate) Hz \(manifest.container.rawValue) \(manifest.encoding.rawValue) · \(manifest.locale.rawValue) · soundset \(escape(manifest.toolVersion))</p></header>
             <section class="cards">
             """
         page += card("Level", String(format: "%.1f LUFS", manifest.loudness.setLevel), escape(manifest.loudness.reason))

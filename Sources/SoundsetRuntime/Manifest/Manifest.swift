@@ -15,15 +15,15 @@ public struct Manifest: Codable, Sendable, Equatable {
     /// sha256 of the effective build configuration (after defaults).
     public var configurationHash: String
     /// The locale whose reading the set was recorded for, e.g. `zh-CN`.
-    public var locale: String
+    public var locale: SpeechLocale
     /// Frames per second of every clip.
     public var sampleRate: Int
     /// Channels of every clip (1).
     public var channels: Int
     /// `caf`, `wav` or `aiff`.
-    public var container: String
+    public var container: Container
     /// `pcm16`, `ulaw` or `alaw`.
-    public var encoding: String
+    public var encoding: Encoding
     /// How loud the set is and why.
     public var loudness: Loudness
     /// How amounts are read with this set (zh-CN options); nil means the defaults.
@@ -35,7 +35,7 @@ public struct Manifest: Codable, Sendable, Equatable {
 
     public init(
         schemaVersion: Int = Manifest.currentSchemaVersion, toolVersion: String, configurationHash: String,
-        locale: String, sampleRate: Int, channels: Int, container: String, encoding: String,
+        locale: SpeechLocale, sampleRate: Int, channels: Int, container: Container, encoding: Encoding,
         loudness: Loudness, reading: ReadingOptions? = nil, announcement: AnnouncementSettings? = nil, clips: [Clip]
     ) {
         self.schemaVersion = schemaVersion
@@ -152,17 +152,13 @@ public enum ManifestError: Error, Equatable, CustomStringConvertible {
 
 extension Manifest {
     /// The manifest's bytes: pretty-printed JSON with sorted keys and a final newline.
-    public func encoded() throws -> Data {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        var data = try encoder.encode(self)
-        data.append(0x0A)
-        return data
-    }
+    public func encoded() throws -> Data { try JSONFormatting.encode(self) }
 
-    /// Decodes manifest bytes, refusing a schema version newer than this library reads.
+    /// Decodes manifest bytes and validates them (see `validate`), refusing a schema version other
+    /// than the one this library reads.
     /// - Parameter path: used in errors only.
-    public static func decode(_ data: Data, path: String = "manifest.json") throws -> Manifest {
+    /// - Throws: `ManifestError` saying what is wrong.
+    public static func decode(_ data: Data, path: String = SoundSetLayout.manifestName) throws(ManifestError) -> Manifest {
         struct Version: Decodable { var schemaVersion: Int }
         let version: Version
         do {
@@ -173,20 +169,27 @@ extension Manifest {
         guard version.schemaVersion <= currentSchemaVersion else {
             throw ManifestError.newerSchema(path: path, found: version.schemaVersion, supported: currentSchemaVersion)
         }
+        let manifest: Manifest
         do {
-            return try JSONDecoder().decode(Manifest.self, from: data)
+            manifest = try JSONDecoder().decode(Manifest.self, from: data)
         } catch {
             throw ManifestError.invalid(path: path, reason: Manifest.describe(error))
         }
+        if let problem = manifest.problem { throw ManifestError.invalid(path: path, reason: problem) }
+        return manifest
     }
 
-    /// Reads and decodes the manifest at `url`.
-    public static func load(from url: URL) throws -> Manifest {
+    /// The largest manifest read: a set of 10,000 clips takes about 5 MB.
+    public static let maxBytes = 16 << 20
+
+    /// Reads and decodes the manifest at `url` (a regular file of at most `maxBytes`).
+    /// - Throws: `ManifestError`.
+    public static func load(from url: URL) throws(ManifestError) -> Manifest {
         let data: Data
         do {
-            data = try Data(contentsOf: url)
+            data = try RegularFile.read(url, maxBytes: maxBytes)
         } catch {
-            throw ManifestError.unreadable(path: url.path, reason: "the file is missing or unreadable")
+            throw ManifestError.unreadable(path: url.path, reason: error.reason == "is missing" ? "the file is missing or unreadable" : "the file \(error.reason)")
         }
         return try decode(data, path: url.path)
     }
@@ -198,7 +201,14 @@ extension Manifest {
         case DecodingError.typeMismatch(_, let context), DecodingError.valueNotFound(_, let context):
             return "wrong type at \(context.codingPath.map(\.stringValue).joined(separator: "."))"
         case DecodingError.dataCorrupted(let context):
-            return context.codingPath.isEmpty ? "not valid JSON" : "bad value at \(context.codingPath.map(\.stringValue).joined(separator: "."))"
+            let path = context.codingPath.map(\.stringValue).joined(separator: ".")
+            switch context.codingPath.last?.stringValue {
+            case nil: return "not valid JSON"
+            case "locale": return "\(path) must be one of \(SpeechLocale.allCases.map(\.rawValue).joined(separator: ", "))"
+            case "container": return "\(path) must be one of \(Container.allCases.map(\.rawValue).joined(separator: ", "))"
+            case "encoding": return "\(path) must be one of \(Encoding.allCases.map(\.rawValue).joined(separator: ", "))"
+            default: return "bad value at \(path)"
+            }
         default:
             return "\(error)"
         }

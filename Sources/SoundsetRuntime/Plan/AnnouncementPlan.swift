@@ -19,7 +19,7 @@ public struct AnnouncementPlan: Codable, Sendable, Equatable {
     /// The amount, with two decimals.
     public var amount: String
     /// The locale it was read in.
-    public var locale: String
+    public var locale: SpeechLocale
     /// Clip names before the Copy rule.
     public var tokens: [String]
     /// Clip names after the Copy rule.
@@ -40,17 +40,17 @@ public struct AnnouncementPlan: Codable, Sendable, Equatable {
 public enum PlanError: Error, Equatable, CustomStringConvertible {
     /// The sound set lacks these clips or copies (in order of first use).
     case missingClips([String])
-    /// The locale is not one soundset reads.
-    case unknownLocale(String)
     /// The gap is negative or longer than 10 s.
     case badGap(Double)
+    /// The manifest holds a number that no plan can be made with (see `Manifest.numericProblem`).
+    case invalidManifest(String)
 
     public var description: String {
         switch self {
         case .missingClips(let names):
             "the sound set has no clip for \(names.joined(separator: ", ")) (record \(names.count == 1 ? "it" : "them") and run soundset build)"
-        case .unknownLocale(let locale): "unknown locale '\(locale)' (known: \(SpeechLocale.allCases.map(\.rawValue).joined(separator: ", ")))"
         case .badGap(let gap): "the gap \(gap) ms is out of range (0 to 10000)"
+        case .invalidManifest(let reason): "the manifest cannot be planned with: \(reason)"
         }
     }
 }
@@ -80,8 +80,8 @@ public struct Planner: Sendable {
     public func plan(
         _ amount: Amount, locale: SpeechLocale? = nil, reading: ReadingOptions? = nil, announcement: AnnouncementSettings? = nil
     ) throws(PlanError) -> AnnouncementPlan {
-        let chosen: SpeechLocale
-        if let locale { chosen = locale } else { chosen = try manifestLocale() }
+        if let problem = manifest.numericProblem { throw .invalidManifest(problem) }
+        let chosen = locale ?? manifest.locale
         let settings = announcement ?? manifest.announcement ?? AnnouncementSettings()
         guard settings.gapMs >= 0 && settings.gapMs <= 10_000 else { throw .badGap(settings.gapMs) }
         let reading = chosen.read(amount, options: reading ?? manifest.reading ?? ReadingOptions())
@@ -105,12 +105,7 @@ public struct Planner: Sendable {
             position += frames
         }
         return AnnouncementPlan(
-            amount: amount.description, locale: chosen.rawValue, tokens: tokens, clips: clips, steps: steps,
+            amount: amount.description, locale: chosen, tokens: tokens, clips: clips, steps: steps,
             gapFrames: gapFrames, sampleRate: rate, totalFrames: position, totalSeconds: Double(position) / Double(rate))
-    }
-
-    private func manifestLocale() throws(PlanError) -> SpeechLocale {
-        guard let locale = SpeechLocale(rawValue: manifest.locale) else { throw .unknownLocale(manifest.locale) }
-        return locale
     }
 }

@@ -1,0 +1,100 @@
+import Foundation
+
+/// The group's one queue of announcements, kept in `soundset/queue.json` and changed only under the
+/// group's file lock, so pushes handled at once, in one process or several, are ordered.
+///
+/// It is small: announcements are dropped a minute after they end, transaction ids after
+/// `dedupeSeconds`, and at most `maxTransactions` ids are kept.
+struct AnnouncementQueue: Codable, Equatable {
+    static let currentSchemaVersion = 1
+    /// How long after its end an announcement's composed file is kept: nothing that may still play
+    /// is deleted.
+    static let keepSeconds = 60.0
+    static let maxTransactions = 1000
+    static let maxBytes = 4 << 20
+
+    var schemaVersion = currentSchemaVersion
+    var announcements: [Entry] = []
+    var transactions: [Transaction] = []
+
+    /// One queued announcement.
+    struct Entry: Codable, Equatable {
+        /// Unique to the announcement: its composed file and notification identifiers carry it.
+        var key: String
+        /// The decision's id (the transaction id, or a generated one).
+        var id: String
+        var delivery: AnnouncementDecision.Delivery
+        var start: Double
+        var end: Double
+        /// The set whose installed clips it plays.
+        var set: String
+        /// The composed file in `Library/Sounds`, for composed announcements.
+        var file: String?
+        /// The fire times of a chain's notifications.
+        var notifications: [Double]
+    }
+
+    /// A transaction id seen, and when.
+    struct Transaction: Codable, Equatable {
+        var id: String
+        var at: Double
+    }
+
+    /// The queue in `group`, or an empty one with a note when the file is unreadable or corrupt
+    /// (it is then replaced on the next save).
+    static func load(_ group: GroupFolder) -> (queue: AnnouncementQueue, note: String?) {
+        let data: Data
+        do { data = try RegularFile.read(group.queueFile, maxBytes: maxBytes) } catch {
+            if error.reason == "is missing" { return (AnnouncementQueue(), nil) }
+            return (AnnouncementQueue(), "the queue state \(error.reason) and was replaced")
+        }
+        guard let queue = try? JSONDecoder().decode(AnnouncementQueue.self, from: data), queue.isSound else {
+            return (AnnouncementQueue(), "the queue state was corrupt and was replaced")
+        }
+        return (queue, nil)
+    }
+
+    /// Writes the queue in one rename.
+    func save(_ group: GroupFolder) throws(RegularFile.Failure) {
+        guard let data = try? JSONFormatting.encode(self) else { throw RegularFile.Failure(reason: "cannot be encoded") }
+        try RegularFile.replace(group.queueFile, with: data)
+    }
+
+    /// A version this library writes, finite times, and no file name outside `Library/Sounds`.
+    private var isSound: Bool {
+        schemaVersion == Self.currentSchemaVersion
+            && announcements.allSatisfy { entry in
+                entry.start.isFinite && entry.end.isFinite && entry.start <= entry.end && entry.notifications.allSatisfy(\.isFinite)
+                    && (entry.file.map { ClipNameRules.isPlainFileName($0) && GroupFolder.isComposedName($0) } ?? true)
+            }
+            && transactions.allSatisfy { $0.at.isFinite }
+    }
+
+    /// When the last announcement that plays ends, or nil when none is queued.
+    var lastEnd: Double? { announcements.filter { $0.delivery != .none }.map(\.end).max() }
+
+    /// Chain notifications still to fire at `now`, across every queued chain.
+    func pendingNotifications(at now: Double) -> Int {
+        announcements.reduce(0) { $0 + $1.notifications.filter { $0 >= now }.count }
+    }
+
+    /// The sets whose installed clips a queued chain may still play at `now`.
+    func setsInUse(at now: Double) -> Set<String> {
+        Set(announcements.filter { $0.delivery == .chain && $0.end + Self.keepSeconds > now }.map(\.set))
+    }
+
+    /// When `id` was last seen within `window` seconds before `now`, or nil.
+    func seen(_ id: String, within window: Double, at now: Double) -> Double? {
+        transactions.last { $0.id == id && now - $0.at < window && $0.at <= now }?.at
+    }
+
+    /// Drops announcements that ended a minute or more before `now` and ids older than `window`.
+    /// - Returns: the composed files of the dropped announcements, to delete.
+    mutating func prune(at now: Double, transactionWindow window: Double) -> [String] {
+        let expired = announcements.filter { $0.end + Self.keepSeconds <= now }
+        announcements.removeAll { $0.end + Self.keepSeconds <= now }
+        transactions.removeAll { now - $0.at >= window }
+        if transactions.count > Self.maxTransactions { transactions.removeFirst(transactions.count - Self.maxTransactions) }
+        return expired.compactMap(\.file)
+    }
+}

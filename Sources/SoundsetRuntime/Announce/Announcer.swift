@@ -1,0 +1,284 @@
+import Foundation
+
+/// One push to announce.
+public struct AnnouncementRequest: Sendable {
+    /// The amount as the push carries it.
+    public enum AmountInput: Sendable, Equatable {
+        /// Text such as `123.45`, read exactly (see `Amount`).
+        case text(String)
+        /// Minor units (分, cents).
+        case minorUnits(Int64)
+    }
+
+    public var amount: AmountInput
+    /// The transaction's id, when the push carries one: the same id within `dedupeSeconds` is
+    /// announced once. Never the push's `request.identifier`, which is the collapse id when the
+    /// server sets one.
+    public var transactionID: String?
+    /// When the push arrived, on the announcer's clock; nil means now.
+    public var arrival: Double?
+
+    public init(amount: AmountInput, transactionID: String? = nil, arrival: Double? = nil) {
+        self.amount = amount
+        self.transactionID = transactionID
+        self.arrival = arrival
+    }
+}
+
+/// Decides what one push plays, with every rule the extension must keep: the queue shared through
+/// the group folder, the banner, the wait limit, the 64 pending notifications, duplicates, the
+/// fallback, cleanup and the lead-in. It never throws and never traps: a failure is a `fallback`
+/// decision with its reason.
+public struct Announcer: Sendable {
+    /// The set the app ships.
+    public let set: SoundSet
+    /// The App Group's container.
+    public let group: GroupFolder
+    /// The rules; the manifest's `announcement` unless given.
+    public let settings: AnnouncementSettings
+    let clock: any AnnouncerClock
+    let makeKey: @Sendable () -> String
+
+    /// - Parameters:
+    ///   - settings: defaults to the manifest's `announcement`.
+    ///   - clock: where "now" comes from when a request has no arrival time.
+    ///   - makeKey: a new unique key per announcement (names its composed file and notifications).
+    public init(
+        set: SoundSet, group: GroupFolder, settings: AnnouncementSettings? = nil, clock: any AnnouncerClock = SystemClock(),
+        makeKey: @escaping @Sendable () -> String = { UUID().uuidString.lowercased() }
+    ) {
+        self.set = set
+        self.group = group
+        self.settings = settings ?? set.manifest.announcement ?? AnnouncementSettings()
+        self.clock = clock
+        self.makeKey = makeKey
+    }
+
+    /// The decision for a push when the set itself cannot be loaded (its manifest is missing or
+    /// not valid): the system's sound, with the reason.
+    public static func unavailable(_ reason: String, transactionID: String? = nil, at now: Double) -> AnnouncementDecision {
+        let key = UUID().uuidString.lowercased()
+        return Context(now: now, key: key, id: transactionID ?? key).failure("the sound set cannot be used: \(reason)", sound: nil)
+    }
+
+    /// Decides, and writes what the decision needs (the composed file, the queue), for one push.
+    public func announce(_ request: AnnouncementRequest) -> AnnouncementDecision {
+        let now = request.arrival ?? clock.now()
+        let key = makeKey()
+        let context = Context(now: now, key: key, id: request.transactionID ?? key)
+        if let problem = settings.problem { return context.failure("the settings are not valid: \(problem)", sound: nil) }
+        do { try group.prepare() } catch { return context.failure(error.reason, sound: nil) }
+        do {
+            return try FileLock.withLock(group.lockFile) { decideHoldingLock(request, context) }
+        } catch {
+            return context.failure("the queue cannot be used (\(error.reason))", sound: nil)
+        }
+    }
+
+    /// The time, keys and ids of one decision.
+    struct Context {
+        var now: Double
+        var key: String
+        var id: String
+        var notes: [String] = []
+
+        func decision(
+            _ outcome: AnnouncementDecision.Outcome, _ delivery: AnnouncementDecision.Delivery, sound: String? = nil, systemSound: Bool = false,
+            start: Double? = nil, seconds: Double = 0, notifications: [AnnouncementDecision.Notification] = [], clips: [String] = [],
+            reason: String? = nil
+        ) -> AnnouncementDecision {
+            let start = start ?? now
+            let reasons = [reason].compactMap { $0 } + notes
+            return AnnouncementDecision(
+                id: id, outcome: outcome, delivery: delivery, sound: sound, systemSound: systemSound, start: start, end: start + seconds,
+                wait: start - now, notifications: notifications, clips: clips, reason: reasons.isEmpty ? nil : reasons.joined(separator: "; "))
+        }
+
+        /// A failure: the fallback clip plays at once, or the system's sound when there is none.
+        func failure(_ reason: String, sound: (file: String, clip: String, seconds: Double)?) -> AnnouncementDecision {
+            decision(
+                .fallback, .none, sound: sound?.file, systemSound: sound == nil, seconds: sound?.seconds ?? 0, clips: sound.map { [$0.clip] } ?? [],
+                reason: reason)
+        }
+    }
+
+    private func decideHoldingLock(_ request: AnnouncementRequest, _ start: Context) -> AnnouncementDecision {
+        var context = start
+        let now = context.now
+        var (queue, note) = AnnouncementQueue.load(group)
+        if let note { context.notes.append(note) }
+        cleanUp(&queue, at: now)
+
+        if let id = request.transactionID, let seen = queue.seen(id, within: settings.dedupeSeconds, at: now) {
+            return saving(queue, context) {
+                $0.decision(.duplicate, .none, reason: String(format: "transaction %@ was announced %.1f s ago", ClipNameRules.printable(id), now - seen))
+            }
+        }
+
+        let installed: InstalledSet
+        do { installed = try SoundSetInstaller.installHoldingLock(set, into: group) } catch {
+            return saving(queue, context) { $0.failure(error.description, sound: nil) }
+        }
+        SoundSetInstaller.removeSets(in: group, keeping: queue.setsInUse(at: now).union([installed.id]))
+        let fallback = fallbackSound(installed)
+
+        let plans: (full: AnnouncementPlan, bare: AnnouncementPlan)
+        do { plans = try makePlans(request.amount, installed) } catch {
+            return saving(queue, context) { $0.failure(error.reason, sound: fallback) }
+        }
+        let delivery: AnnouncementDecision.Delivery
+        let plan: AnnouncementPlan
+        let outcome: AnnouncementDecision.Outcome
+        let reason: String?
+        switch choose(plans, pending: queue.pendingNotifications(at: now), rate: installed.manifest.sampleRate) {
+        case .refuse(let why): return saving(queue, context) { $0.failure(why, sound: fallback) }
+        case .composed(let chosen, let result, let why): (delivery, plan, outcome, reason) = (.composed, chosen, result, why)
+        case .chain(let chosen, let why): (delivery, plan, outcome, reason) = (.chain, chosen, .announced, why)
+        }
+
+        let startTime = max(now, queue.lastEnd.map { $0 + settings.spacingSeconds } ?? now)
+        guard startTime - now <= settings.maxWaitSeconds else {
+            // Handed over at once with no custom sound; it does not extend the queue.
+            return saving(queue, context) {
+                $0.decision(
+                    .fallback, .none,
+                    reason: String(
+                        format: "the queue is busy for %.2f s, longer than announcement.maxWaitSeconds (%g s): handed over without an announcement",
+                        startTime - now, settings.maxWaitSeconds))
+            }
+        }
+
+        var entry = AnnouncementQueue.Entry(
+            key: context.key, id: context.id, delivery: delivery, start: startTime, end: startTime, set: installed.id, file: nil, notifications: [])
+        var notifications: [AnnouncementDecision.Notification] = []
+        var seconds = plan.totalSeconds
+        if delivery == .composed {
+            let leadIn = Int((settings.leadInMs * Double(plan.sampleRate) / 1000).rounded())
+            let name = GroupFolder.composedName(context.key, container: installed.manifest.container)
+            let data: Data
+            do { data = try Composer.compose(plan, manifest: installed.manifest, soundsFolder: installed.soundsFolder, leadInFrames: leadIn) } catch {
+                return saving(queue, context) { $0.failure(error.description, sound: fallback) }
+            }
+            do { try RegularFile.replace(group.sounds.appendingPathComponent(name), with: data) } catch {
+                return saving(queue, context) { $0.failure("\(name) cannot be written (\(error.reason))", sound: fallback) }
+            }
+            seconds = Double(leadIn + plan.totalFrames) / Double(plan.sampleRate)
+            entry.file = name
+        } else {
+            do {
+                notifications = try NotificationSchedule(plan: plan, announcementID: context.key).items.map {
+                    AnnouncementDecision.Notification(identifier: $0.identifier, sound: $0.sound, at: startTime + $0.delay)
+                }
+            } catch {
+                return saving(queue, context) { $0.failure(error.description, sound: fallback) }
+            }
+            entry.notifications = notifications.map(\.at)
+        }
+        entry.end = startTime + seconds
+        queue.announcements.append(entry)
+        if let id = request.transactionID { queue.transactions.append(.init(id: id, at: now)) }
+        return saving(queue, context) {
+            $0.decision(
+                outcome, delivery, sound: entry.file, start: startTime, seconds: seconds, notifications: notifications, clips: plan.clips, reason: reason)
+        }
+    }
+
+    /// Saves the queue, then makes the decision; a queue that cannot be saved is noted in it.
+    private func saving(_ queue: AnnouncementQueue, _ context: Context, _ decide: (Context) -> AnnouncementDecision) -> AnnouncementDecision {
+        var context = context
+        do { try queue.save(group) } catch { context.notes.append("the queue state cannot be saved (\(error.reason))") }
+        return decide(context)
+    }
+
+    /// Deletes the composed files of announcements that ended a minute ago, and takes in composed
+    /// files the queue does not know (left by a crash, or by a queue that was replaced): they are
+    /// deleted a minute from now, when nothing decided before now can still be playing them.
+    private func cleanUp(_ queue: inout AnnouncementQueue, at now: Double) {
+        for file in queue.prune(at: now, transactionWindow: settings.dedupeSeconds) where GroupFolder.isComposedName(file) {
+            try? FileManager.default.removeItem(at: group.sounds.appendingPathComponent(file))
+        }
+        let known = Set(queue.announcements.compactMap(\.file))
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: group.sounds.path)) ?? []
+        where GroupFolder.isComposedName(name) && !known.contains(name) {
+            queue.announcements.append(.init(key: name, id: "", delivery: .none, start: now, end: now, set: "", file: name, notifications: []))
+        }
+    }
+
+    /// The fallback clip's installed file: `fallback`, else the prefix, when the set has it.
+    private func fallbackSound(_ installed: InstalledSet) -> (file: String, clip: String, seconds: Double)? {
+        guard let name = settings.fallback ?? settings.prefix, let clip = installed.manifest.clip(named: name) else { return nil }
+        return (clip.file, clip.name, Double(clip.frames) / Double(installed.manifest.sampleRate))
+    }
+
+    /// A failure to read the amount or plan it, in words.
+    struct PlanningFailure: Error {
+        var reason: String
+    }
+
+    /// The announcement with its prefix and suffix, and without.
+    private func makePlans(_ input: AnnouncementRequest.AmountInput, _ installed: InstalledSet) throws(PlanningFailure) -> (
+        full: AnnouncementPlan, bare: AnnouncementPlan
+    ) {
+        let amount: Amount
+        do {
+            switch input {
+            case .text(let text): amount = try Amount(text)
+            case .minorUnits(let units): amount = try Amount(minorUnits: units)
+            }
+        } catch {
+            let shown: String
+            switch input {
+            case .text(let text): shown = "'\(ClipNameRules.printable(text))'"
+            case .minorUnits(let units): shown = "\(units) minor units"
+            }
+            throw PlanningFailure(reason: "the amount \(shown) is refused: \(error)")
+        }
+        var bare = settings
+        bare.prefix = nil
+        bare.suffix = nil
+        let planner = Planner(manifest: installed.manifest)
+        do {
+            return (try planner.plan(amount, announcement: settings), try planner.plan(amount, announcement: bare))
+        } catch {
+            throw PlanningFailure(reason: error.description)
+        }
+    }
+
+    /// What to play, or why nothing can be.
+    enum Choice {
+        case composed(AnnouncementPlan, AnnouncementDecision.Outcome, reason: String?)
+        case chain(AnnouncementPlan, reason: String?)
+        case refuse(String)
+    }
+
+    /// The banner, delivery and pending-notification rules.
+    func choose(_ plans: (full: AnnouncementPlan, bare: AnnouncementPlan), pending: Int, rate: Int) -> Choice {
+        let leadIn = Int((settings.leadInMs * Double(rate) / 1000).rounded())
+        let composedSeconds = { (plan: AnnouncementPlan) in Double(leadIn + plan.totalFrames) / Double(rate) }
+        let banner = settings.bannerSeconds
+        let phrases = plans.full.steps.count > plans.bare.steps.count
+        let bareOutcome: AnnouncementDecision.Outcome = phrases ? .shortened : .announced
+        let bareSeconds = composedSeconds(plans.bare)
+        let overBanner = String(format: "the amount alone lasts %.2f s, over the %g s banner", bareSeconds, banner)
+
+        func chain(_ reason: String?) -> Choice {
+            let steps = plans.full.steps.count
+            guard pending + steps > NotificationSchedule.maxSteps else { return .chain(plans.full, reason: reason) }
+            let limit = "a chain of \(steps) would make \(pending + steps) notifications pending, more than iOS keeps (\(NotificationSchedule.maxSteps))"
+            guard settings.delivery == .auto else { return .refuse(limit) }
+            let cut = bareSeconds <= banner ? "" : "; \(overBanner): the banner will cut it"
+            return .composed(plans.bare, bareOutcome, reason: "\(limit): composed instead\(cut)")
+        }
+
+        if settings.delivery == .chain { return chain(nil) }
+        let fullSeconds = composedSeconds(plans.full)
+        if fullSeconds <= banner { return .composed(plans.full, .announced, reason: nil) }
+        if phrases && bareSeconds <= banner {
+            return .composed(
+                plans.bare, .shortened,
+                reason: String(format: "without its prefix and suffix to fit the %g s banner (whole, it lasts %.2f s)", banner, fullSeconds))
+        }
+        if settings.delivery == .auto { return chain("\(overBanner): chained") }
+        return .composed(plans.bare, bareOutcome, reason: "\(overBanner): the banner will cut it")
+    }
+}

@@ -1,0 +1,111 @@
+import Foundation
+
+/// The sound the extension gives the content it hands over.
+public enum HandoverSound: Sendable, Equatable {
+    /// Keep the sound the push came with (a push that could not wait for the queue).
+    case unchanged
+    /// No sound: a chain plays the announcement, or a duplicate plays nothing.
+    case silent
+    /// The system's default sound (a failure with no fallback clip).
+    case systemDefault
+    /// A file in the group's `Library/Sounds`: `UNNotificationSound(named:)`.
+    case named(String)
+
+    /// The sound a decision asks for.
+    public init(_ decision: AnnouncementDecision) {
+        switch (decision.outcome, decision.sound) {
+        case (_, let name?): self = .named(name)
+        case (.fallback, nil): self = decision.systemSound ? .systemDefault : .unchanged
+        default: self = .silent
+        }
+    }
+}
+
+/// The notification centre, as the flow needs it: on iOS a few lines over `UNUserNotificationCenter`
+/// (see `Examples/`), in tests a fake that records.
+public protocol NotificationScheduling: Sendable {
+    /// Adds a local notification that plays `sound` (a file in the group's `Library/Sounds`) after
+    /// `delay` seconds, with the request identifier `identifier`.
+    func schedule(identifier: String, sound: String, after delay: Double) async throws
+}
+
+/// What a Notification Service Extension does with one push, with the system's types behind small
+/// protocols so every path is tested: decide, write, schedule, then hand over the content once, after
+/// the queue's wait or at expiry, whichever comes first.
+///
+/// `handOver` is the extension's `contentHandler` with the sound applied; it is called exactly once
+/// per flow, in every path.
+public final class ExtensionFlow: @unchecked Sendable {
+    // @unchecked: the only mutable state, `decided` and `handedOver`, is read and written under `lock`.
+    private let announcer: Announcer
+    private let scheduler: any NotificationScheduling
+    private let clock: any AnnouncerClock
+    private let sleep: @Sendable (Double) async -> Void
+    private let handOver: @Sendable (HandoverSound) -> Void
+    private let lock = NSLock()
+    private var decided: HandoverSound?
+    private var handedOver = false
+
+    /// Chain notifications due sooner than this are given this delay (iOS refuses a zero interval).
+    public static let shortestDelay = 0.01
+
+    /// - Parameters:
+    ///   - clock: the announcer's clock; delays are measured on it when each notification is added.
+    ///   - sleep: waits a number of seconds (`Task.sleep` by default).
+    ///   - handOver: the content handler with the sound applied.
+    public init(
+        announcer: Announcer, scheduler: any NotificationScheduling, clock: any AnnouncerClock = SystemClock(),
+        sleep: @escaping @Sendable (Double) async -> Void = { seconds in try? await Task.sleep(nanoseconds: UInt64(max(0, seconds) * 1e9)) },
+        handOver: @escaping @Sendable (HandoverSound) -> Void
+    ) {
+        self.announcer = announcer
+        self.scheduler = scheduler
+        self.clock = clock
+        self.sleep = sleep
+        self.handOver = handOver
+    }
+
+    /// Announces `request`: decides, schedules a chain (each notification's delay measured from
+    /// now when it is added, so no add delays the clips after it), waits for a composed sound's
+    /// turn, and hands over the content.
+    @discardableResult
+    public func run(_ request: AnnouncementRequest) async -> AnnouncementDecision {
+        let decision = announcer.announce(request)
+        var sound = HandoverSound(decision)
+        var scheduled = true
+        for notification in decision.notifications {
+            do {
+                let delay = max(Self.shortestDelay, notification.at - clock.now())
+                try await scheduler.schedule(identifier: notification.identifier, sound: notification.sound, after: delay)
+            } catch {
+                scheduled = false
+            }
+        }
+        if !scheduled { sound = .systemDefault }
+        remember(sound)
+        if decision.delivery == .composed {
+            let wait = decision.start - clock.now()
+            if wait > 0 { await sleep(wait) }
+        }
+        finish(sound)
+        return decision
+    }
+
+    /// `serviceExtensionTimeWillExpire`: hands over at once, with the decided sound if there is
+    /// one (an announcement a little early rather than none), else with the push's own.
+    public func expire() {
+        finish(lock.withLock { decided } ?? .unchanged)
+    }
+
+    private func remember(_ sound: HandoverSound) {
+        lock.withLock { decided = sound }
+    }
+
+    private func finish(_ sound: HandoverSound) {
+        let first = lock.withLock {
+            defer { handedOver = true }
+            return !handedOver
+        }
+        if first { handOver(sound) }
+    }
+}

@@ -1,0 +1,35 @@
+/// What a clip name and a clip's file name may be. Clip names become iOS sound names, and a
+/// manifest's file names are joined to a folder, so both are checked wherever they are read.
+public enum ClipNameRules {
+    /// Longest clip name accepted.
+    public static let maxLength = 64
+
+    /// Why `name` cannot be a clip name, or nil when it can: ASCII letters, digits, `_` and `-`,
+    /// not starting with `-`, at most 64 characters.
+    public static func problem(with name: String) -> String? {
+        if name.isEmpty { return "the name is empty" }
+        if name.utf8.count > maxLength { return "longer than \(maxLength) characters" }
+        if name.hasPrefix("-") { return "it starts with '-' (a name must start with a letter, digit or '_')" }
+        let allowed = name.unicodeScalars.allSatisfy { scalar in
+            scalar.isASCII && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) || scalar == "_" || scalar == "-")
+        }
+        if !allowed { return "only ASCII letters, digits, '_' and '-' are allowed" }
+        return nil
+    }
+
+    /// Whether `name` names a file directly inside a folder: not empty, no `/` or `\`, not `.` or
+    /// `..`, not hidden, no NUL or other control character, at most 255 bytes.
+    public static func isPlainFileName(_ name: String) -> Bool {
+        !name.isEmpty && name.utf8.count <= 255 && !name.contains("/") && !name.contains("\\") && !name.hasPrefix(".")
+            && !name.unicodeScalars.contains { $0.properties.generalCategory == .control || $0 == "\u{2028}" || $0 == "\u{2029}" }
+    }
+
+    /// `text` with control characters escaped and cut to 200 characters, safe to print on one line.
+    public static func printable(_ text: String) -> String {
+        String(
+            text.unicodeScalars.map { scalar -> String in
+                scalar.properties.generalCategory == .control || scalar == "\u{2028}" || scalar == "\u{2029}"
+                    ? scalar.escaped(asASCII: true) : String(scalar)
+            }.joined().prefix(200))
+    }
+}

@@ -1,0 +1,105 @@
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// Reading and replacing files without trusting what is on disk: only regular files are read (a
+/// FIFO would block forever, a device never end), never more than a stated size, and a file is
+/// replaced by `rename(2)`, which is atomic on every system (Foundation's `replaceItemAt` is not, on
+/// Linux).
+public enum RegularFile {
+    /// Why a file could not be read or written: a short reason in words, such as `is missing`,
+    /// `is not a regular file` or `no space left on device`.
+    public struct Failure: Error, Equatable {
+        public var reason: String
+        public init(reason: String) { self.reason = reason }
+    }
+
+    /// The bytes of the regular file at `url`, at most `maxBytes` of them.
+    /// - Throws: `Failure` when it is missing, not a regular file, larger than `maxBytes` or unreadable.
+    public static func read(_ url: URL, maxBytes: Int) throws(Failure) -> Data {
+        let descriptor = open(url.path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+        guard descriptor >= 0 else {
+            throw Failure(reason: errno == ENOENT ? "is missing" : "cannot be read (\(systemReason(errno)))")
+        }
+        defer { close(descriptor) }
+        var info = stat()
+        guard fstat(descriptor, &info) == 0 else { throw Failure(reason: "cannot be read (\(systemReason(errno)))") }
+        guard info.st_mode & S_IFMT == S_IFREG else { throw Failure(reason: "is not a regular file") }
+        guard info.st_size <= maxBytes else { throw Failure(reason: "is \(info.st_size) bytes, more than the \(maxBytes) allowed") }
+        var data = Data(count: Int(info.st_size))
+        var total = 0
+        let failure: Int32? = data.withUnsafeMutableBytes { raw in
+            while total < raw.count {
+                let count = systemRead(descriptor, raw.baseAddress! + total, raw.count - total)
+                if count < 0 {
+                    if errno == EINTR { continue }
+                    return errno
+                }
+                if count == 0 { break }
+                total += count
+            }
+            return nil
+        }
+        if let failure { throw Failure(reason: "cannot be read (\(systemReason(failure)))") }
+        // A file that shrank while it was read is read as it now is.
+        if total < data.count { data.removeSubrange(total...) }
+        return data
+    }
+
+    /// Writes `data` to a new file beside `url` and renames it over `url`: readers see the old file or
+    /// the new one, never part of either, and a failure leaves `url` as it was.
+    /// - Throws: `Failure` with the system's reason (no space left, permission denied ...).
+    public static func replace(_ url: URL, with data: Data) throws(Failure) {
+        let temporary = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).\(UUID().uuidString).tmp")
+        let descriptor = open(temporary.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else { throw Failure(reason: systemReason(errno)) }
+        var failure: Int32?
+        data.withUnsafeBytes { raw in
+            var offset = 0
+            while offset < raw.count {
+                let written = systemWrite(descriptor, raw.baseAddress! + offset, raw.count - offset)
+                if written < 0 {
+                    if errno == EINTR { continue }
+                    failure = errno
+                    return
+                }
+                offset += written
+            }
+        }
+        if close(descriptor) != 0, failure == nil { failure = errno }
+        if failure == nil, rename(temporary.path, url.path) != 0 { failure = errno }
+        if let failure {
+            unlink(temporary.path)
+            throw Failure(reason: systemReason(failure))
+        }
+    }
+
+    /// The system's reason inside a Foundation error, lower-cased.
+    public static func reason(_ error: Error) -> String {
+        let nsError = error as NSError
+        if let posix = nsError.userInfo[NSUnderlyingErrorKey] as? NSError, posix.domain == NSPOSIXErrorDomain {
+            return systemReason(Int32(posix.code))
+        }
+        if nsError.domain == NSPOSIXErrorDomain { return systemReason(Int32(nsError.code)) }
+        let text = nsError.localizedDescription
+        return text.prefix(1).lowercased() + text.dropFirst()
+    }
+
+    /// The system's words for `code`, lower-cased: `no space left on device`.
+    public static func systemReason(_ code: Int32) -> String {
+        let text = String(cString: strerror(code))
+        return text.prefix(1).lowercased() + text.dropFirst()
+    }
+}
+
+#if canImport(Glibc)
+    private let systemRead = Glibc.read
+    private let systemWrite = Glibc.write
+#else
+    private let systemRead = Darwin.read
+    private let systemWrite = Darwin.write
+#endif
