@@ -50,6 +50,18 @@ import Testing
         #expect(sound.frames == plan.totalFrames)
         #expect(sound.format.encoding == .ulaw)
 
+        // Written again over the file it wrote, every time (Foundation's replaceItemAt failed every
+        // second time on Linux and deleted the file).
+        for amount in ["1", "2", "3"] {
+            let again = try SoundsetExecutable.run(["render", amount, "--out", "a.wav"], in: folder.url)
+            #expect(again.status == 0, "\(again.stderr)")
+            let frames = try SoundData(parsing: Data(contentsOf: folder.url.appendingPathComponent("a.wav")), name: "a.wav").frames
+            let plan = try JSONDecoder().decode(
+                AnnouncementPlan.self, from: Data(try SoundsetExecutable.run(["plan", amount, "--format", "json"], in: folder.url).stdout.utf8))
+            #expect(frames == plan.totalFrames)
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.url.path).filter { $0.hasSuffix(".tmp") }.isEmpty)
+
         let wrongExtension = try SoundsetExecutable.run(["render", "1", "--out", "a.caf"], in: folder.url)
         #expect(wrongExtension.status == 1)
         #expect(wrongExtension.stderr == "soundset: a.caf: the set is wav, so the composed file must end in .wav\n")

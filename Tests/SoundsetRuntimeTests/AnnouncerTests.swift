@@ -321,3 +321,24 @@ struct Shop {
         #expect(shop.announcer().announce(AnnouncementRequest(amount: .minorUnits(1230), arrival: 1000)).clips == ["received", "ten", "2", "point", "3", "yuan"])
     }
 }
+
+extension AnnouncerTests {
+    /// Twelve pushes handled at once on threads of one process: the file lock orders them too.
+    @Test func pushesOnManyThreadsAtOnceAreOrdered() throws {
+        let shop = try Shop()
+        defer { shop.folder.remove() }
+        let announcer = shop.announcer()
+        let lock = NSLock()
+        nonisolated(unsafe) var decisions: [AnnouncementDecision] = []
+        DispatchQueue.concurrentPerform(iterations: 12) { index in
+            let decision = announcer.announce(AnnouncementRequest(amount: .text("\(index % 9 + 1)"), arrival: 1000))
+            lock.withLock { decisions.append(decision) }
+        }
+        let played = decisions.filter { $0.outcome == .announced }.sorted { $0.start < $1.start }
+        #expect(played.count == 8)
+        #expect(decisions.count == 12)
+        for (earlier, later) in zip(played, played.dropFirst()) { #expect(later.start >= earlier.end + 0.3 - 1e-9) }
+        #expect(Set(played.compactMap(\.sound)).count == 8)
+        #expect(shop.composedFiles.count == 8)
+    }
+}

@@ -50,12 +50,16 @@ enum ClipWriter {
         var clip = clip
         var readBack: (info: SoundFileInfo, measurement: LoudnessMeasurement)
         var margin = ceilingMargin
+        // libsndfile pads an odd number of 8-bit AIFF samples with a zero byte and counts it as a
+        // frame, which decodes as -32124 in µ-law and -5504 in a-law: a click at the clip's end, over
+        // the ceiling. A silent last sample leaves it nothing to pad.
+        let evenFrames = configuration.container == .aiff && configuration.encoding != .pcm16
         while true {
             do {
                 let file = try SoundFile.create(
                     writing: url.path, container: configuration.container, encoding: configuration.encoding,
                     sampleRate: configuration.sampleRate)
-                try file.write(clip.pcm)
+                try file.write(evenFrames && clip.pcm.count % 2 == 1 ? clip.pcm + [0] : clip.pcm)
             } catch let error as SoundFileError {
                 throw BuildProblem(url.path, "cannot be written: \(error.reason.asClause)")
             }
