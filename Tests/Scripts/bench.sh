@@ -4,7 +4,9 @@
 # formats and rates), then times and measures:
 #   soundset full build, no-op rebuild, rebuild after changing one recording;
 #   the classic sox recipe (one process per clip: trim both ends, rate -v, norm), run on all cores;
-#   ffmpeg-normalize (two-pass EBU R128), when it is installed.
+#   ffmpeg-normalize (two-pass EBU R128), when it is installed;
+#   one push as the app's extension handles it (soundset announce on the demo set): its decision and
+#   composition time and its memory, each above a process that does nothing (soundset version).
 # Quality is measured with `soundset measure` (whole-clip loudness, true peak) on every tool's output.
 # Usage: bash Tests/Scripts/bench.sh [SOUNDSET_BINARY]
 set -euo pipefail
@@ -128,4 +130,18 @@ echo "quality (soundset measure: whole-clip loudness, true peak):"
 quality "soundset" $(find "$work/Output/Sounds" -type f ! -name '*Copy.*' | sort)
 quality "sox recipe" "$work"/sox/*.wav
 [ $ffn = 1 ] && quality "ffmpeg-normalize" "$work"/ffn/*.wav
+
+# One push: the demo set built and installed once, then the longest amount announced, each run with
+# an empty queue so that every run composes (a queued push would wait, not compose).
+echo
+echo "one push (the extension's work: decide, check and compose the clips, write the file):"
+"$soundset" build --quiet --assets Assets --output "$work/demo"
+group=$work/group
+"$soundset" announce 1 --group "$group" --output "$work/demo" --now 1000 >/dev/null
+RUNS=5 timed base "soundset version (a process alone)" "$soundset" version
+RUNS=5 RESET='rm -f "$group"/soundset/queue.json "$group"/Library/Sounds/soundset-*' \
+  timed push "soundset announce 99999999.99" "$soundset" announce 99999999.99 --group "$group" --output "$work/demo" --now 2000
+composed=$(find "$group/Library/Sounds" -name 'soundset-*' -exec stat -c %s {} \; | head -1)
+echo "  decision and composition (above a process alone)   $(awk "BEGIN { printf \"%.1f ms\", 1000 * (${WALL[push]} - ${WALL[base]}) }")   (target: under 10 ms)"
+echo "  memory above a process alone                       $(awk "BEGIN { printf \"%.2f MB, %.2fx the composed file (%.2f MB)\", ${RSS[push]} - ${RSS[base]}, (${RSS[push]} - ${RSS[base]}) * 1048576 / $composed, $composed / 1048576 }")   (target: under 2x)"
 exit 0

@@ -100,7 +100,10 @@ public struct AssetCatalog: Sendable {
         } else {
             copies = existing.intersection((0...9).map(String.init))
         }
-        for (key, name) in [("prefix", configuration.announcement.prefix), ("suffix", configuration.announcement.suffix)] {
+        let phrases = [
+            ("prefix", configuration.announcement.prefix), ("suffix", configuration.announcement.suffix), ("fallback", configuration.announcement.fallback),
+        ]
+        for (key, name) in phrases {
             if let name, !existing.contains(name) {
                 problems.append(
                     BuildProblem(

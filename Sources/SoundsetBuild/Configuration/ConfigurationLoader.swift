@@ -132,12 +132,22 @@ public enum ConfigurationLoader {
             case "announcement":
                 reader.object(value, path: path) { key, value, path in
                     switch key {
-                    case "prefix", "suffix":
-                        let name = reader.clipName(value, path: path)
-                        if key == "prefix" { configuration.announcement.prefix = name } else { configuration.announcement.suffix = name }
-                    case "gapMs":
-                        if let number = reader.number(value, path: path, in: 0...2000, unit: "ms") { configuration.announcement.gapMs = number }
-                    default: reader.unknown(path, known: ["prefix", "suffix", "gapMs"])
+                    case "prefix": configuration.announcement.prefix = reader.clipName(value, path: path)
+                    case "suffix": configuration.announcement.suffix = reader.clipName(value, path: path)
+                    case "fallback": configuration.announcement.fallback = reader.clipName(value, path: path)
+                    case "delivery":
+                        if let text = reader.choice(value, path: path, among: AnnouncementSettings.Delivery.allCases.map(\.rawValue)) {
+                            configuration.announcement.delivery = AnnouncementSettings.Delivery(rawValue: text)!
+                        }
+                    default:
+                        // The numeric keys, their ranges and units come from the runtime's one table.
+                        guard let numeric = AnnouncementSettings.numericKeys.first(where: { $0.key == key }) else {
+                            reader.unknown(path, known: AnnouncementSettings.keys)
+                            return
+                        }
+                        if let number = reader.number(value, path: path, in: numeric.range, unit: numeric.unit) {
+                            numeric.set(&configuration.announcement, number)
+                        }
                     }
                 }
             case "limits":

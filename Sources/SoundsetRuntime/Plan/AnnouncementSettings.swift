@@ -58,8 +58,10 @@ public struct AnnouncementSettings: Codable, Sendable, Equatable {
         public var range: ClosedRange<Double>
         public var unit: String
         public var meaning: String
-        let value: @Sendable (AnnouncementSettings) -> Double
-        let set: @Sendable (inout AnnouncementSettings, Double) -> Void
+        /// The setting's value in `settings`.
+        public let value: @Sendable (AnnouncementSettings) -> Double
+        /// Sets the setting in `settings`.
+        public let set: @Sendable (inout AnnouncementSettings, Double) -> Void
     }
 
     /// Every numeric key, in the order the documentation lists them.
