@@ -7,9 +7,10 @@ import os
 // wait, 64 pending, duplicates, fallback, cleanup) is the runtime's, tested in
 // Tests/SoundsetRuntimeTests. Needs `Shared/AppGroup.swift` in the extension target.
 //
-// The push (custom keys beside "aps"; "aps" needs "mutable-content": 1 and an "alert"):
+// The push: custom keys beside "aps" ("aps" needs "mutable-content": 1 and an "alert"), read by
+// `PushPayload` (tested in the runtime):
 //
-//     "amount": "123.45"           the amount as a string, read exactly; a JSON number is not read
+//     "amount": "123.45"           the amount as a string, read exactly; a JSON number is refused
 //                                  (123.45 as a double is not exact)
 //     "amountMinor": 12345         or the amount as an integer in minor units (分, cents)
 //     "transactionId": "P20240101-0001"
@@ -30,23 +31,8 @@ final class NotificationService: UNNotificationServiceExtension {
             return
         }
         let handover = Handover(content: content, contentHandler: contentHandler)
-        let announcement = Self.announcement(from: request.content.userInfo)
-
-        // In an extension Bundle.main is the .appex; the set ships in the containing app.
-        let setFolder = SoundSet.appBundle(containing: Bundle.main.bundleURL).appendingPathComponent("Output", isDirectory: true)
-        guard let container = FileManager.default.containerURL(forSecurityApplicationGroupIdentifier: AppGroup.identifier) else {
-            handOverUnavailable("no container for \(AppGroup.identifier) (add the App Groups capability)", announcement, handover)
-            return
-        }
-        let set: SoundSet
-        do { set = try SoundSet(folder: setFolder) } catch {
-            handOverUnavailable(String(describing: error), announcement, handover)
-            return
-        }
-
-        let flow = ExtensionFlow(
-            announcer: Announcer(set: set, group: GroupFolder(container)), scheduler: LocalNotifications(),
-            handOver: { sound in handover(sound) })
+        let announcement = PushPayload.request(from: request.content.userInfo)
+        let flow = Self.flow(handOver: { sound in handover(sound) })
         self.flow = flow
         Task {
             // Decides (holding the group's lock for milliseconds), schedules a chain, waits for a
@@ -62,26 +48,21 @@ final class NotificationService: UNNotificationServiceExtension {
         flow?.expire()
     }
 
-    /// The set cannot be loaded: the runtime's decision for that (the system's sound), handed over now.
-    private func handOverUnavailable(_ reason: String, _ announcement: AnnouncementRequest, _ handover: Handover) {
-        let decision = Announcer.unavailable(reason, transactionID: announcement.transactionID, at: SystemClock().now())
-        logger.error("\(decision.reason ?? reason, privacy: .public)")
-        handover(HandoverSound(decision))
-    }
-
-    /// The amount and transaction id from the payload; the runtime reads and checks the amount.
-    static func announcement(from userInfo: [AnyHashable: Any]) -> AnnouncementRequest {
-        let amount: AnnouncementRequest.AmountInput
-        if let text = userInfo["amount"] as? String {
-            amount = .text(text)
-        } else if let units = userInfo["amountMinor"] as? Int64 {  // an integer only: 123.45 does not convert
-            amount = .minorUnits(units)
-        } else {
-            amount = .text("")  // no amount: the announcer refuses it and falls back, with the reason
+    /// The flow for this push: over the set in the containing app (in an extension `Bundle.main`
+    /// is the .appex) and the App Group; when either is missing, a flow that hands over the
+    /// system's sound with the reason, still exactly once.
+    static func flow(handOver: @escaping @Sendable (HandoverSound) -> Void) -> ExtensionFlow {
+        let setFolder = SoundSet.appBundle(containing: Bundle.main.bundleURL).appendingPathComponent("Output", isDirectory: true)
+        guard let container = FileManager.default.containerURL(forSecurityApplicationGroupIdentifier: AppGroup.identifier) else {
+            let reason = "no container for \(AppGroup.identifier) (add the App Groups capability)"
+            return ExtensionFlow(unavailable: reason, scheduler: LocalNotifications(), handOver: handOver)
         }
-        // An empty id is no id: otherwise every push carrying "" would be one transaction.
-        let id = (userInfo["transactionId"] as? String).flatMap { $0.isEmpty ? nil : $0 }
-        return AnnouncementRequest(amount: amount, transactionID: id)
+        do {
+            let set = try SoundSet(folder: setFolder)
+            return ExtensionFlow(announcer: Announcer(set: set, group: GroupFolder(container)), scheduler: LocalNotifications(), handOver: handOver)
+        } catch {
+            return ExtensionFlow(unavailable: String(describing: error), scheduler: LocalNotifications(), handOver: handOver)
+        }
     }
 }
 
@@ -118,5 +99,9 @@ private struct LocalNotifications: NotificationScheduling {
         if #available(iOS 15.0, *) { content.interruptionLevel = .timeSensitive }
         let trigger = UNTimeIntervalNotificationTrigger(timeInterval: delay, repeats: false)
         try await UNUserNotificationCenter.current().add(UNNotificationRequest(identifier: identifier, content: content, trigger: trigger))
+    }
+
+    func cancel(identifiers: [String]) {
+        UNUserNotificationCenter.current().removePendingNotificationRequests(withIdentifiers: identifiers)
     }
 }

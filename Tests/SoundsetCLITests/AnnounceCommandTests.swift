@@ -16,7 +16,7 @@ import Testing
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stderr == "")
         let object = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as! [String: Any]
-        #expect(Set(object.keys) == ["id", "outcome", "delivery", "sound", "systemSound", "start", "end", "wait", "notifications", "clips", "reason"])
+        #expect(Set(object.keys) == ["id", "key", "outcome", "delivery", "sound", "systemSound", "start", "end", "wait", "notifications", "clips", "reason"])
         #expect(object["reason"] is NSNull)
         let made = try decision(result)
         #expect(made.id == "tx-9")

@@ -342,3 +342,59 @@ extension AnnouncerTests {
         #expect(shop.composedFiles.count == 8)
     }
 }
+
+extension AnnouncerTests {
+    @Test func aFailuresFallbackClipWaitsItsTurnInTheQueue() throws {
+        let shop = try Shop()
+        defer { shop.folder.remove() }
+        let first = shop.announce("1", at: 1000)
+        let bad = shop.announce("1.234", at: 1000)
+        #expect(bad.outcome == .fallback)
+        #expect(bad.sound == "ss\(shop.set.id)-received.caf")
+        #expect(abs(bad.start - (first.end + 0.3)) < 1e-9)
+        #expect(abs(bad.end - bad.start - 1.5) < 1e-9)
+        #expect(abs(bad.wait - 2.6) < 1e-9)
+        // The next announcement waits for the fallback clip too.
+        let next = shop.announce("2", at: 1000)
+        #expect(abs(next.start - (bad.end + 0.3)) < 1e-9)
+        // A failure that would wait too long keeps the push's own sound, and says both.
+        let impatient = AnnouncementSettings(prefix: "received", maxWaitSeconds: 1)
+        let late = shop.announce("x", at: 1000, impatient)
+        #expect(late.sound == nil)
+        #expect(late.systemSound == false)
+        #expect(
+            late.reason
+                == "the amount 'x' is refused: the amount is not a number: write digits with at most one point, like 123.45; the queue is busy for 7.00 s, longer than announcement.maxWaitSeconds (1 s): handed over without a sound of its own"
+        )
+    }
+
+    @Test func anEmptyTransactionIdIsNoId() throws {
+        let shop = try Shop()
+        defer { shop.folder.remove() }
+        #expect(shop.announce("5", id: "", at: 1000).outcome == .announced)
+        #expect(shop.announce("5", id: "", at: 1001).outcome == .announced)
+    }
+
+    @Test func readsThePushPayload() {
+        let read = { (payload: [AnyHashable: Any]) in PushPayload.request(from: payload, arrival: 7) }
+        #expect(read(["amount": "123.45", "transactionId": "P-1"]).amount == .text("123.45"))
+        #expect(read(["amount": "123.45", "transactionId": "P-1"]).transactionID == "P-1")
+        #expect(read(["amount": "1", "transactionId": ""]).transactionID == nil)
+        #expect(read(["amount": "1", "transactionId": 42]).transactionID == nil)
+        #expect(read(["amountMinor": 12345]).amount == .minorUnits(12345))
+        #expect(read(["amountMinor": "12345"]).amount == .minorUnits(12345))
+        #expect(read(["amount": 12.5]).amount == .missing("the push's amount is a number, not a string: send \"amount\": \"123.45\""))
+        #expect(read(["amountMinor": 12.5]).amount == .missing("the push's amountMinor is a number, not a whole number of minor units"))
+        #expect(read(["amountMinor": "-5"]).amount == .missing("the push's amountMinor is '-5', not a whole number of minor units"))
+        #expect(read([:]).amount == .missing("the push carries no amount: send \"amount\": \"123.45\" or \"amountMinor\": 12345"))
+        #expect(read([:]).arrival == 7)
+    }
+
+    @Test func aPushWithoutAnAmountFallsBackWithWhatItCarries() throws {
+        let shop = try Shop()
+        defer { shop.folder.remove() }
+        let decision = shop.announcer().announce(PushPayload.request(from: ["amount": 9.5], arrival: 1000))
+        #expect(decision.outcome == .fallback)
+        #expect(decision.reason == "the push's amount is a number, not a string: send \"amount\": \"123.45\"")
+    }
+}

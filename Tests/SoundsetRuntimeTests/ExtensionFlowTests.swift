@@ -9,22 +9,29 @@ final class Recorder: NotificationScheduling, @unchecked Sendable {
     private let lock = NSLock()
     private var scheduledItems: [(identifier: String, sound: String, delay: Double)] = []
     private var handovers: [HandoverSound] = []
+    private var cancelledIdentifiers: [String] = []
     let clock: ManualClock
     /// Seconds each `schedule` call takes on the clock (a slow `add`).
     let addTakes: Double
-    let failing: Bool
+    /// The system refuses the add of this step (0 the first).
+    let failingAt: Int?
 
-    init(clock: ManualClock, addTakes: Double = 0, failing: Bool = false) {
+    init(clock: ManualClock, addTakes: Double = 0, failingAt: Int? = nil) {
         self.clock = clock
         self.addTakes = addTakes
-        self.failing = failing
+        self.failingAt = failingAt
     }
 
     func schedule(identifier: String, sound: String, after delay: Double) async throws {
-        lock.withLock { scheduledItems.append((identifier, sound, delay)) }
+        let count = lock.withLock { scheduledItems.count }
         clock.advance(addTakes)
-        if failing { throw CancellationError() }
+        if count == failingAt { throw CancellationError() }
+        lock.withLock { scheduledItems.append((identifier, sound, delay)) }
     }
+
+    func cancel(identifiers: [String]) { lock.withLock { cancelledIdentifiers += identifiers } }
+
+    var cancelled: [String] { lock.withLock { cancelledIdentifiers } }
 
     func handOver(_ sound: HandoverSound) { lock.withLock { handovers.append(sound) } }
 
@@ -118,7 +125,7 @@ final class Gate: @unchecked Sendable {
         _ = await flow(shop, recorder).run(AnnouncementRequest(amount: .text("1e5")))
         let impatient = AnnouncementSettings(prefix: "received", maxWaitSeconds: 0)
         _ = await flow(shop, recorder, settings: impatient).run(AnnouncementRequest(amount: .text("1")))
-        let refusing = Recorder(clock: shop.clock, failing: true)
+        let refusing = Recorder(clock: shop.clock, failingAt: 0)
         _ = await flow(shop, refusing, settings: AnnouncementSettings(prefix: "received", delivery: .chain, maxWaitSeconds: 25))
             .run(AnnouncementRequest(amount: .text("1")))
         #expect(
@@ -148,5 +155,33 @@ final class Gate: @unchecked Sendable {
         flow.expire()
         _ = await flow.run(AnnouncementRequest(amount: .text("3")))
         #expect(early.handedOver == [.unchanged])
+    }
+
+    @Test func aChainTheSystemRefusesIsWithdrawnWhole() async throws {
+        let shop = try Shop(AnnouncementSettings(prefix: "received", delivery: .chain))
+        defer { shop.folder.remove() }
+        // The third add fails: the two added are removed, the queue forgets the chain, and the push
+        // plays the system's sound rather than half an amount.
+        let refusing = Recorder(clock: shop.clock, failingAt: 2)
+        let decision = await flow(shop, refusing).run(AnnouncementRequest(amount: .text("1")))
+        #expect(decision.delivery == .chain)
+        #expect(refusing.cancelled == ["k0.0", "k0.1"])
+        #expect(refusing.handedOver == [.systemDefault])
+        let next = shop.announce("2", at: shop.clock.now())
+        #expect(next.start == shop.clock.now())
+        #expect(!shop.queueText.contains("k0"))
+    }
+
+    @Test func aSetThatCannotBeLoadedHandsOverTheSystemSoundOnce() async throws {
+        let clock = ManualClock(50)
+        let recorder = Recorder(clock: clock)
+        let flow = ExtensionFlow(unavailable: "no manifest", scheduler: recorder, clock: clock, handOver: recorder.handOver)
+        let decision = await flow.run(AnnouncementRequest(amount: .text("1"), transactionID: "t-1"))
+        flow.expire()
+        #expect(recorder.handedOver == [.systemDefault])
+        #expect(decision.outcome == .fallback)
+        #expect(decision.id == "t-1")
+        #expect(decision.start == 50)
+        #expect(decision.reason == "the sound set cannot be used: no manifest")
     }
 }

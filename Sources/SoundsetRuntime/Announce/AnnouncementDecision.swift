@@ -35,6 +35,9 @@ public struct AnnouncementDecision: Codable, Sendable, Equatable {
 
     /// The transaction id, or a generated one when the push carried none.
     public var id: String
+    /// Unique to this announcement, whatever the push: its composed file and its notifications'
+    /// identifiers carry it.
+    public var key: String
     public var outcome: Outcome
     public var delivery: Delivery
     /// The file in the group's `Library/Sounds` that the push plays (`UNNotificationSound(named:)`),
@@ -57,7 +60,7 @@ public struct AnnouncementDecision: Codable, Sendable, Equatable {
     public var reason: String?
 
     private enum CodingKeys: String, CodingKey {
-        case id, outcome, delivery, sound, systemSound, start, end, wait, notifications, clips, reason
+        case id, key, outcome, delivery, sound, systemSound, start, end, wait, notifications, clips, reason
     }
 
     /// Writes every key, `sound` and `reason` as null when absent, so a reader sees the same keys
@@ -65,6 +68,7 @@ public struct AnnouncementDecision: Codable, Sendable, Equatable {
     public func encode(to encoder: any Encoder) throws {
         var values = encoder.container(keyedBy: CodingKeys.self)
         try values.encode(id, forKey: .id)
+        try values.encode(key, forKey: .key)
         try values.encode(outcome, forKey: .outcome)
         try values.encode(delivery, forKey: .delivery)
         try values.encode(sound, forKey: .sound)

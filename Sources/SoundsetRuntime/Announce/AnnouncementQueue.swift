@@ -17,13 +17,26 @@ struct AnnouncementQueue: Codable, Equatable {
     var announcements: [Entry] = []
     var transactions: [Transaction] = []
 
+    /// What an entry plays.
+    enum Kind: String, Codable {
+        /// A composed file (`file`).
+        case composed
+        /// A chain of notifications of the set's installed clips.
+        case chain
+        /// One installed clip of the set: a failure's fallback sound.
+        case clip
+        /// A composed file the queue did not know (left by a crash or a replaced state): it plays
+        /// nothing the queue waits for, and is deleted when the entry ends.
+        case stray
+    }
+
     /// One queued announcement.
     struct Entry: Codable, Equatable {
         /// Unique to the announcement: its composed file and notification identifiers carry it.
         var key: String
         /// The decision's id (the transaction id, or a generated one).
         var id: String
-        var delivery: AnnouncementDecision.Delivery
+        var kind: Kind
         var start: Double
         var end: Double
         /// The set whose installed clips it plays.
@@ -71,7 +84,7 @@ struct AnnouncementQueue: Codable, Equatable {
     }
 
     /// When the last announcement that plays ends, or nil when none is queued.
-    var lastEnd: Double? { announcements.filter { $0.delivery != .none }.map(\.end).max() }
+    var lastEnd: Double? { announcements.filter { $0.kind != .stray }.map(\.end).max() }
 
     /// Chain notifications still to fire at `now`, across every queued chain.
     func pendingNotifications(at now: Double) -> Int {
@@ -80,13 +93,16 @@ struct AnnouncementQueue: Codable, Equatable {
 
     /// The sets whose installed clips a queued chain may still play at `now`.
     func setsInUse(at now: Double) -> Set<String> {
-        Set(announcements.filter { $0.delivery == .chain && $0.end + Self.keepSeconds > now }.map(\.set))
+        Set(announcements.filter { ($0.kind == .chain || $0.kind == .clip) && $0.end + Self.keepSeconds > now }.map(\.set))
     }
 
     /// When `id` was last seen within `window` seconds before `now`, or nil.
     func seen(_ id: String, within window: Double, at now: Double) -> Double? {
         transactions.last { $0.id == id && now - $0.at < window && $0.at <= now }?.at
     }
+
+    /// The entry `key` withdrawn (a chain the system refused to schedule).
+    mutating func withdraw(_ key: String) { announcements.removeAll { $0.key == key } }
 
     /// Drops announcements that ended a minute or more before `now` and ids older than `window`.
     /// - Returns: the composed files of the dropped announcements, to delete.

@@ -8,6 +8,8 @@ public struct AnnouncementRequest: Sendable {
         case text(String)
         /// Minor units (分, cents).
         case minorUnits(Int64)
+        /// The push carries no amount the announcer can read; the reason says what it carries.
+        case missing(String)
     }
 
     public var amount: AmountInput
@@ -18,9 +20,11 @@ public struct AnnouncementRequest: Sendable {
     /// When the push arrived, on the announcer's clock; nil means now.
     public var arrival: Double?
 
+    /// - Parameter transactionID: an empty id is no id (every push carrying "" would otherwise be
+    ///   one transaction).
     public init(amount: AmountInput, transactionID: String? = nil, arrival: Double? = nil) {
         self.amount = amount
-        self.transactionID = transactionID
+        self.transactionID = transactionID?.isEmpty == true ? nil : transactionID
         self.arrival = arrival
     }
 }
@@ -90,20 +94,27 @@ public struct Announcer: Sendable {
             let start = start ?? now
             let reasons = [reason].compactMap { $0 } + notes
             return AnnouncementDecision(
-                id: id, outcome: outcome, delivery: delivery, sound: sound, systemSound: systemSound, start: start, end: start + seconds,
+                id: id, key: key, outcome: outcome, delivery: delivery, sound: sound, systemSound: systemSound, start: start, end: start + seconds,
                 wait: start - now, notifications: notifications, clips: clips, reason: reasons.isEmpty ? nil : reasons.joined(separator: "; "))
         }
 
-        /// A failure: the fallback clip plays at once, or the system's sound when there is none.
-        func failure(_ reason: String, sound: (file: String, clip: String, seconds: Double)?) -> AnnouncementDecision {
+        /// A failure: the fallback clip plays at `start`, or the system's sound at once when there is none.
+        func failure(_ reason: String, sound: FallbackSound?, start: Double? = nil) -> AnnouncementDecision {
             decision(
-                .fallback, .none, sound: sound?.file, systemSound: sound == nil, seconds: sound?.seconds ?? 0, clips: sound.map { [$0.clip] } ?? [],
-                reason: reason)
+                .fallback, .none, sound: sound?.file, systemSound: sound == nil, start: start, seconds: sound?.seconds ?? 0,
+                clips: sound.map { [$0.clip] } ?? [], reason: reason)
         }
     }
 
-    private func decideHoldingLock(_ request: AnnouncementRequest, _ start: Context) -> AnnouncementDecision {
-        var context = start
+    /// The fallback clip: its installed file, its name and how long it plays.
+    struct FallbackSound {
+        var file: String
+        var clip: String
+        var seconds: Double
+    }
+
+    private func decideHoldingLock(_ request: AnnouncementRequest, _ initial: Context) -> AnnouncementDecision {
+        var context = initial
         let now = context.now
         var (queue, note) = AnnouncementQueue.load(group)
         if let note { context.notes.append(note) }
@@ -120,36 +131,31 @@ public struct Announcer: Sendable {
             return saving(queue, context) { $0.failure(error.description, sound: nil) }
         }
         SoundSetInstaller.removeSets(in: group, keeping: queue.setsInUse(at: now).union([installed.id]))
-        let fallback = fallbackSound(installed)
+        let fail = { (reason: String) in failing(reason, fallback: fallbackSound(installed), set: installed.id, queue, context) }
 
         let plans: (full: AnnouncementPlan, bare: AnnouncementPlan)
         do { plans = try makePlans(request.amount, installed) } catch {
-            return saving(queue, context) { $0.failure(error.reason, sound: fallback) }
+            return fail(error.reason)
         }
         let delivery: AnnouncementDecision.Delivery
         let plan: AnnouncementPlan
         let outcome: AnnouncementDecision.Outcome
         let reason: String?
         switch choose(plans, pending: queue.pendingNotifications(at: now), rate: installed.manifest.sampleRate) {
-        case .refuse(let why): return saving(queue, context) { $0.failure(why, sound: fallback) }
+        case .refuse(let why): return fail(why)
         case .composed(let chosen, let result, let why): (delivery, plan, outcome, reason) = (.composed, chosen, result, why)
         case .chain(let chosen, let why): (delivery, plan, outcome, reason) = (.chain, chosen, .announced, why)
         }
 
-        let startTime = max(now, queue.lastEnd.map { $0 + settings.spacingSeconds } ?? now)
+        let startTime = start(in: queue, at: now)
         guard startTime - now <= settings.maxWaitSeconds else {
             // Handed over at once with no custom sound; it does not extend the queue.
-            return saving(queue, context) {
-                $0.decision(
-                    .fallback, .none,
-                    reason: String(
-                        format: "the queue is busy for %.2f s, longer than announcement.maxWaitSeconds (%g s): handed over without an announcement",
-                        startTime - now, settings.maxWaitSeconds))
-            }
+            return saving(queue, context) { $0.decision(.fallback, .none, reason: busy(startTime - now, "an announcement")) }
         }
 
         var entry = AnnouncementQueue.Entry(
-            key: context.key, id: context.id, delivery: delivery, start: startTime, end: startTime, set: installed.id, file: nil, notifications: [])
+            key: context.key, id: context.id, kind: delivery == .composed ? .composed : .chain, start: startTime, end: startTime, set: installed.id,
+            file: nil, notifications: [])
         var notifications: [AnnouncementDecision.Notification] = []
         var seconds = plan.totalSeconds
         if delivery == .composed {
@@ -157,10 +163,10 @@ public struct Announcer: Sendable {
             let name = GroupFolder.composedName(context.key, container: installed.manifest.container)
             let data: Data
             do { data = try Composer.compose(plan, manifest: installed.manifest, soundsFolder: installed.soundsFolder, leadInFrames: leadIn) } catch {
-                return saving(queue, context) { $0.failure(error.description, sound: fallback) }
+                return fail(error.description)
             }
             do { try RegularFile.replace(group.sounds.appendingPathComponent(name), with: data) } catch {
-                return saving(queue, context) { $0.failure("\(name) cannot be written (\(error.reason))", sound: fallback) }
+                return fail("\(name) cannot be written (\(error.reason))")
             }
             seconds = Double(leadIn + plan.totalFrames) / Double(plan.sampleRate)
             entry.file = name
@@ -170,7 +176,7 @@ public struct Announcer: Sendable {
                     AnnouncementDecision.Notification(identifier: $0.identifier, sound: $0.sound, at: startTime + $0.delay)
                 }
             } catch {
-                return saving(queue, context) { $0.failure(error.description, sound: fallback) }
+                return fail("\(error)")
             }
             entry.notifications = notifications.map(\.at)
         }
@@ -180,6 +186,43 @@ public struct Announcer: Sendable {
         return saving(queue, context) {
             $0.decision(
                 outcome, delivery, sound: entry.file, start: startTime, seconds: seconds, notifications: notifications, clips: plan.clips, reason: reason)
+        }
+    }
+
+    /// When an announcement arriving at `now` may start: after the last queued one and the spacing.
+    private func start(in queue: AnnouncementQueue, at now: Double) -> Double {
+        max(now, queue.lastEnd.map { $0 + settings.spacingSeconds } ?? now)
+    }
+
+    private func busy(_ wait: Double, _ what: String) -> String {
+        String(
+            format: "the queue is busy for %.2f s, longer than announcement.maxWaitSeconds (%g s): handed over without %@", wait,
+            settings.maxWaitSeconds, what)
+    }
+
+    /// A failure after the set was installed: the fallback clip is queued like an announcement (so it
+    /// never plays over one), or, with no fallback clip, the system's sound plays at once.
+    private func failing(_ reason: String, fallback: FallbackSound?, set: String, _ queue: AnnouncementQueue, _ context: Context) -> AnnouncementDecision {
+        guard let fallback else { return saving(queue, context) { $0.failure(reason, sound: nil) } }
+        var queue = queue
+        let startTime = start(in: queue, at: context.now)
+        guard startTime - context.now <= settings.maxWaitSeconds else {
+            return saving(queue, context) { $0.decision(.fallback, .none, reason: "\(reason); \(busy(startTime - context.now, "a sound of its own"))") }
+        }
+        queue.announcements.append(
+            .init(
+                key: context.key, id: context.id, kind: .clip, start: startTime, end: startTime + fallback.seconds, set: set, file: nil,
+                notifications: []))
+        return saving(queue, context) { $0.failure(reason, sound: fallback, start: startTime) }
+    }
+
+    /// Takes back the announcement `key` (a chain the system refused to schedule): the queue no
+    /// longer waits for it or counts its notifications.
+    public func withdraw(_ key: String) {
+        try? FileLock.withLock(group.lockFile) {
+            var queue = AnnouncementQueue.load(group).queue
+            queue.withdraw(key)
+            try? queue.save(group)
         }
     }
 
@@ -200,14 +243,14 @@ public struct Announcer: Sendable {
         let known = Set(queue.announcements.compactMap(\.file))
         for name in (try? FileManager.default.contentsOfDirectory(atPath: group.sounds.path)) ?? []
         where GroupFolder.isComposedName(name) && !known.contains(name) {
-            queue.announcements.append(.init(key: name, id: "", delivery: .none, start: now, end: now, set: "", file: name, notifications: []))
+            queue.announcements.append(.init(key: name, id: "", kind: .stray, start: now, end: now, set: "", file: name, notifications: []))
         }
     }
 
     /// The fallback clip's installed file: `fallback`, else the prefix, when the set has it.
-    private func fallbackSound(_ installed: InstalledSet) -> (file: String, clip: String, seconds: Double)? {
+    private func fallbackSound(_ installed: InstalledSet) -> FallbackSound? {
         guard let name = settings.fallback ?? settings.prefix, let clip = installed.manifest.clip(named: name) else { return nil }
-        return (clip.file, clip.name, Double(clip.frames) / Double(installed.manifest.sampleRate))
+        return FallbackSound(file: clip.file, clip: clip.name, seconds: Double(clip.frames) / Double(installed.manifest.sampleRate))
     }
 
     /// A failure to read the amount or plan it, in words.
@@ -220,18 +263,15 @@ public struct Announcer: Sendable {
         full: AnnouncementPlan, bare: AnnouncementPlan
     ) {
         let amount: Amount
-        do {
-            switch input {
-            case .text(let text): amount = try Amount(text)
-            case .minorUnits(let units): amount = try Amount(minorUnits: units)
+        switch input {
+        case .text(let text):
+            do { amount = try Amount(text) } catch {
+                throw PlanningFailure(reason: "the amount '\(ClipNameRules.printable(text))' is refused: \(error)")
             }
-        } catch {
-            let shown: String
-            switch input {
-            case .text(let text): shown = "'\(ClipNameRules.printable(text))'"
-            case .minorUnits(let units): shown = "\(units) minor units"
-            }
-            throw PlanningFailure(reason: "the amount \(shown) is refused: \(error)")
+        case .minorUnits(let units):
+            do { amount = try Amount(minorUnits: units) } catch { throw PlanningFailure(reason: "the amount \(units) minor units is refused: \(error)") }
+        case .missing(let reason):
+            throw PlanningFailure(reason: reason)
         }
         var bare = settings
         bare.prefix = nil

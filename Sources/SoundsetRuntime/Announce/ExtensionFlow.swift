@@ -27,6 +27,8 @@ public protocol NotificationScheduling: Sendable {
     /// Adds a local notification that plays `sound` (a file in the group's `Library/Sounds`) after
     /// `delay` seconds, with the request identifier `identifier`.
     func schedule(identifier: String, sound: String, after delay: Double) async throws
+    /// Removes pending notifications that `schedule` added (`removePendingNotificationRequests`).
+    func cancel(identifiers: [String])
 }
 
 /// What a Notification Service Extension does with one push, with the system's types behind small
@@ -34,10 +36,15 @@ public protocol NotificationScheduling: Sendable {
 /// the queue's wait or at expiry, whichever comes first.
 ///
 /// `handOver` is the extension's `contentHandler` with the sound applied; it is called exactly once
-/// per flow, in every path.
+/// per flow, in every path, including a set that cannot be loaded.
 public final class ExtensionFlow: @unchecked Sendable {
     // @unchecked: the only mutable state, `decided` and `handedOver`, is read and written under `lock`.
-    private let announcer: Announcer
+    private enum Source {
+        case announcer(Announcer)
+        case unavailable(String)
+    }
+
+    private let source: Source
     private let scheduler: any NotificationScheduling
     private let clock: any AnnouncerClock
     private let sleep: @Sendable (Double) async -> Void
@@ -55,34 +62,51 @@ public final class ExtensionFlow: @unchecked Sendable {
     ///   - handOver: the content handler with the sound applied.
     public init(
         announcer: Announcer, scheduler: any NotificationScheduling, clock: any AnnouncerClock = SystemClock(),
-        sleep: @escaping @Sendable (Double) async -> Void = { seconds in try? await Task.sleep(nanoseconds: UInt64(max(0, seconds) * 1e9)) },
-        handOver: @escaping @Sendable (HandoverSound) -> Void
+        sleep: @escaping @Sendable (Double) async -> Void = ExtensionFlow.taskSleep, handOver: @escaping @Sendable (HandoverSound) -> Void
     ) {
-        self.announcer = announcer
+        self.source = .announcer(announcer)
         self.scheduler = scheduler
         self.clock = clock
         self.sleep = sleep
         self.handOver = handOver
     }
 
+    /// A flow for a push whose set cannot be used (its manifest missing or invalid, no App Group):
+    /// `run` hands over the system's sound with `reason`, once, like every other path.
+    public init(
+        unavailable reason: String, scheduler: any NotificationScheduling, clock: any AnnouncerClock = SystemClock(),
+        handOver: @escaping @Sendable (HandoverSound) -> Void
+    ) {
+        self.source = .unavailable(reason)
+        self.scheduler = scheduler
+        self.clock = clock
+        self.sleep = ExtensionFlow.taskSleep
+        self.handOver = handOver
+    }
+
+    /// `Task.sleep` for a number of seconds.
+    public static let taskSleep: @Sendable (Double) async -> Void = { seconds in
+        try? await Task.sleep(nanoseconds: UInt64(max(0, min(seconds, 60)) * 1e9))
+    }
+
     /// Announces `request`: decides, schedules a chain (each notification's delay measured from
-    /// now when it is added, so no add delays the clips after it), waits for a composed sound's
-    /// turn, and hands over the content.
+    /// now when it is added, so no add delays the clips after it; all of it or none), waits for a
+    /// composed sound's turn, and hands over the content.
     @discardableResult
     public func run(_ request: AnnouncementRequest) async -> AnnouncementDecision {
-        let decision = announcer.announce(request)
-        var sound = HandoverSound(decision)
-        var scheduled = true
-        for notification in decision.notifications {
-            do {
-                let delay = max(Self.shortestDelay, notification.at - clock.now())
-                try await scheduler.schedule(identifier: notification.identifier, sound: notification.sound, after: delay)
-            } catch {
-                scheduled = false
-            }
+        let decision: AnnouncementDecision
+        switch source {
+        case .unavailable(let reason):
+            decision = Announcer.unavailable(reason, transactionID: request.transactionID, at: request.arrival ?? clock.now())
+        case .announcer(let announcer):
+            decision = announcer.announce(request)
         }
-        if !scheduled { sound = .systemDefault }
-        remember(sound)
+        var sound = HandoverSound(decision)
+        if !(await scheduleChain(decision)) {
+            if case .announcer(let announcer) = source { announcer.withdraw(decision.key) }
+            sound = .systemDefault
+        }
+        lock.withLock { decided = sound }
         if decision.delivery == .composed {
             let wait = decision.start - clock.now()
             if wait > 0 { await sleep(wait) }
@@ -91,14 +115,27 @@ public final class ExtensionFlow: @unchecked Sendable {
         return decision
     }
 
+    /// Adds every notification of a chain, or, when the system refuses one, removes those added:
+    /// half an amount is worse than none.
+    private func scheduleChain(_ decision: AnnouncementDecision) async -> Bool {
+        var added: [String] = []
+        for notification in decision.notifications {
+            do {
+                let delay = max(Self.shortestDelay, notification.at - clock.now())
+                try await scheduler.schedule(identifier: notification.identifier, sound: notification.sound, after: delay)
+                added.append(notification.identifier)
+            } catch {
+                scheduler.cancel(identifiers: added)
+                return false
+            }
+        }
+        return true
+    }
+
     /// `serviceExtensionTimeWillExpire`: hands over at once, with the decided sound if there is
     /// one (an announcement a little early rather than none), else with the push's own.
     public func expire() {
         finish(lock.withLock { decided } ?? .unchanged)
-    }
-
-    private func remember(_ sound: HandoverSound) {
-        lock.withLock { decided = sound }
     }
 
     private func finish(_ sound: HandoverSound) {
