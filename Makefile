@@ -63,8 +63,17 @@ report-screenshot: sounds
 	  --screenshot=$(CURDIR)/.build/report.png file://$(CURDIR)/$(OUTPUT)/report.html
 	@echo "wrote .build/report.png"
 
-# Warnings are errors; Swift 6 language mode already checks concurrency strictly.
+# Warnings are errors; Swift 6 language mode already checks concurrency strictly. First the
+# runtime's tests are compiled alone, with pkg-config finding none of the C libraries, and the
+# modules built are checked to be the runtime's only: an iOS app (and its simulator tests) gets
+# SoundsetRuntime with Foundation and nothing else.
+RUNTIME_ALONE := .build/runtime-alone
 test: setup
+	PKG_CONFIG_LIBDIR=/nonexistent PKG_CONFIG_PATH= $(SWIFT) build --build-path $(RUNTIME_ALONE) --target SoundsetRuntimeTests -Xswiftc -warnings-as-errors
+	@modules=$$(ls $(RUNTIME_ALONE)/debug/Modules | sed -n 's/\.swiftmodule$$//p' | sort | tr '\n' ' '); \
+	  [ "$$modules" = "SoundsetRuntime SoundsetRuntimeTestSupport SoundsetRuntimeTests " ] || { \
+	    echo "the runtime's tests built more than the runtime: $$modules"; exit 1; }; \
+	  echo "the runtime's tests build with the runtime alone: $$modules"
 	$(SWIFT) test -Xswiftc -warnings-as-errors
 
 check: build
