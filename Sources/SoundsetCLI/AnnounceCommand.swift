@@ -18,7 +18,11 @@ enum AnnounceCommand {
         let format = try parsed.format()
         var arrival: Double?
         if let text = parsed.options["--now"] {
-            guard let value = Double(text), value.isFinite, value >= 0 else { throw UsageError("--now needs a time in seconds, 0 or more, e.g. 1000.5") }
+            // Decimal digits only ("0x10" and "1e3" are numbers to Double), below 10^10 (the year 2286).
+            let parts = text.split(separator: ".", omittingEmptySubsequences: false)
+            guard parts.count <= 2, parts.allSatisfy({ !$0.isEmpty && $0.utf8.allSatisfy { (48...57).contains($0) } }), parts[0].count <= 10,
+                let value = Double(text), value < 1e10
+            else { throw UsageError("--now needs a time in seconds from 0 to 9999999999, e.g. 1000.5") }
             arrival = value
         }
         var delivery: AnnouncementSettings.Delivery?
@@ -47,7 +51,8 @@ enum AnnounceCommand {
             let announcer = Announcer(set: set, group: GroupFolder(URL(fileURLWithPath: groupPath)), settings: settings)
             decision = announcer.announce(AnnouncementRequest(amount: .text(amount), transactionID: transactionID, arrival: arrival))
         } catch {
-            decision = Announcer.unavailable("\(error) (run soundset build first)", transactionID: transactionID, at: arrival ?? SystemClock().now())
+            let hint = if case .unreadable = error { " (run soundset build first)" } else { "" }
+            decision = Announcer.unavailable("\(error)\(hint)", transactionID: transactionID, at: arrival ?? SystemClock().now())
         }
         if format == "json" {
             console.out(String(decoding: try JSONFormatting.encode(decision).dropLast(), as: UTF8.self))

@@ -243,3 +243,18 @@ extension CheckTests {
         #expect(report.problems == [CheckProblem("integrity", "Output/Sounds/3Copy.caf", "is not byte-identical to 3.caf as built: run make sounds")])
     }
 }
+
+extension CheckTests {
+    @Test func aMissingClipIsMissingAndItsCopyStillListed() async throws {
+        let report = try await check { folder in
+            try FileManager.default.removeItem(at: folder.appendingPathComponent("Output/Sounds/5.caf"))
+        }
+        #expect(report.problems == [CheckProblem("integrity", "Output/Sounds/5.caf", "missing: run make sounds")])
+        let fifo = try await check { folder in
+            let clip = folder.appendingPathComponent("Output/Sounds/5.caf")
+            try FileManager.default.removeItem(at: clip)
+            #expect(mkfifo(clip.path, 0o644) == 0)
+        }
+        #expect(fifo.problems == [CheckProblem("integrity", "Output/Sounds/5.caf", "is not a regular file: run make sounds")])
+    }
+}

@@ -116,6 +116,23 @@ import Testing
         #expect(problems.contains("Assets/yuanCopy.wav: has the name of the copy of clip 'yuan' (rename the recording)"))
     }
 
+    @Test func announcementKeysAreCheckedAndTheirClipsMustExist() async throws {
+        let problems = try await failures { assets in
+            try Data(#"{"announcement": {"fallback": "ghost", "delivery": "push", "bannerSeconds": 40, "maxWait": 3}}"#.utf8)
+                .write(to: assets.appendingPathComponent("soundset.json"))
+        }
+        #expect(problems.contains("Assets/soundset.json: announcement.delivery: 'push' is not one of composed, chain, auto"))
+        #expect(problems.contains("Assets/soundset.json: announcement.bannerSeconds: 40 s is out of range (1 to 30)"))
+        #expect(
+            problems.contains(
+                "Assets/soundset.json: announcement.maxWait: unknown key (known keys here: prefix, suffix, delivery, fallback, gapMs, bannerSeconds, spacingSeconds, maxWaitSeconds, dedupeSeconds, leadInMs)"
+            ))
+        let missing = try await failures { assets in
+            try Data(#"{"announcement": {"fallback": "ghost"}}"#.utf8).write(to: assets.appendingPathComponent("soundset.json"))
+        }
+        #expect(missing == ["Assets/soundset.json: announcement.fallback: names 'ghost' but there is no recording for it (add ghost.wav or change the fallback)"])
+    }
+
     @Test func refusesAFolderThatIsNotASoundSet() async throws {
         let folder = try TemporaryDirectory()
         defer { folder.remove() }

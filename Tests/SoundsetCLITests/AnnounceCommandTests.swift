@@ -70,8 +70,11 @@ import Testing
     @Test(arguments: [
         (["announce", "1"], "soundset: announce needs --group DIR (the folder that stands in for the App Group)"),
         (["announce", "--group", "G"], "soundset: announce needs an AMOUNT, e.g. 123.45"),
-        (["announce", "1", "--group", "G", "--now", "soon"], "soundset: --now needs a time in seconds, 0 or more, e.g. 1000.5"),
-        (["announce", "1", "--group", "G", "--now", "nan"], "soundset: --now needs a time in seconds, 0 or more, e.g. 1000.5"),
+        (["announce", "1", "--group", "G", "--now", "soon"], "soundset: --now needs a time in seconds from 0 to 9999999999, e.g. 1000.5"),
+        (["announce", "1", "--group", "G", "--now", "nan"], "soundset: --now needs a time in seconds from 0 to 9999999999, e.g. 1000.5"),
+        (["announce", "1", "--group", "G", "--now", "0x10"], "soundset: --now needs a time in seconds from 0 to 9999999999, e.g. 1000.5"),
+        (["announce", "1", "--group", "G", "--now", "1e3"], "soundset: --now needs a time in seconds from 0 to 9999999999, e.g. 1000.5"),
+        (["announce", "1", "--group", "G", "--now", "10000000000"], "soundset: --now needs a time in seconds from 0 to 9999999999, e.g. 1000.5"),
         (["announce", "1", "--group", "G", "--delivery", "push"], "soundset: --delivery must be composed, chain or auto"),
         (["announce", "1", "--group", "G", "--prefix", "../x"], "soundset: --prefix '../x' is not a clip name: only ASCII letters, digits, '_' and '-' are allowed"),
     ])

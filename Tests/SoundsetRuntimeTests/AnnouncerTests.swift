@@ -192,7 +192,7 @@ struct Shop {
         try Data("{\"schemaVersion\": 1, \"announcements\": [oops".utf8).write(to: shop.group.state.appendingPathComponent("queue.json"))
         let decision = shop.announce("1", at: 1001)
         #expect(decision.outcome == .announced)
-        #expect(decision.reason == "the queue state was corrupt and was replaced")
+        #expect(decision.reason == "soundset/queue.json was corrupt, so the queue was started again")
         // The state is whole again: the next push queues behind the last one.
         let next = shop.announce("1", at: 1001)
         #expect(next.reason == nil)
@@ -205,7 +205,7 @@ struct Shop {
              "set": "x", "file": "../../precious.txt", "notifications": []}]}
             """
         try Data(hostile.utf8).write(to: shop.group.state.appendingPathComponent("queue.json"))
-        #expect(shop.announce("1", at: 5000).reason == "the queue state was corrupt and was replaced")
+        #expect(shop.announce("1", at: 5000).reason == "soundset/queue.json was corrupt, so the queue was started again")
         #expect(FileManager.default.fileExists(atPath: victim.path))
     }
 
@@ -253,7 +253,7 @@ struct Shop {
         try FileManager.default.createDirectory(at: shop.group.sounds.appendingPathComponent("soundset-k1.caf/x"), withIntermediateDirectories: true)
         let decision = shop.announce("1", at: 1100)
         #expect(decision.outcome == .fallback)
-        #expect(decision.reason?.hasPrefix("soundset-k1.caf cannot be written (") == true)
+        #expect(decision.reason?.hasPrefix("Library/Sounds/soundset-k1.caf cannot be written (") == true)
         #expect(decision.sound?.hasSuffix("-received.caf") == true)
     }
 
@@ -396,5 +396,140 @@ extension AnnouncerTests {
         let decision = shop.announcer().announce(PushPayload.request(from: ["amount": 9.5], arrival: 1000))
         #expect(decision.outcome == .fallback)
         #expect(decision.reason == "the push's amount is a number, not a string: send \"amount\": \"123.45\"")
+    }
+}
+
+/// What someone set on breaking it tried.
+@Suite struct AnnouncerAttackTests {
+    @Test func aRetryDecidedBeforeTheFirstIsStillADuplicate() throws {
+        let shop = try Shop()
+        defer { shop.folder.remove() }
+        #expect(shop.announce("5", id: "TX1", at: 1000).outcome == .announced)
+        let earlier = shop.announce("5", id: "TX1", at: 999.9)
+        #expect(earlier.outcome == .duplicate)
+        #expect(earlier.reason == "transaction TX1 was announced -0.1 s ago")
+    }
+
+    @Test func aClockSetBackOrAStateFromAnotherClockStartsTheQueueAgain() throws {
+        let shop = try Shop()
+        defer { shop.folder.remove() }
+        _ = shop.announce("1", at: 1000)
+        let back = shop.announce("2", at: 500)
+        #expect(back.outcome == .announced)
+        #expect(back.start == 500)
+        #expect(back.reason == "soundset/queue.json holds times after now (was the device's time changed?), so the queue was started again")
+        // A hand-edited end far in the future cannot lock the queue.
+        var text = shop.queueText
+        let end = text.range(of: #""end" : [0-9.]+"#, options: .regularExpression)!
+        text.replaceSubrange(end, with: "\"end\" : 1e300")
+        try Data(text.utf8).write(to: shop.group.state.appendingPathComponent("queue.json"))
+        let after = shop.announce("3", at: 600)
+        #expect(after.outcome == .announced)
+        #expect(after.start == 600)
+    }
+
+    @Test func aDamagedInstalledClipIsCopiedAgain() throws {
+        let shop = try Shop()
+        defer { shop.folder.remove() }
+        _ = shop.announce("1", at: 1000)
+        let installed = shop.group.sounds.appendingPathComponent("ss\(shop.set.id)-5.caf")
+        let source = try Data(contentsOf: shop.set.soundsFolder.appendingPathComponent("5.caf"))
+        var bytes = try Data(contentsOf: installed)
+        bytes[bytes.count - 1] ^= 0x55
+        try bytes.write(to: installed)
+        // Composed: mended, then composed.
+        let composed = shop.announce("5", at: 2000)
+        #expect(composed.outcome == .announced)
+        #expect(try Data(contentsOf: installed) == source)
+        // Chain: its files are checked too, and mended.
+        try bytes.write(to: installed)
+        let chain = shop.announce("5", at: 3000, AnnouncementSettings(prefix: "received", delivery: .chain))
+        #expect(chain.delivery == .chain)
+        #expect(try Data(contentsOf: installed) == source)
+        // The fallback clip, damaged, is mended before it is offered.
+        let prefix = shop.group.sounds.appendingPathComponent("ss\(shop.set.id)-received.caf")
+        try Data(repeating: 1, count: try Data(contentsOf: prefix).count).write(to: prefix)
+        let bad = shop.announce("5.555", at: 4000)
+        #expect(bad.sound == "ss\(shop.set.id)-received.caf")
+        #expect(try Data(contentsOf: prefix) == Data(contentsOf: shop.set.soundsFolder.appendingPathComponent("received.caf")))
+        // A damaged clip in the app's own set cannot be mended: the push falls back, and says which.
+        try bytes.write(to: installed)
+        try bytes.write(to: shop.set.soundsFolder.appendingPathComponent("5.caf"))
+        let stale = shop.announce("5", at: 5000)
+        #expect(stale.outcome == .fallback)
+        #expect(stale.reason == "Sounds/5.caf: clip '5' differs from the manifest's sha256 (ship the build's whole Output folder in the app)")
+    }
+
+    @Test func cleanUpDeletesOnlyWhatItWrote() throws {
+        let shop = try Shop()
+        defer { shop.folder.remove() }
+        let sounds = shop.group.sounds
+        try FileManager.default.createDirectory(at: sounds.appendingPathComponent("soundset-dir"), withIntermediateDirectories: true)
+        try Data("x".utf8).write(to: sounds.appendingPathComponent("soundset-dir/data"))
+        try FileManager.default.createDirectory(at: sounds.appendingPathComponent("soundset-abc.caf"), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(at: sounds.appendingPathComponent("ss0123456789-x.caf"), withIntermediateDirectories: true)
+        for name in ["soundset-important.txt", "soundset-Upper.caf", ".notes.tmp", ".ding.caf.\(UUID().uuidString).tmp"] {
+            try Data("keep".utf8).write(to: sounds.appendingPathComponent(name))
+        }
+        let leftover = ".ss\(shop.set.id)-2.caf.\(UUID().uuidString).tmp"
+        try Data("half".utf8).write(to: sounds.appendingPathComponent(leftover))
+        let stateLeftover = ".queue.json.\(UUID().uuidString).tmp"
+        try FileManager.default.createDirectory(at: shop.group.state, withIntermediateDirectories: true)
+        try Data("half".utf8).write(to: shop.group.state.appendingPathComponent(stateLeftover))
+        _ = shop.announce("1", at: 1000)
+        _ = shop.announce("1", at: 1100)
+        _ = shop.announce("1", at: 1200)
+        for name in ["soundset-dir/data", "soundset-abc.caf", "ss0123456789-x.caf", "soundset-important.txt", "soundset-Upper.caf", ".notes.tmp"] {
+            #expect(FileManager.default.fileExists(atPath: sounds.appendingPathComponent(name).path), "\(name)")
+        }
+        #expect(!shop.soundFiles.contains(leftover))
+        #expect(!FileManager.default.fileExists(atPath: shop.group.state.appendingPathComponent(stateLeftover).path))
+        #expect(shop.soundFiles.contains { $0.hasPrefix(".ding.caf.") })
+    }
+
+    @Test func aQueueStateThatIsNotAFileIsReplacedOrTheAnnouncementIsNotMade() throws {
+        let shop = try Shop()
+        defer { shop.folder.remove() }
+        let queue = shop.group.state.appendingPathComponent("queue.json")
+        try FileManager.default.createDirectory(at: queue, withIntermediateDirectories: true)
+        let first = shop.announce("1", at: 1000)
+        #expect(first.outcome == .announced)
+        #expect(first.reason == "soundset/queue.json is not a regular file, so the queue was started again")
+        #expect(shop.announce("1", at: 1000).start > first.end)
+        // A folder with files in it is not removed: the announcement would not keep its place, so it is not made.
+        try FileManager.default.removeItem(at: queue)
+        try FileManager.default.createDirectory(at: queue.appendingPathComponent("x"), withIntermediateDirectories: true)
+        let before = shop.composedFiles
+        let refused = shop.announce("1", at: 2000)
+        #expect(refused.outcome == .fallback)
+        #expect(refused.systemSound)
+        #expect(refused.reason?.hasPrefix("soundset/queue.json cannot be saved (") == true)
+        #expect(refused.reason?.contains("so the announcement would not keep its place in the queue; soundset/queue.json is not a regular file") == true)
+        #expect(shop.composedFiles == before)
+    }
+
+    @Test func aHalfCopiedSetIsRemoved() throws {
+        let shop = try Shop()
+        defer { shop.folder.remove() }
+        try FileManager.default.removeItem(at: shop.set.soundsFolder.appendingPathComponent("yuan.caf"))
+        #expect(throws: InstallError.source(file: "Sounds/yuan.caf", reason: "the clip file is missing")) {
+            try SoundSetInstaller.install(shop.set, into: shop.group)
+        }
+        #expect(shop.soundFiles.isEmpty)
+    }
+
+    @Test func aManifestCannotNameAClipLikeAnothersCopy() throws {
+        let shop = try Shop()
+        defer { shop.folder.remove() }
+        var manifest = shop.set.manifest
+        var shadow = manifest.clips.first { $0.name == "5" }!
+        shadow.name = "2Copy"
+        shadow.file = "x.caf"
+        shadow.copy = nil
+        manifest.clips.append(shadow)
+        #expect(manifest.problem == "clip '2Copy' is named like the copy of clip '2'")
+        manifest.clips.removeLast()
+        manifest.clips[0].file = "0\u{202E}fac.caf"
+        #expect(manifest.problem == "clip '0' names the file '0\\u{202E}fac.caf', which is not a plain file name inside Sounds/")
     }
 }

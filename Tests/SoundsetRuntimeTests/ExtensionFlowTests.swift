@@ -184,4 +184,41 @@ final class Gate: @unchecked Sendable {
         #expect(decision.start == 50)
         #expect(decision.reason == "the sound set cannot be used: no manifest")
     }
+
+    @Test func aQueuedFallbackClipWaitsItsTurn() async throws {
+        let shop = try Shop()
+        defer { shop.folder.remove() }
+        let recorder = Recorder(clock: shop.clock)
+        _ = await flow(shop, recorder).run(AnnouncementRequest(amount: .text("1")))
+        let gate = Gate()
+        let bad = flow(shop, recorder, sleep: gate.sleep)
+        let task = Task { await bad.run(AnnouncementRequest(amount: .text("1.234"))) }
+        await gate.pending(1)
+        #expect(abs(gate.requests[0] - 2.6) < 1e-9)
+        #expect(recorder.handedOver.count == 1)
+        gate.release()
+        _ = await task.value
+        #expect(recorder.handedOver.last == .named("ss\(shop.set.id)-received.caf"))
+    }
+
+    @Test func expiryBeforeTheDecisionTakesNoPlaceInTheQueue() async throws {
+        let shop = try Shop()
+        defer { shop.folder.remove() }
+        let recorder = Recorder(clock: shop.clock)
+        let flow = self.flow(shop, recorder)
+        flow.expire()
+        let decision = await flow.run(AnnouncementRequest(amount: .text("3")))
+        #expect(decision.outcome == .fallback)
+        #expect(decision.reason == "the sound set cannot be used: the extension's time expired first")
+        #expect(shop.composedFiles.isEmpty)
+        #expect(shop.announce("3", at: 1000).start == 1000)
+    }
+
+    @Test func aWithdrawnChainsTransactionMayBeRetried() async throws {
+        let shop = try Shop(AnnouncementSettings(prefix: "received", delivery: .chain))
+        defer { shop.folder.remove() }
+        let refusing = Recorder(clock: shop.clock, failingAt: 0)
+        _ = await flow(shop, refusing).run(AnnouncementRequest(amount: .text("1"), transactionID: "T"))
+        #expect(shop.announce("1", id: "T", at: 1001).outcome == .announced)
+    }
 }

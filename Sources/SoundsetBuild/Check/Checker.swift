@@ -59,9 +59,11 @@ public enum Checker {
         var listed = Set<String>()
         for clip in manifest.clips {
             listed.insert(clip.file)
+            if let copy = clip.copy { listed.insert(copy) }
             let path = "\(soundsDisplay)/\(clip.file)"
-            guard let data = try? Data(contentsOf: sounds.appendingPathComponent(clip.file)) else {
-                problems.append(CheckProblem("integrity", path, "missing: run make sounds"))
+            let data: Data
+            do { data = try RegularFile.read(sounds.appendingPathComponent(clip.file), maxBytes: Composer.maxClipBytes) } catch {
+                problems.append(CheckProblem("integrity", path, "\(error.reason == "is missing" ? "missing" : error.reason): run make sounds"))
                 continue
             }
             if SHA256.hex(data) != clip.sha256 {
@@ -86,7 +88,6 @@ public enum Checker {
                 problems.append(CheckProblem("integrity", path, "cannot be decoded: run make sounds"))
             }
             if let copy = clip.copy {
-                listed.insert(copy)
                 let copyPath = "\(soundsDisplay)/\(copy)"
                 if let copyData = try? Data(contentsOf: sounds.appendingPathComponent(copy)) {
                     // Compared with the original as built (its recorded sha256), so a damaged original
@@ -188,7 +189,9 @@ public enum Checker {
         let names = Set(manifest.clips.map(\.name))
         let withCopies = Set(manifest.clips.filter { $0.copy != nil }.map(\.name))
         var needed = locale.clipNames(options: reading)
-        for phrase in [announcement.prefix, announcement.suffix].compactMap({ $0 }) where !needed.contains(phrase) { needed.append(phrase) }
+        for phrase in [announcement.prefix, announcement.suffix, announcement.fallback].compactMap({ $0 }) where !needed.contains(phrase) {
+            needed.append(phrase)
+        }
         let missing = needed.filter { !names.contains($0) }
         var problems: [CheckProblem] = []
         if !missing.isEmpty {

@@ -53,16 +53,30 @@ struct AnnouncementQueue: Codable, Equatable {
         var at: Double
     }
 
-    /// The queue in `group`, or an empty one with a note when the file is unreadable or corrupt
-    /// (it is then replaced on the next save).
-    static func load(_ group: GroupFolder) -> (queue: AnnouncementQueue, note: String?) {
+    /// Times further from the clock than this are not times this library wrote (about year 5000).
+    static let maxTime = 1e11
+
+    /// The queue in `group`, or an empty one with a note when the file is unreadable, corrupt, or
+    /// holds times that no clock reading `now` could have written (the device's time was changed):
+    /// then it is replaced on the next save, and composed files it named are deleted a minute later.
+    /// - Parameter horizon: how far after `now` a queued announcement can start (the longest wait).
+    static func load(_ group: GroupFolder, at now: Double, horizon: Double) -> (queue: AnnouncementQueue, note: String?) {
+        let name = "\(SoundSetLayout.stateName)/\(group.queueFile.lastPathComponent)"
         let data: Data
         do { data = try RegularFile.read(group.queueFile, maxBytes: maxBytes) } catch {
             if error.reason == "is missing" { return (AnnouncementQueue(), nil) }
-            return (AnnouncementQueue(), "the queue state \(error.reason) and was replaced")
+            // Not ours to keep: an empty folder or a FIFO in its place would block every save.
+            if error.reason == "is not a regular file" { group.removeStray(group.queueFile) }
+            return (AnnouncementQueue(), "\(name) \(error.reason), so the queue was started again")
         }
         guard let queue = try? JSONDecoder().decode(AnnouncementQueue.self, from: data), queue.isSound else {
-            return (AnnouncementQueue(), "the queue state was corrupt and was replaced")
+            return (AnnouncementQueue(), "\(name) was corrupt, so the queue was started again")
+        }
+        let times = queue.announcements.flatMap { [$0.start, $0.end] + $0.notifications } + queue.transactions.map(\.at)
+        guard queue.announcements.allSatisfy({ $0.start <= now + horizon }), queue.transactions.allSatisfy({ $0.at <= now + horizon }),
+            times.allSatisfy({ abs($0) < maxTime })
+        else {
+            return (AnnouncementQueue(), "\(name) holds times after now (was the device's time changed?), so the queue was started again")
         }
         return (queue, nil)
     }
@@ -78,7 +92,7 @@ struct AnnouncementQueue: Codable, Equatable {
         schemaVersion == Self.currentSchemaVersion
             && announcements.allSatisfy { entry in
                 entry.start.isFinite && entry.end.isFinite && entry.start <= entry.end && entry.notifications.allSatisfy(\.isFinite)
-                    && (entry.file.map { ClipNameRules.isPlainFileName($0) && GroupFolder.isComposedName($0) } ?? true)
+                    && (entry.file.map(GroupFolder.isComposedName) ?? true)
             }
             && transactions.allSatisfy { $0.at.isFinite }
     }
@@ -96,20 +110,26 @@ struct AnnouncementQueue: Codable, Equatable {
         Set(announcements.filter { ($0.kind == .chain || $0.kind == .clip) && $0.end + Self.keepSeconds > now }.map(\.set))
     }
 
-    /// When `id` was last seen within `window` seconds before `now`, or nil.
+    /// When `id` was last seen within `window` seconds of `now` (before or after: two retries
+    /// arriving together may be decided in either order), or nil.
     func seen(_ id: String, within window: Double, at now: Double) -> Double? {
-        transactions.last { $0.id == id && now - $0.at < window && $0.at <= now }?.at
+        transactions.last { $0.id == id && abs(now - $0.at) < window }?.at
     }
 
-    /// The entry `key` withdrawn (a chain the system refused to schedule).
-    mutating func withdraw(_ key: String) { announcements.removeAll { $0.key == key } }
+    /// The entry `key` withdrawn (a chain the system refused to schedule), with its transaction
+    /// id, so a retry of the push is announced.
+    mutating func withdraw(_ key: String) {
+        guard let index = announcements.lastIndex(where: { $0.key == key }) else { return }
+        let entry = announcements.remove(at: index)
+        if let seen = transactions.lastIndex(where: { $0.id == entry.id }) { transactions.remove(at: seen) }
+    }
 
     /// Drops announcements that ended a minute or more before `now` and ids older than `window`.
     /// - Returns: the composed files of the dropped announcements, to delete.
     mutating func prune(at now: Double, transactionWindow window: Double) -> [String] {
         let expired = announcements.filter { $0.end + Self.keepSeconds <= now }
         announcements.removeAll { $0.end + Self.keepSeconds <= now }
-        transactions.removeAll { now - $0.at >= window }
+        transactions.removeAll { abs(now - $0.at) >= window }
         if transactions.count > Self.maxTransactions { transactions.removeFirst(transactions.count - Self.maxTransactions) }
         return expired.compactMap(\.file)
     }

@@ -67,19 +67,33 @@ public struct Announcer: Sendable {
 
     /// Decides, and writes what the decision needs (the composed file, the queue), for one push.
     public func announce(_ request: AnnouncementRequest) -> AnnouncementDecision {
-        let now = request.arrival ?? clock.now()
         let key = makeKey()
-        let context = Context(now: now, key: key, id: request.transactionID ?? key)
-        if let problem = settings.problem { return context.failure("the settings are not valid: \(problem)", sound: nil) }
-        do { try group.prepare() } catch { return context.failure(error.reason, sound: nil) }
+        let id = request.transactionID ?? key
+        if let problem = settings.problem {
+            return Context(now: request.arrival ?? clock.now(), key: key, id: id).failure("the settings are not valid: \(problem)", sound: nil)
+        }
         do {
-            return try FileLock.withLock(group.lockFile) { decideHoldingLock(request, context) }
+            try group.prepare()
+            return try FileLock.withLock(group.lockFile) {
+                // The time is read with the lock held, so decisions are made in the order of their times.
+                decideHoldingLock(request, Context(now: request.arrival ?? clock.now(), key: key, id: id))
+            }
         } catch {
-            return context.failure("the queue cannot be used (\(error.reason))", sound: nil)
+            return Context(now: request.arrival ?? clock.now(), key: key, id: id).failure("the queue cannot be used: \(error.reason)", sound: nil)
         }
     }
 
-    /// The time, keys and ids of one decision.
+    /// Takes back the announcement `key` (a chain the system refused to schedule): the queue no
+    /// longer waits for it, counts its notifications, or remembers its transaction.
+    public func withdraw(_ key: String) {
+        try? FileLock.withLock(group.lockFile) {
+            var queue = AnnouncementQueue.load(group, at: clock.now(), horizon: .infinity).queue
+            queue.withdraw(key)
+            try? queue.save(group)
+        }
+    }
+
+    /// The time, keys and ids of one decision, and the notes to add to its reason.
     struct Context {
         var now: Double
         var key: String
@@ -113,11 +127,14 @@ public struct Announcer: Sendable {
         var seconds: Double
     }
 
+    /// The rules in the order the issue gives them: the queue's state, duplicates, the set, the
+    /// amount, the banner and delivery, the wait, then the composed file or the chain.
     private func decideHoldingLock(_ request: AnnouncementRequest, _ initial: Context) -> AnnouncementDecision {
         var context = initial
         let now = context.now
-        var (queue, note) = AnnouncementQueue.load(group)
+        var (queue, note) = AnnouncementQueue.load(group, at: now, horizon: settings.maxWaitSeconds + 60)
         if let note { context.notes.append(note) }
+        group.removeLeftovers()
         cleanUp(&queue, at: now)
 
         if let id = request.transactionID, let seen = queue.seen(id, within: settings.dedupeSeconds, at: now) {
@@ -131,17 +148,16 @@ public struct Announcer: Sendable {
             return saving(queue, context) { $0.failure(error.description, sound: nil) }
         }
         SoundSetInstaller.removeSets(in: group, keeping: queue.setsInUse(at: now).union([installed.id]))
-        let fail = { (reason: String) in failing(reason, fallback: fallbackSound(installed), set: installed.id, queue, context) }
+        let fail = { (reason: String) in failing(reason, installed, queue, context) }
 
-        let plans: (full: AnnouncementPlan, bare: AnnouncementPlan)
-        do { plans = try makePlans(request.amount, installed) } catch {
-            return fail(error.reason)
-        }
+        let plans: AnnouncementRules.Plans
+        do { plans = try makePlans(request.amount, installed) } catch { return fail(error.reason) }
+        let rules = AnnouncementRules(settings: settings)
         let delivery: AnnouncementDecision.Delivery
         let plan: AnnouncementPlan
         let outcome: AnnouncementDecision.Outcome
         let reason: String?
-        switch choose(plans, pending: queue.pendingNotifications(at: now), rate: installed.manifest.sampleRate) {
+        switch rules.choose(plans, pending: queue.pendingNotifications(at: now)) {
         case .refuse(let why): return fail(why)
         case .composed(let chosen, let result, let why): (delivery, plan, outcome, reason) = (.composed, chosen, result, why)
         case .chain(let chosen, let why): (delivery, plan, outcome, reason) = (.chain, chosen, .announced, why)
@@ -159,19 +175,19 @@ public struct Announcer: Sendable {
         var notifications: [AnnouncementDecision.Notification] = []
         var seconds = plan.totalSeconds
         if delivery == .composed {
-            let leadIn = Int((settings.leadInMs * Double(plan.sampleRate) / 1000).rounded())
+            let leadIn = rules.leadInFrames(rate: plan.sampleRate)
             let name = GroupFolder.composedName(context.key, container: installed.manifest.container)
             let data: Data
-            do { data = try Composer.compose(plan, manifest: installed.manifest, soundsFolder: installed.soundsFolder, leadInFrames: leadIn) } catch {
-                return fail(error.description)
-            }
+            do { data = try compose(plan, installed, leadIn: leadIn) } catch { return fail("\(error)") }
             do { try RegularFile.replace(group.sounds.appendingPathComponent(name), with: data) } catch {
-                return fail("\(name) cannot be written (\(error.reason))")
+                return fail("Library/Sounds/\(name) cannot be written (\(error.reason))")
             }
             seconds = Double(leadIn + plan.totalFrames) / Double(plan.sampleRate)
             entry.file = name
         } else {
             do {
+                // iOS plays a chain's files as they are: check them first, as the composer does.
+                try SoundSetInstaller.mend(Set(plan.steps.map(\.file)), of: installed, from: set, into: group)
                 notifications = try NotificationSchedule(plan: plan, announcementID: context.key).items.map {
                     AnnouncementDecision.Notification(identifier: $0.identifier, sound: $0.sound, at: startTime + $0.delay)
                 }
@@ -183,9 +199,27 @@ public struct Announcer: Sendable {
         entry.end = startTime + seconds
         queue.announcements.append(entry)
         if let id = request.transactionID { queue.transactions.append(.init(id: id, at: now)) }
-        return saving(queue, context) {
-            $0.decision(
-                outcome, delivery, sound: entry.file, start: startTime, seconds: seconds, notifications: notifications, clips: plan.clips, reason: reason)
+        // An announcement the queue cannot record would overlap the next: it is not made.
+        do { try queue.save(group) } catch {
+            if let file = entry.file { GroupFolder.removeFile(file, in: group.sounds) }
+            return context.failure(
+                "\(SoundSetLayout.stateName)/queue.json cannot be saved (\(error.reason)), so the announcement would not keep its place in the queue",
+                sound: nil)
+        }
+        return context.decision(
+            outcome, delivery, sound: entry.file, start: startTime, seconds: seconds, notifications: notifications, clips: plan.clips, reason: reason)
+    }
+
+    /// The composed file; a clip found damaged is copied again from the app's set and the file
+    /// composed once more.
+    private func compose(_ plan: AnnouncementPlan, _ installed: InstalledSet, leadIn: Int) throws -> Data {
+        do { return try Composer.compose(plan, manifest: installed.manifest, soundsFolder: installed.soundsFolder, leadInFrames: leadIn) } catch {
+            switch error {
+            case .stale, .missing, .unreadable:
+                try SoundSetInstaller.mend(Set(plan.steps.map(\.file)), of: installed, from: set, into: group)
+                return try Composer.compose(plan, manifest: installed.manifest, soundsFolder: installed.soundsFolder, leadInFrames: leadIn)
+            default: throw error
+            }
         }
     }
 
@@ -200,10 +234,11 @@ public struct Announcer: Sendable {
             settings.maxWaitSeconds, what)
     }
 
-    /// A failure after the set was installed: the fallback clip is queued like an announcement (so it
-    /// never plays over one), or, with no fallback clip, the system's sound plays at once.
-    private func failing(_ reason: String, fallback: FallbackSound?, set: String, _ queue: AnnouncementQueue, _ context: Context) -> AnnouncementDecision {
-        guard let fallback else { return saving(queue, context) { $0.failure(reason, sound: nil) } }
+    /// A failure after the set was installed: the fallback clip (checked, and mended when damaged)
+    /// is queued like an announcement, so it never plays over one; with no fallback clip, the
+    /// system's sound plays at once.
+    private func failing(_ reason: String, _ installed: InstalledSet, _ queue: AnnouncementQueue, _ context: Context) -> AnnouncementDecision {
+        guard let fallback = fallbackSound(installed) else { return saving(queue, context) { $0.failure(reason, sound: nil) } }
         var queue = queue
         let startTime = start(in: queue, at: context.now)
         guard startTime - context.now <= settings.maxWaitSeconds else {
@@ -211,35 +246,25 @@ public struct Announcer: Sendable {
         }
         queue.announcements.append(
             .init(
-                key: context.key, id: context.id, kind: .clip, start: startTime, end: startTime + fallback.seconds, set: set, file: nil,
+                key: context.key, id: context.id, kind: .clip, start: startTime, end: startTime + fallback.seconds, set: installed.id, file: nil,
                 notifications: []))
         return saving(queue, context) { $0.failure(reason, sound: fallback, start: startTime) }
-    }
-
-    /// Takes back the announcement `key` (a chain the system refused to schedule): the queue no
-    /// longer waits for it or counts its notifications.
-    public func withdraw(_ key: String) {
-        try? FileLock.withLock(group.lockFile) {
-            var queue = AnnouncementQueue.load(group).queue
-            queue.withdraw(key)
-            try? queue.save(group)
-        }
     }
 
     /// Saves the queue, then makes the decision; a queue that cannot be saved is noted in it.
     private func saving(_ queue: AnnouncementQueue, _ context: Context, _ decide: (Context) -> AnnouncementDecision) -> AnnouncementDecision {
         var context = context
-        do { try queue.save(group) } catch { context.notes.append("the queue state cannot be saved (\(error.reason))") }
+        do { try queue.save(group) } catch {
+            context.notes.append("\(SoundSetLayout.stateName)/queue.json cannot be saved (\(error.reason))")
+        }
         return decide(context)
     }
 
     /// Deletes the composed files of announcements that ended a minute ago, and takes in composed
-    /// files the queue does not know (left by a crash, or by a queue that was replaced): they are
-    /// deleted a minute from now, when nothing decided before now can still be playing them.
+    /// files the queue does not know (left by a crash, or by a queue that was started again): they
+    /// are deleted a minute from now, when nothing decided before now can still be playing them.
     private func cleanUp(_ queue: inout AnnouncementQueue, at now: Double) {
-        for file in queue.prune(at: now, transactionWindow: settings.dedupeSeconds) where GroupFolder.isComposedName(file) {
-            try? FileManager.default.removeItem(at: group.sounds.appendingPathComponent(file))
-        }
+        for file in queue.prune(at: now, transactionWindow: settings.dedupeSeconds) { GroupFolder.removeFile(file, in: group.sounds) }
         let known = Set(queue.announcements.compactMap(\.file))
         for name in (try? FileManager.default.contentsOfDirectory(atPath: group.sounds.path)) ?? []
         where GroupFolder.isComposedName(name) && !known.contains(name) {
@@ -247,9 +272,12 @@ public struct Announcer: Sendable {
         }
     }
 
-    /// The fallback clip's installed file: `fallback`, else the prefix, when the set has it.
+    /// The fallback clip's installed file, `fallback` or else the prefix, when the set has it and
+    /// its file is intact (mended when it is not).
     private func fallbackSound(_ installed: InstalledSet) -> FallbackSound? {
-        guard let name = settings.fallback ?? settings.prefix, let clip = installed.manifest.clip(named: name) else { return nil }
+        guard let name = settings.fallback ?? settings.prefix, let clip = installed.manifest.clip(named: name),
+            (try? SoundSetInstaller.mend([clip.file], of: installed, from: set, into: group)) != nil
+        else { return nil }
         return FallbackSound(file: clip.file, clip: clip.name, seconds: Double(clip.frames) / Double(installed.manifest.sampleRate))
     }
 
@@ -259,9 +287,7 @@ public struct Announcer: Sendable {
     }
 
     /// The announcement with its prefix and suffix, and without.
-    private func makePlans(_ input: AnnouncementRequest.AmountInput, _ installed: InstalledSet) throws(PlanningFailure) -> (
-        full: AnnouncementPlan, bare: AnnouncementPlan
-    ) {
+    private func makePlans(_ input: AnnouncementRequest.AmountInput, _ installed: InstalledSet) throws(PlanningFailure) -> AnnouncementRules.Plans {
         let amount: Amount
         switch input {
         case .text(let text):
@@ -278,47 +304,9 @@ public struct Announcer: Sendable {
         bare.suffix = nil
         let planner = Planner(manifest: installed.manifest)
         do {
-            return (try planner.plan(amount, announcement: settings), try planner.plan(amount, announcement: bare))
+            return AnnouncementRules.Plans(full: try planner.plan(amount, announcement: settings), bare: try planner.plan(amount, announcement: bare))
         } catch {
             throw PlanningFailure(reason: error.description)
         }
-    }
-
-    /// What to play, or why nothing can be.
-    enum Choice {
-        case composed(AnnouncementPlan, AnnouncementDecision.Outcome, reason: String?)
-        case chain(AnnouncementPlan, reason: String?)
-        case refuse(String)
-    }
-
-    /// The banner, delivery and pending-notification rules.
-    func choose(_ plans: (full: AnnouncementPlan, bare: AnnouncementPlan), pending: Int, rate: Int) -> Choice {
-        let leadIn = Int((settings.leadInMs * Double(rate) / 1000).rounded())
-        let composedSeconds = { (plan: AnnouncementPlan) in Double(leadIn + plan.totalFrames) / Double(rate) }
-        let banner = settings.bannerSeconds
-        let phrases = plans.full.steps.count > plans.bare.steps.count
-        let bareOutcome: AnnouncementDecision.Outcome = phrases ? .shortened : .announced
-        let bareSeconds = composedSeconds(plans.bare)
-        let overBanner = String(format: "the amount alone lasts %.2f s, over the %g s banner", bareSeconds, banner)
-
-        func chain(_ reason: String?) -> Choice {
-            let steps = plans.full.steps.count
-            guard pending + steps > NotificationSchedule.maxSteps else { return .chain(plans.full, reason: reason) }
-            let limit = "a chain of \(steps) would make \(pending + steps) notifications pending, more than iOS keeps (\(NotificationSchedule.maxSteps))"
-            guard settings.delivery == .auto else { return .refuse(limit) }
-            let cut = bareSeconds <= banner ? "" : "; \(overBanner): the banner will cut it"
-            return .composed(plans.bare, bareOutcome, reason: "\(limit): composed instead\(cut)")
-        }
-
-        if settings.delivery == .chain { return chain(nil) }
-        let fullSeconds = composedSeconds(plans.full)
-        if fullSeconds <= banner { return .composed(plans.full, .announced, reason: nil) }
-        if phrases && bareSeconds <= banner {
-            return .composed(
-                plans.bare, .shortened,
-                reason: String(format: "without its prefix and suffix to fit the %g s banner (whole, it lasts %.2f s)", banner, fullSeconds))
-        }
-        if settings.delivery == .auto { return chain("\(overBanner): chained") }
-        return .composed(plans.bare, bareOutcome, reason: "\(overBanner): the banner will cut it")
     }
 }

@@ -98,6 +98,9 @@ public final class ExtensionFlow: @unchecked Sendable {
         switch source {
         case .unavailable(let reason):
             decision = Announcer.unavailable(reason, transactionID: request.transactionID, at: request.arrival ?? clock.now())
+        case .announcer where lock.withLock({ handedOver }):
+            // Expired before anything was decided: no composed file, no place in the queue.
+            return Announcer.unavailable("the extension's time expired first", transactionID: request.transactionID, at: clock.now())
         case .announcer(let announcer):
             decision = announcer.announce(request)
         }
@@ -107,7 +110,8 @@ public final class ExtensionFlow: @unchecked Sendable {
             sound = .systemDefault
         }
         lock.withLock { decided = sound }
-        if decision.delivery == .composed {
+        // A composed file, or a failure's fallback clip, plays in its turn in the queue.
+        if decision.sound != nil {
             let wait = decision.start - clock.now()
             if wait > 0 { await sleep(wait) }
         }

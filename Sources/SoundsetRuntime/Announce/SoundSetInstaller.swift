@@ -46,8 +46,9 @@ public enum SoundSetInstaller {
         do {
             result = try FileLock.withLock(group.lockFile) {
                 Result { () throws(InstallError) -> InstalledSet in
+                    group.removeLeftovers()
                     let installed = try installHoldingLock(set, into: group)
-                    let queue = AnnouncementQueue.load(group).queue
+                    let queue = AnnouncementQueue.load(group, at: now, horizon: .infinity).queue
                     removeSets(in: group, keeping: queue.setsInUse(at: now).union([installed.id]))
                     return installed
                 }
@@ -66,22 +67,54 @@ public enum SoundSetInstaller {
 
         do { try group.prepare() } catch { throw .group(reason: error.reason) }
         var sizes: [String: Int] = [:]
-        for (original, clip) in zip(set.manifest.clips, renamed.clips) {
-            let data: Data
-            do { data = try RegularFile.read(set.soundsFolder.appendingPathComponent(original.file), maxBytes: Composer.maxClipBytes) } catch {
-                throw .source(file: "\(SoundSetLayout.soundsName)/\(original.file)", reason: "the clip file \(error.reason)")
+        do {
+            for (original, clip) in zip(set.manifest.clips, renamed.clips) {
+                for (name, size) in try copy(original, as: clip, of: set, into: group) { sizes[name] = size }
             }
-            guard SHA256Digest.hex(data) == original.sha256 else { throw .stale(clip: original.name, file: "\(SoundSetLayout.soundsName)/\(original.file)") }
-            // The copy is the same bytes under its own name: iOS needs two names, not two sources.
-            for name in [clip.file] + [clip.copy].compactMap({ $0 }) {
-                do { try RegularFile.replace(group.sounds.appendingPathComponent(name), with: data) } catch {
-                    throw .group(reason: "\(name) cannot be written (\(error.reason))")
-                }
-                sizes[name] = data.count
-            }
+            try SetRecord(files: sizes).save(group.setRecord(set.id), id: set.id)
+        } catch {
+            // A set half copied is of no use, and takes space a full disk needs.
+            for name in sizes.keys { GroupFolder.removeFile(name, in: group.sounds) }
+            throw error
         }
-        do { try SetRecord(files: sizes).save(group.setRecord(set.id)) } catch { throw .group(reason: "the set's record cannot be written (\(error.reason))") }
         return installed
+    }
+
+    /// Copies one clip of the app's set (checked against its sha256) to its installed name, and its copy.
+    /// - Returns: the names written and their sizes.
+    private static func copy(_ original: Manifest.Clip, as clip: Manifest.Clip, of set: SoundSet, into group: GroupFolder) throws(InstallError)
+        -> [(String, Int)]
+    {
+        let source = "\(SoundSetLayout.soundsName)/\(original.file)"
+        let data: Data
+        do { data = try RegularFile.read(set.soundsFolder.appendingPathComponent(original.file), maxBytes: Composer.maxClipBytes) } catch {
+            throw .source(file: source, reason: "the clip file \(error.reason)")
+        }
+        guard SHA256Digest.hex(data) == original.sha256 else { throw .stale(clip: original.name, file: source) }
+        // The copy is the same bytes under its own name: iOS needs two names, not two sources.
+        var written: [(String, Int)] = []
+        for name in [clip.file] + [clip.copy].compactMap({ $0 }) {
+            do { try RegularFile.replace(group.sounds.appendingPathComponent(name), with: data) } catch {
+                throw .group(reason: "Library/Sounds/\(name) cannot be written (\(error.reason))")
+            }
+            written.append((name, data.count))
+        }
+        return written
+    }
+
+    /// Checks the installed files `names` of `installed` against the manifest's sha256 and copies
+    /// again, from the app's set, any that is missing or differs: a file damaged after the set was
+    /// installed (same size, other bytes) is mended instead of failing every push.
+    /// - Throws: `InstallError` when the app's own file is missing or differs too.
+    static func mend(_ names: Set<String>, of installed: InstalledSet, from set: SoundSet, into group: GroupFolder) throws(InstallError) {
+        for (original, clip) in zip(set.manifest.clips, installed.manifest.clips) {
+            let files = [clip.file] + [clip.copy].compactMap { $0 }
+            guard files.contains(where: names.contains) else { continue }
+            let intact = files.allSatisfy { name in
+                (try? RegularFile.read(group.sounds.appendingPathComponent(name), maxBytes: Composer.maxClipBytes)).map(SHA256Digest.hex) == clip.sha256
+            }
+            if !intact { _ = try copy(original, as: clip, of: set, into: group) }
+        }
     }
 
     /// The manifest with each file and copy under its installed name.
@@ -94,17 +127,14 @@ public enum SoundSetInstaller {
         return manifest
     }
 
-    /// Removes the installed files and records of every set not in `keeping`. Only names soundset
-    /// installs are touched; anything else in `Library/Sounds` is the app's.
+    /// Removes the installed files and records of every set not in `keeping`. Only regular files
+    /// with the names soundset installs are touched; anything else in `Library/Sounds` is the app's.
     static func removeSets(in group: GroupFolder, keeping: Set<String>) {
-        let fileManager = FileManager.default
-        for name in (try? fileManager.contentsOfDirectory(atPath: group.sounds.path)) ?? [] {
-            if let id = GroupFolder.setID(ofInstalled: name), !keeping.contains(id) {
-                try? fileManager.removeItem(at: group.sounds.appendingPathComponent(name))
-            }
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: group.sounds.path)) ?? [] {
+            if let id = GroupFolder.setID(ofInstalled: name), !keeping.contains(id) { GroupFolder.removeFile(name, in: group.sounds) }
         }
-        for name in (try? fileManager.contentsOfDirectory(atPath: group.setsFolder.path)) ?? [] where name.hasSuffix(".json") {
-            if !keeping.contains(String(name.dropLast(5))) { try? fileManager.removeItem(at: group.setsFolder.appendingPathComponent(name)) }
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: group.setsFolder.path)) ?? [] where name.hasSuffix(".json") {
+            if !keeping.contains(String(name.dropLast(5))) { GroupFolder.removeFile(name, in: group.setsFolder) }
         }
     }
 }
@@ -123,9 +153,10 @@ struct SetRecord: Codable, Equatable {
         return record
     }
 
-    func save(_ url: URL) throws(RegularFile.Failure) {
-        guard let data = try? JSONFormatting.encode(self) else { throw RegularFile.Failure(reason: "cannot be encoded") }
-        try RegularFile.replace(url, with: data)
+    func save(_ url: URL, id: String) throws(InstallError) {
+        let failure = { (reason: String) in InstallError.group(reason: "\(SoundSetLayout.stateName)/sets/\(id).json cannot be written (\(reason))") }
+        guard let data = try? JSONFormatting.encode(self) else { throw failure("it cannot be encoded") }
+        do { try RegularFile.replace(url, with: data) } catch { throw failure(error.reason) }
     }
 
     /// Whether every file of `manifest` is in `folder` with its recorded size (a stat each).

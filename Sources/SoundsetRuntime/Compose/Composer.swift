@@ -8,7 +8,7 @@ import Foundation
 /// buffer, clip by clip: peak memory is the composed file and one clip.
 public enum Composer {
     /// The largest clip file read: 30 s of 16-bit stereo at 384 kHz, and its header.
-    static let maxClipBytes = 30 * 384_000 * 4 + (1 << 16)
+    public static let maxClipBytes = 30 * 384_000 * 4 + (1 << 16)
 
     /// Composes `plan` from the clip files in `soundsFolder`, each checked against `manifest`.
     /// - Parameters:

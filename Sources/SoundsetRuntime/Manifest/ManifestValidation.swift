@@ -19,10 +19,15 @@ extension Manifest {
         guard clips.count <= Self.maxClips else { return "\(clips.count) clips, more than \(Self.maxClips)" }
         var names = Set<String>()
         var files: [String: String] = [:]
+        let withCopies = Set(clips.filter { $0.copy != nil }.map(\.name))
         for clip in clips {
             let name = ClipNameRules.printable(clip.name)
             if let reason = ClipNameRules.problem(with: clip.name) { return "clip '\(name)' is not a clip name: \(reason)" }
             guard names.insert(clip.name).inserted else { return "clip '\(name)' is listed twice" }
+            if clip.name.hasSuffix(CopyRule.suffix), withCopies.contains(String(clip.name.dropLast(CopyRule.suffix.count))) {
+                let original = ClipNameRules.printable(String(clip.name.dropLast(CopyRule.suffix.count)))
+                return "clip '\(name)' is named like the copy of clip '\(original)'"
+            }
             for file in [clip.file] + [clip.copy].compactMap({ $0 }) {
                 let shown = ClipNameRules.printable(file)
                 guard ClipNameRules.isPlainFileName(file) else {

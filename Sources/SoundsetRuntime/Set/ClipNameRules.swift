@@ -18,18 +18,23 @@ public enum ClipNameRules {
     }
 
     /// Whether `name` names a file directly inside a folder: not empty, no `/` or `\`, not `.` or
-    /// `..`, not hidden, no NUL or other control character, at most 255 bytes.
+    /// `..`, not hidden, no NUL, control or invisible formatting character (such as U+202E, which
+    /// prints the rest of a line reversed), at most 255 bytes.
     public static func isPlainFileName(_ name: String) -> Bool {
         !name.isEmpty && name.utf8.count <= 255 && !name.contains("/") && !name.contains("\\") && !name.hasPrefix(".")
-            && !name.unicodeScalars.contains { $0.properties.generalCategory == .control || $0 == "\u{2028}" || $0 == "\u{2029}" }
+            && !name.unicodeScalars.contains(where: isUnprintable)
     }
 
-    /// `text` with control characters escaped and cut to 200 characters, safe to print on one line.
+    /// `text` with control and formatting characters escaped and cut to 200 characters, safe to
+    /// print on one line.
     public static func printable(_ text: String) -> String {
-        String(
-            text.unicodeScalars.map { scalar -> String in
-                scalar.properties.generalCategory == .control || scalar == "\u{2028}" || scalar == "\u{2029}"
-                    ? scalar.escaped(asASCII: true) : String(scalar)
-            }.joined().prefix(200))
+        String(text.unicodeScalars.map { isUnprintable($0) ? $0.escaped(asASCII: true) : String($0) }.joined().prefix(200))
+    }
+
+    private static func isUnprintable(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.properties.generalCategory {
+        case .control, .format, .lineSeparator, .paragraphSeparator: true
+        default: false
+        }
     }
 }

@@ -22,4 +22,6 @@ public enum SoundSetLayout {
     public static let manifestName = "manifest.json"
     /// The clips' folder inside a set's folder.
     public static let soundsName = "Sounds"
+    /// soundset's state folder inside an App Group's container.
+    public static let stateName = "soundset"
 }

@@ -50,6 +50,16 @@ public enum RegularFile {
         return data
     }
 
+    /// The name of the file a temporary file of `replace` was to become, or nil when `name` is not
+    /// one: `.<name>.<UUID>.tmp`.
+    public static func replacedName(ofTemporary name: String) -> String? {
+        guard name.hasPrefix("."), name.hasSuffix(".tmp"), name.utf8.count > 42 else { return nil }
+        let inner = name.dropFirst().dropLast(4)
+        let uuid = inner.suffix(36)
+        guard UUID(uuidString: String(uuid)) != nil, inner.dropLast(36).hasSuffix(".") else { return nil }
+        return String(inner.dropLast(37))
+    }
+
     /// Writes `data` to a new file beside `url` and renames it over `url`: readers see the old file or
     /// the new one, never part of either, and a failure leaves `url` as it was.
     /// - Throws: `Failure` with the system's reason (no space left, permission denied ...).
