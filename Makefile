@@ -114,6 +114,7 @@ bench-tools:
 	  if command -v apt-get >/dev/null 2>&1; then apt-get install -y -qq $(DEMO_APT) time >/dev/null; \
 	  elif command -v brew >/dev/null 2>&1; then brew install espeak-ng sox gnu-time; \
 	  else echo "install espeak-ng, sox and GNU time"; exit 1; fi; }
+	@command -v valgrind >/dev/null 2>&1 || ! command -v apt-get >/dev/null 2>&1 || apt-get install -y -qq valgrind >/dev/null
 
 demo-pack:
 	@command -v espeak-ng >/dev/null 2>&1 && command -v sox >/dev/null 2>&1 || { \

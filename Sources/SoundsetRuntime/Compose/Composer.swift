@@ -5,7 +5,7 @@ import Foundation
 ///
 /// Every clip file is checked against the manifest before it is used (sha256, frames, rate,
 /// encoding), so a stale or damaged clip is named instead of played. The file is built in one
-/// buffer, clip by clip: peak memory is the composed file and one clip.
+/// buffer, clip by clip: peak memory is the composed file and the samples of its distinct clips.
 public enum Composer {
     /// The largest clip file read: 30 s of 16-bit stereo at 384 kHz, and its header.
     public static let maxClipBytes = 30 * 384_000 * 4 + (1 << 16)
@@ -35,9 +35,17 @@ public enum Composer {
 
         var out = Data()
         var format: SoundFormat?
+        // Each file is read and checked once, however often it plays (99999999.99 says 9 nine times):
+        // its samples are kept until the end, a few clips at most beside the composed file.
+        var verified: [String: SoundData] = [:]
         for step in plan.steps {
-            let clip = expected[step.file]!
-            let sound = try verifiedClip(step.file, clip: clip, manifest: manifest, in: soundsFolder)
+            let sound: SoundData
+            if let known = verified[step.file] {
+                sound = known
+            } else {
+                sound = try verifiedClip(step.file, clip: expected[step.file]!, manifest: manifest, in: soundsFolder)
+                verified[step.file] = sound
+            }
             if let format {
                 guard sound.format.samplesMatch(format) else { throw .formatsDiffer(plan.steps[0].file, step.file) }
                 out.append(Data(repeating: format.silentByte, count: plan.gapFrames * format.bytesPerFrame))
