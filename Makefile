@@ -1,12 +1,18 @@
 SHELL := /bin/bash
 # soundset: `make sounds` builds Output/ from Assets/, `make test` runs the tests.
-# Both install the C libraries first when they are missing (apt-get or brew).
+# Both install the C libraries first when they are missing (apt-get or brew): libsndfile,
+# libsamplerate, libebur128 and OpenSSL's libcrypto (SHA-256).
 
 SWIFT      ?= swift
 ASSETS     ?= Assets
 OUTPUT     ?= Output
-APT_DEPS   := libsndfile1-dev libsamplerate0-dev libebur128-dev pkg-config
-BREW_DEPS  := libsndfile libsamplerate libebur128 pkg-config
+APT_DEPS   := libsndfile1-dev libsamplerate0-dev libebur128-dev libssl-dev pkg-config
+BREW_DEPS  := libsndfile libsamplerate libebur128 openssl@3 pkg-config
+PKGS       := sndfile samplerate libebur128 libcrypto
+# Homebrew keeps openssl@3 out of the default search paths ("keg-only"): point pkg-config at it.
+ifeq ($(shell uname -s),Darwin)
+export PKG_CONFIG_PATH := $(shell brew --prefix openssl@3 2>/dev/null)/lib/pkgconfig:$(PKG_CONFIG_PATH)
+endif
 DEMO_APT   := espeak-ng sox
 RELEASE    := .build/release/soundset
 
@@ -27,7 +33,7 @@ help:
 
 # Installs what pkg-config cannot find, or prints the exact command when it cannot.
 setup:
-	@if command -v pkg-config >/dev/null 2>&1 && pkg-config --exists sndfile samplerate libebur128; then \
+	@if command -v pkg-config >/dev/null 2>&1 && pkg-config --exists $(PKGS); then \
 	  exit 0; \
 	elif [ "$$(uname -s)" = Darwin ]; then \
 	  if command -v brew >/dev/null 2>&1; then \
@@ -41,7 +47,7 @@ setup:
 	  echo "installing $(APT_DEPS) with apt-get"; \
 	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq $(APT_DEPS) >/dev/null; \
 	else \
-	  echo "install the development packages of libsndfile, libsamplerate and libebur128, and pkg-config"; exit 1; \
+	  echo "install the development packages of libsndfile, libsamplerate, libebur128 and OpenSSL (libcrypto), and pkg-config"; exit 1; \
 	fi
 
 # On Linux the Swift runtime and Foundation are linked into the binary: it then starts in 4 ms

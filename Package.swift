@@ -2,6 +2,7 @@
 import PackageDescription
 
 // Layers point one way: soundset (executable) -> SoundsetCLI -> SoundsetBuild -> SoundsetAudio -> C modules.
+// (SoundsetBuild reaches one C module itself, CSystem: a header of system calls, no library.)
 // SoundsetRuntime is what an iOS app imports: it depends on Foundation only.
 let package = Package(
     name: "soundset",
@@ -20,10 +21,15 @@ let package = Package(
         .systemLibrary(
             name: "CEBUR128", pkgConfig: "libebur128",
             providers: [.apt(["libebur128-dev"]), .brew(["libebur128"])]),
+        .systemLibrary(
+            name: "CCrypto", pkgConfig: "libcrypto",
+            providers: [.apt(["libssl-dev"]), .brew(["openssl@3"])]),
+        // Header-only: system calls Swift cannot make itself (see its shim.h).
+        .systemLibrary(name: "CSystem"),
 
         .target(name: "SoundsetRuntime"),
-        .target(name: "SoundsetAudio", dependencies: ["CSndFile", "CSampleRate", "CEBUR128", "SoundsetRuntime"]),
-        .target(name: "SoundsetBuild", dependencies: ["SoundsetAudio", "SoundsetRuntime"]),
+        .target(name: "SoundsetAudio", dependencies: ["CSndFile", "CSampleRate", "CEBUR128", "CCrypto", "SoundsetRuntime"]),
+        .target(name: "SoundsetBuild", dependencies: ["SoundsetAudio", "SoundsetRuntime", "CSystem"]),
         .target(name: "SoundsetCLI", dependencies: ["SoundsetBuild", "SoundsetRuntime"]),
         .executableTarget(name: "soundset", dependencies: ["SoundsetCLI"]),
 

@@ -82,7 +82,7 @@ enum BuildCommand {
         console.out("level: \(manifest.loudness.reason)")
         if report.preparedFromCache > 0 || report.finishedFromCache > 0 {
             console.out(
-                "cache: \(report.preparedFromCache) of \(manifest.clips.count) clips prepared and \(report.finishedFromCache) finished from \(ClipCache.folderName)"
+                "cache: \(report.preparedFromCache) of \(manifest.clips.count) clips prepared and \(report.finishedFromCache) finished from \(DiskMemo.folderName)"
             )
         }
     }

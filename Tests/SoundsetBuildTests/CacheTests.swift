@@ -131,7 +131,7 @@ import Testing
         _ = try await build(folder.url)
         let reference = snapshot(of: folder.url.appendingPathComponent("Output"))
         let cache = folder.url.appendingPathComponent(".soundset-cache")
-        let entries = try FileManager.default.contentsOfDirectory(atPath: cache.path).filter { !$0.hasPrefix("stamps-") }.sorted()
+        let entries = try FileManager.default.contentsOfDirectory(atPath: cache.path).filter { $0.hasSuffix(".clip") }.sorted()
         #expect(entries.count == 4)  // one per recording
         // Damaged measurements (a flipped byte, cut short) and damaged samples (a flipped byte, cut short).
         for (index, name) in entries.enumerated() {

@@ -21,7 +21,7 @@ actor BuiltSet {
                     output: built.appendingPathComponent("Output"), outputDisplay: "Output"))
             template = built
         }
-        for name in ["Assets", "Output"] {
+        for name in ["Assets", "Output", DiskMemo.folderName] {
             try FileManager.default.copyItem(at: template!.appendingPathComponent(name), to: folder.appendingPathComponent(name))
         }
     }

@@ -14,9 +14,10 @@ import Testing
             encoding: .pcm16, truncation: nil)
         let recording = Recording(
             name: "7", fileName: "7.wav", url: URL(fileURLWithPath: "/nonexistent/7.wav"), displayPath: "Assets/7.wav", info: info)
-        return PreparedClip(
-            recording: recording, sourceSHA256: "", region: TrimRegion(soundStart: 0, soundEnd: samples.count, keepStart: 0, keepEnd: samples.count, noiseFloorDb: -90, peakDb: 0, thresholdDb: -60),
-            samples: samples, measurement: measurement, envelope: envelope, warnings: [])
+        let region = TrimRegion(soundStart: 0, soundEnd: samples.count, keepStart: 0, keepEnd: samples.count, noiseFloorDb: -90, peakDb: 0, thresholdDb: -60)
+        let summary = ClipSummary(
+            recording: recording, sourceSHA256: "", key: "", region: region, measurement: measurement, warnings: [], sampleCount: samples.count)
+        return PreparedClip(summary: summary, samples: samples, envelope: envelope)
     }
 
     /// A clip finished from its partly measured envelope (as prepared) is the one a fully measured

@@ -6,33 +6,93 @@ import Foundation
 ///
 /// Not `Sendable`: a handle belongs to the task that opened it. The values it produces are.
 public final class SoundFile {
-    private let handle: OpaquePointer
+    private var handle: OpaquePointer?
     /// The path the file was opened with, used in every error.
     public let path: String
     /// The header as libsndfile reports it.
     public let info: SoundFileInfo
+    /// The bytes a file opened from memory reads, kept alive as long as the handle.
+    private let memory: MemoryStream?
 
-    private init(handle: OpaquePointer, path: String, info: SoundFileInfo) {
+    private init(handle: OpaquePointer, path: String, info: SoundFileInfo, memory: MemoryStream? = nil) {
         self.handle = handle
         self.path = path
         self.info = info
+        self.memory = memory
     }
 
-    deinit { sf_close(handle) }
+    deinit { if let handle { sf_close(handle) } }
+
+    /// Closes the file (`sf_close`), which for a writer also writes what libsndfile still holds and
+    /// its final header.
+    /// - Throws: `SoundFileError` when libsndfile reports that the close failed.
+    public func close() throws {
+        guard let handle else { return }
+        self.handle = nil
+        let status = sf_close(handle)
+        guard status == 0 else { throw SoundFileError(path: path, code: Int(status), reason: String(cString: sf_error_number(status))) }
+    }
 
     /// Opens `path` for reading and reads its header (`sf_open` with `SFM_READ`).
     /// - Throws: `SoundFileError` with libsndfile's reason when the file cannot be opened or parsed.
     public static func open(reading path: String) throws -> SoundFile {
         var raw = SF_INFO()
         let handle = try open(path, mode: Int32(SFM_READ), &raw)
-        let info = SoundFileInfo(
+        return SoundFile(handle: handle, path: path, info: readInfo(raw, handle))
+    }
+
+    /// Opens a file's bytes already in memory for reading (`sf_open_virtual`): what is decoded is
+    /// exactly what was read (and hashed), whatever happens to the file on disk meanwhile.
+    /// - Parameter path: names the file in errors.
+    /// - Throws: `SoundFileError` with libsndfile's reason when the bytes cannot be parsed.
+    public static func open(bytes: Data, path: String) throws -> SoundFile {
+        var raw = SF_INFO()
+        let memory = MemoryStream(bytes)
+        let handle = try locked(path) {
+            var io = MemoryStream.callbacks
+            return sf_open_virtual(&io, Int32(SFM_READ), &raw, Unmanaged.passUnretained(memory).toOpaque())
+        }
+        return SoundFile(handle: handle, path: path, info: readInfo(raw, handle), memory: memory)
+    }
+
+    /// Encodes mono 16-bit samples into a file's bytes in memory (`sf_open_virtual` with
+    /// `SFM_WRITE`): the same bytes libsndfile writes to disk, without a file.
+    /// - Parameter path: names the file in errors.
+    /// - Throws: `SoundFileError` when libsndfile refuses the format or fails to write or close.
+    public static func encode(
+        _ samples: [Int16], container: Container, encoding: Encoding, sampleRate: Int, path: String
+    ) throws -> Data {
+        var raw = SF_INFO()
+        raw.samplerate = Int32(sampleRate)
+        raw.channels = 1
+        raw.format = majorFormat(container) | subFormat(encoding)
+        guard sf_format_check(&raw) == SF_TRUE else {
+            throw SoundFileError(path: path, reason: "libsndfile cannot write \(encoding.rawValue) in \(container.rawValue)")
+        }
+        let memory = MemoryStream(Data())
+        let handle = try locked(path) {
+            var io = MemoryStream.callbacks
+            return sf_open_virtual(&io, Int32(SFM_WRITE), &raw, Unmanaged.passUnretained(memory).toOpaque())
+        }
+        let file = SoundFile(
+            handle: handle, path: path,
+            info: SoundFileInfo(
+                frames: 0, sampleRate: sampleRate, channels: 1, containerName: formatName(majorFormat(container), major: true),
+                encodingName: formatName(subFormat(encoding), major: false), container: container, encoding: encoding),
+            memory: memory)
+        try file.write(samples)
+        try file.close()
+        return memory.bytes
+    }
+
+    private static func readInfo(_ raw: SF_INFO, _ handle: OpaquePointer) -> SoundFileInfo {
+        SoundFileInfo(
             frames: Int(raw.frames), sampleRate: Int(raw.samplerate), channels: Int(raw.channels),
             containerName: formatName(raw.format & Int32(SF_FORMAT_TYPEMASK), major: true),
             encodingName: formatName(raw.format & Int32(SF_FORMAT_SUBMASK), major: false),
             container: container(fromMajor: raw.format & Int32(SF_FORMAT_TYPEMASK)),
             encoding: encoding(fromSub: raw.format & Int32(SF_FORMAT_SUBMASK)),
             truncation: dataTruncation(in: logInfo(handle)))
-        return SoundFile(handle: handle, path: path, info: info)
     }
 
     /// Creates (or truncates) `path` for writing mono or multichannel audio (`sf_open` with `SFM_WRITE`).
@@ -63,9 +123,14 @@ public final class SoundFile {
     private static let openLock = NSLock()
 
     private static func open(_ path: String, mode: Int32, _ raw: inout SF_INFO) throws -> OpaquePointer {
+        try locked(path) { sf_open(path, mode, &raw) }
+    }
+
+    /// Runs an open under the lock, and reads a failure's message under it too.
+    private static func locked(_ path: String, _ open: () -> OpaquePointer?) throws -> OpaquePointer {
         openLock.lock()
         defer { openLock.unlock() }
-        guard let handle = sf_open(path, mode, &raw) else {
+        guard let handle = open() else {
             throw SoundFileError(path: path, code: Int(sf_error(nil)), reason: String(cString: sf_strerror(nil)))
         }
         return handle
@@ -79,7 +144,7 @@ public final class SoundFile {
         return try [Float](unsafeUninitializedCapacity: info.frames * channels) { buffer, initialized in
             while done < info.frames {
                 let want = min(info.frames - done, 65536)
-                let got = Int(sf_readf_float(handle, buffer.baseAddress! + done * channels, sf_count_t(want)))
+                let got = Int(sf_readf_float(handle!, buffer.baseAddress! + done * channels, sf_count_t(want)))
                 if got <= 0 {
                     let code = Int(sf_error(handle))
                     let why = code != 0 ? String(cString: sf_strerror(handle)) : "unexpected end of data"
@@ -97,10 +162,61 @@ public final class SoundFile {
     /// - Throws: `SoundFileError` with libsndfile's reason when fewer frames were written than given.
     public func write(_ samples: [Int16]) throws {
         let frames = samples.count / info.channels
-        let written = samples.withUnsafeBufferPointer { sf_writef_short(handle, $0.baseAddress, sf_count_t(frames)) }
+        let written = samples.withUnsafeBufferPointer { sf_writef_short(handle!, $0.baseAddress, sf_count_t(frames)) }
         guard Int(written) == frames else {
             throw SoundFileError(path: path, code: Int(sf_error(handle)), reason: String(cString: sf_strerror(handle)))
         }
+    }
+}
+
+/// A file's bytes as libsndfile's virtual I/O reads and writes them: `Data` and a position in it.
+private final class MemoryStream {
+    var bytes: Data
+    var position: Int64 = 0
+
+    init(_ bytes: Data) { self.bytes = bytes }
+
+    static func from(_ pointer: UnsafeMutableRawPointer?) -> MemoryStream { Unmanaged<MemoryStream>.fromOpaque(pointer!).takeUnretainedValue() }
+
+    /// The callbacks of `SF_VIRTUAL_IO`; C function pointers, so they capture nothing and find the
+    /// stream through libsndfile's user data.
+    static var callbacks: SF_VIRTUAL_IO {
+        SF_VIRTUAL_IO(
+            get_filelen: { sf_count_t(MemoryStream.from($0).bytes.count) },
+            seek: { offset, whence, user in
+                let stream = MemoryStream.from(user)
+                let base: Int64
+                switch whence {
+                case SEEK_CUR: base = stream.position
+                case SEEK_END: base = Int64(stream.bytes.count)
+                default: base = 0
+                }
+                let target = base + offset
+                guard target >= 0 else { return -1 }
+                stream.position = target
+                return target
+            },
+            read: { destination, count, user in
+                let stream = MemoryStream.from(user)
+                let available = max(0, Int64(stream.bytes.count) - stream.position)
+                let length = Int(min(count, available))
+                guard length > 0, let destination else { return 0 }
+                let start = stream.bytes.startIndex + Int(stream.position)
+                stream.bytes.copyBytes(to: destination.assumingMemoryBound(to: UInt8.self), from: start..<start + length)
+                stream.position += Int64(length)
+                return sf_count_t(length)
+            },
+            write: { source, count, user in
+                let stream = MemoryStream.from(user)
+                guard let source, count > 0 else { return 0 }
+                let start = Int(stream.position)
+                let end = start + Int(count)
+                if stream.bytes.count < end { stream.bytes.append(Data(count: end - stream.bytes.count)) }
+                stream.bytes.withUnsafeMutableBytes { $0.baseAddress!.advanced(by: start).copyMemory(from: source, byteCount: Int(count)) }
+                stream.position = Int64(end)
+                return count
+            },
+            tell: { MemoryStream.from($0).position })
     }
 }
 

@@ -6,6 +6,11 @@ public struct LoudnessError: Error, CustomStringConvertible {
     public var code: Int
     public var operation: String
     public var description: String { "loudness measurement failed in \(operation) (libebur128 error \(code))" }
+
+    /// Throws unless `status`, what libebur128's `operation` returned, is `EBUR128_SUCCESS`.
+    static func check(_ status: Int32, _ operation: String) throws {
+        guard status == Int32(EBUR128_SUCCESS.rawValue) else { throw LoudnessError(code: Int(status), operation: operation) }
+    }
 }
 
 /// What `LoudnessMeter.measure` found for one mono clip.
@@ -111,18 +116,13 @@ public final class LoudnessMeter {
 
     private func add(_ samples: [Float], _ range: Range<Int>) throws {
         let status = samples.withUnsafeBufferPointer { ebur128_add_frames_float(state, $0.baseAddress! + range.lowerBound, range.count) }
-        guard status == Int32(EBUR128_SUCCESS.rawValue) else {
-            throw LoudnessError(code: Int(status), operation: "ebur128_add_frames_float")
-        }
+        try LoudnessError.check(status, "ebur128_add_frames_float")
     }
 
     /// Mean K-weighted energy of the last `ms` milliseconds (`ebur128_loudness_window`, inverted).
     private func windowEnergy(ms: Int) throws -> Double {
         var loudness = 0.0
-        let status = ebur128_loudness_window(state, UInt(ms), &loudness)
-        guard status == Int32(EBUR128_SUCCESS.rawValue) else {
-            throw LoudnessError(code: Int(status), operation: "ebur128_loudness_window")
-        }
+        try LoudnessError.check(ebur128_loudness_window(state, UInt(ms), &loudness), "ebur128_loudness_window")
         return loudness.isFinite ? pow(10, (loudness + 0.691) / 10) : 0
     }
 }

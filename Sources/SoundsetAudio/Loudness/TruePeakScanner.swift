@@ -55,8 +55,8 @@ struct InterpolatorBound: Sendable, Equatable {
         for frame in 0..<64 {
             var sample: Float = frame == 0 ? 1 : 0
             var peak = 0.0
-            guard ebur128_add_frames_float(state, &sample, 1) == Int32(EBUR128_SUCCESS.rawValue),
-                ebur128_prev_true_peak(state, 0, &peak) == Int32(EBUR128_SUCCESS.rawValue)
+            guard (try? LoudnessError.check(ebur128_add_frames_float(state, &sample, 1), "ebur128_add_frames_float")) != nil,
+                (try? LoudnessError.check(ebur128_prev_true_peak(state, 0, &peak), "ebur128_prev_true_peak")) != nil
             else { return false }
             let taps = design.taps.dropFirst(frame * design.factor).prefix(design.factor)
             let expected = frame == 0 ? 1 : taps.map { abs($0) }.max() ?? 0
@@ -148,8 +148,7 @@ final class TruePeakScanner {
                 try add(UnsafeBufferPointer(rebasing: samples[start..<Int(end)]))
                 fedThrough = Int(end)
                 var peak = 0.0
-                let status = ebur128_prev_true_peak(state, 0, &peak)
-                guard status == Int32(EBUR128_SUCCESS.rawValue) else { throw LoudnessError(code: Int(status), operation: "ebur128_prev_true_peak") }
+                try LoudnessError.check(ebur128_prev_true_peak(state, 0, &peak), "ebur128_prev_true_peak")
                 peaks[block] = Float(peak)
             }
         }
@@ -157,7 +156,6 @@ final class TruePeakScanner {
 
     private func add(_ frames: UnsafeBufferPointer<Float>) throws {
         guard let base = frames.baseAddress, !frames.isEmpty else { return }
-        let status = ebur128_add_frames_float(state, base, frames.count)
-        guard status == Int32(EBUR128_SUCCESS.rawValue) else { throw LoudnessError(code: Int(status), operation: "ebur128_add_frames_float") }
+        try LoudnessError.check(ebur128_add_frames_float(state, base, frames.count), "ebur128_add_frames_float")
     }
 }

@@ -1,25 +1,25 @@
 import Foundation
 import SoundsetRuntime
 
-/// The output folder, replaced whole: the new set is built in a staging folder beside it and swapped
-/// in, so a failed or interrupted build leaves the previous set exactly as it was.
+/// The output folder, replaced whole: the new set is written into a staging folder beside it and
+/// swapped in, so a failed or interrupted build leaves the previous set exactly as it was.
 public struct OutputFolder: Sendable {
     public let url: URL
-
-    /// The clip files in a set's `Sounds` folder (hidden files such as `.DS_Store` left out).
-    static func clipFiles(in sounds: URL) -> [String] {
-        ((try? FileManager.default.contentsOfDirectory(atPath: sounds.path)) ?? []).filter { !$0.hasPrefix(".") }
-    }
     let displayName: String
 
     private var parent: URL { url.deletingLastPathComponent() }
     private var stagingPrefix: String { ".soundset-staging-\(url.lastPathComponent)-" }
     private var retiredPrefix: String { ".soundset-retired-\(url.lastPathComponent)-" }
 
+    /// The clip files in a set's `Sounds` folder (hidden files such as `.DS_Store` left out).
+    static func clipFiles(in sounds: URL) -> [String] {
+        ((try? FileManager.default.contentsOfDirectory(atPath: sounds.path)) ?? []).filter { !$0.hasPrefix(".") }
+    }
+
     /// Checks that `url` may be replaced: it does not exist, is empty, or holds a soundset manifest;
-    /// and it is not the assets folder or one that contains it.
+    /// and it is not the assets folder or one that contains it. Nothing is moved or written.
     /// - Throws: `BuildProblem` saying why the folder is refused.
-    public init(url: URL, displayName: String, assets: URL) throws {
+    public init(url: URL, displayName: String, assets: URL) throws(BuildProblem) {
         self.url = url.standardizedFileURL
         self.displayName = displayName
         let fileManager = FileManager.default
@@ -28,7 +28,6 @@ public struct OutputFolder: Sendable {
         if assetsPath == outputPath || assetsPath.hasPrefix(outputPath.hasSuffix("/") ? outputPath : outputPath + "/") {
             throw BuildProblem(displayName, "is the assets folder or contains it; refusing to replace it (choose another --output)")
         }
-        try recoverInterruptedSwap()
         var isDirectory: ObjCBool = false
         guard fileManager.fileExists(atPath: self.url.path, isDirectory: &isDirectory) else { return }
         guard isDirectory.boolValue else {
@@ -41,14 +40,68 @@ public struct OutputFolder: Sendable {
         }
     }
 
+    /// Writes `set` into a staging folder beside the output folder and swaps it in.
+    /// - Throws: `BuildProblem` naming the file (as it will be in the output folder) that could not
+    ///   be written; the output folder is then as it was.
+    public func commit(_ set: SoundSetFiles) throws(BuildProblem) {
+        recoverInterruptedSwap()
+        let staging = try makeStaging()
+        do throws(BuildProblem) {
+            let sounds = staging.appendingPathComponent(SoundSetLayout.soundsName)
+            for clip in set.clips {
+                try write(clip.content, to: sounds.appendingPathComponent(clip.name), shownAs: clip.name)
+                if let copy = clip.copyName {
+                    // The copy is a file of its own, with the original's bytes.
+                    let bytes: Data
+                    switch clip.content {
+                    case .bytes(let data): bytes = data
+                    case .reused(let source):
+                        do { bytes = try RegularFile.read(source, maxBytes: Composer.maxClipBytes) } catch {
+                            throw problem(clip.name, error.reason)
+                        }
+                    }
+                    try write(.bytes(bytes), to: sounds.appendingPathComponent(copy), shownAs: copy)
+                }
+            }
+            let manifest: Data
+            do { manifest = try set.manifest.encoded() } catch { throw BuildProblem("\(displayName)/\(SoundSetLayout.manifestName)", "cannot be encoded (\(error))") }
+            do { try FileWriting.write(manifest, to: staging.appendingPathComponent(SoundSetLayout.manifestName)) } catch {
+                throw BuildProblem("\(displayName)/\(SoundSetLayout.manifestName)", "cannot be written (\(RegularFile.reason(error)))")
+            }
+            try swap(in: staging)
+        } catch {
+            try? FileManager.default.removeItem(at: staging)
+            throw error
+        }
+    }
+
+    private func problem(_ name: String, _ reason: String) -> BuildProblem {
+        BuildProblem("\(displayName)/\(SoundSetLayout.soundsName)/\(name)", "cannot be written (\(reason))")
+    }
+
+    /// Writes bytes, or places the last build's file: a hard link where the file system allows one
+    /// (no bytes written), else a copy of its bytes.
+    private func write(_ content: SoundSetFiles.ClipFile.Content, to target: URL, shownAs name: String) throws(BuildProblem) {
+        do {
+            switch content {
+            case .bytes(let data): try FileWriting.write(data, to: target)
+            case .reused(let source):
+                if link(source.path, target.path) == 0 { return }
+                try FileWriting.write(try RegularFile.read(source, maxBytes: Composer.maxClipBytes), to: target)
+            }
+        } catch let failure as RegularFile.Failure {
+            throw problem(name, failure.reason)
+        } catch {
+            throw problem(name, RegularFile.reason(error))
+        }
+    }
+
     /// A kill between the two renames of a swap leaves the old set retired and no output folder:
     /// put it back. Then remove what killed builds left behind.
-    private func recoverInterruptedSwap() throws {
+    private func recoverInterruptedSwap() {
         let fileManager = FileManager.default
         let leftovers = ((try? fileManager.contentsOfDirectory(atPath: parent.path)) ?? []).sorted()
-        if !fileManager.fileExists(atPath: url.path),
-            let retired = leftovers.first(where: { $0.hasPrefix(retiredPrefix) })
-        {
+        if !fileManager.fileExists(atPath: url.path), let retired = leftovers.first(where: { $0.hasPrefix(retiredPrefix) }) {
             try? fileManager.moveItem(at: parent.appendingPathComponent(retired), to: url)
         }
         for name in leftovers where name.hasPrefix(stagingPrefix) || name.hasPrefix(retiredPrefix) {
@@ -57,14 +110,12 @@ public struct OutputFolder: Sendable {
     }
 
     /// Creates an empty staging folder with its `Sounds` folder, beside the output folder.
-    /// - Throws: `BuildProblem` when the parent folder cannot be written.
-    public func makeStaging() throws -> URL {
+    private func makeStaging() throws(BuildProblem) -> URL {
         let staging = parent.appendingPathComponent(stagingPrefix + UUID().uuidString)
         do {
-            try FileManager.default.createDirectory(
-                at: staging.appendingPathComponent(SoundSetLayout.soundsName), withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(at: staging.appendingPathComponent(SoundSetLayout.soundsName), withIntermediateDirectories: true)
         } catch {
-            throw BuildProblem(displayName, "cannot create a staging folder in \(parent.path) (\(Self.reason(error))); check that the folder is writable")
+            throw BuildProblem(displayName, "cannot create a staging folder in \(parent.path) (\(RegularFile.reason(error))); check that the folder is writable")
         }
         return staging
     }
@@ -72,7 +123,7 @@ public struct OutputFolder: Sendable {
     /// Replaces the output folder with `staging` in one atomic exchange where the system offers one
     /// (then the old set is removed); otherwise the old set is retired, the new one renamed in, and
     /// a kill between the two renames is undone by the next build.
-    public func swap(in staging: URL) throws {
+    private func swap(in staging: URL) throws(BuildProblem) {
         let fileManager = FileManager.default
         if fileManager.fileExists(atPath: url.path), AtomicExchange.exchange(staging.path, url.path) {
             try? fileManager.removeItem(at: staging)
@@ -84,20 +135,14 @@ public struct OutputFolder: Sendable {
             try fileManager.moveItem(at: staging, to: url)
         } catch {
             if !fileManager.fileExists(atPath: url.path) { try? fileManager.moveItem(at: retired, to: url) }
-            try? fileManager.removeItem(at: staging)
-            throw BuildProblem(displayName, "cannot replace the folder (\(Self.reason(error))); check that it is writable")
+            throw BuildProblem(displayName, "cannot replace the folder (\(RegularFile.reason(error))); check that it is writable")
         }
         try? fileManager.removeItem(at: retired)
     }
-
-    /// Removes a staging folder after a failed build.
-    public func discard(_ staging: URL) { try? FileManager.default.removeItem(at: staging) }
-
-    static func reason(_ error: Error) -> String {
-        let nsError = error as NSError
-        if let posix = nsError.userInfo[NSUnderlyingErrorKey] as? NSError, posix.domain == NSPOSIXErrorDomain {
-            return String(cString: strerror(Int32(posix.code))).lowercasedFirst
-        }
-        return nsError.localizedDescription.lowercasedFirst
-    }
 }
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif

@@ -1,4 +1,5 @@
 import Foundation
+import SoundsetRuntime
 
 /// `soundset report`: one self-contained HTML page for designers and release managers.
 public enum Report {
@@ -17,13 +18,8 @@ public enum Report {
             throw BuildProblem(outputDisplay, "cannot be read for the report (\(error)): run soundset build first")
         }
         let html = Data(ReportPage.html(data).utf8)
-        let temporary = file.deletingLastPathComponent().appendingPathComponent(".\(file.lastPathComponent).\(UUID().uuidString)")
-        do {
-            try FileWriting.write(html, to: temporary)
-            if rename(temporary.path, file.path) != 0 { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
-        } catch {
-            try? FileManager.default.removeItem(at: temporary)
-            throw BuildProblem(fileDisplay, "cannot be written (\(OutputFolder.reason(error))); check that its folder exists and is writable")
+        do { try RegularFile.replace(file, with: html) } catch {
+            throw BuildProblem(fileDisplay, "cannot be written (\(error.reason)); check that its folder exists and is writable")
         }
         return (data.clips.count, data.clips.reduce(0) { $0 + $1.warnings.count }, html.count)
     }

@@ -37,8 +37,9 @@ struct ReportData: Sendable {
     var check: CheckReport
 }
 
-/// Reads what the report shows: the manifest, each source and output clip, the trim decisions (from
-/// the cache when it has them, else worked out again exactly as the build does), sample announcements.
+/// Reads what the report shows: the manifest, each source and output clip, the trim decisions and
+/// loudness before normalisation as the build recorded them (its memo's summaries), sample
+/// announcements.
 enum ReportGatherer {
     static func gather(assets: URL, assetsDisplay: String, output: URL, outputDisplay: String) throws -> ReportData {
         let manifest: Manifest
@@ -50,7 +51,7 @@ enum ReportGatherer {
                 from: assets.appendingPathComponent(ConfigurationLoader.fileName),
                 displayPath: ConfigurationLoader.fileName)) ?? Configuration()
         let sounds = output.appendingPathComponent(SoundSetLayout.soundsName)
-        let cache = ClipCache(output: output.standardizedFileURL, configurationHash: configuration.hash)
+        let memo = DiskMemo(output: output.standardizedFileURL)
         var clips: [ClipReport] = []
         for clip in manifest.clips {
             let sourceURL = assets.appendingPathComponent(clip.source.file)
@@ -58,9 +59,11 @@ enum ReportGatherer {
             let source = try SoundFile.open(reading: sourceURL.path)
             let mono = Mono.mixDown(try source.readAll(), channels: source.info.channels)
             let recording = Recording(name: clip.name, fileName: clip.source.file, url: sourceURL, displayPath: display, info: source.info)
-            let prepared =
-                try cache.prepared(recording, sourceSHA256: clip.source.sha256)
-                ?? ClipPreparer.prepare(recording, sourceSHA256: clip.source.sha256, configuration: configuration)
+            let key = ClipKey.of(sourceSHA256: clip.source.sha256, configurationHash: configuration.hash)
+            guard let prepared = memo.summary(of: recording, sha256: clip.source.sha256, key: key) else {
+                throw BuildProblem(
+                    display, "is not in the build's \(DiskMemo.folderName), or changed since the set was built: run soundset build (without --no-cache) first")
+            }
             let output = try SoundFile.open(reading: sounds.appendingPathComponent(clip.file).path)
             let outputSamples = try output.readAll()
             let frames = Double(max(1, source.info.frames))

@@ -74,12 +74,7 @@ public struct GroupFolder: Sendable {
     }
 
     /// Deletes `name` in `folder` when it is a regular file (never a folder, never through a link).
-    static func removeFile(_ name: String, in folder: URL) {
-        let path = folder.appendingPathComponent(name).path
-        var info = stat()
-        guard lstat(path, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { return }
-        unlink(path)
-    }
+    static func removeFile(_ name: String, in folder: URL) { RegularFile.remove(folder.appendingPathComponent(name)) }
 
     /// Removes what stands where soundset's own file belongs and is not a regular file: an empty
     /// folder, a FIFO, a socket or a link (a folder with files in it is left alone).

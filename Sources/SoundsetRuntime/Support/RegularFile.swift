@@ -21,14 +21,10 @@ public enum RegularFile {
     /// The bytes of the regular file at `url`, at most `maxBytes` of them.
     /// - Throws: `Failure` when it is missing, not a regular file, larger than `maxBytes` or unreadable.
     public static func read(_ url: URL, maxBytes: Int) throws(Failure) -> Data {
-        let descriptor = open(url.path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
-        guard descriptor >= 0 else {
-            throw Failure(reason: errno == ENOENT ? "is missing" : "cannot be read (\(systemReason(errno)))")
-        }
+        let descriptor = try openRegular(url)
         defer { close(descriptor) }
         var info = stat()
         guard fstat(descriptor, &info) == 0 else { throw Failure(reason: "cannot be read (\(systemReason(errno)))") }
-        guard info.st_mode & S_IFMT == S_IFREG else { throw Failure(reason: "is not a regular file") }
         guard info.st_size <= maxBytes else { throw Failure(reason: "is \(info.st_size) bytes, more than the \(maxBytes) allowed") }
         var data = Data(count: Int(info.st_size))
         var total = 0
@@ -48,6 +44,54 @@ public enum RegularFile {
         // A file that shrank while it was read is read as it now is.
         if total < data.count { data.removeSubrange(total...) }
         return data
+    }
+
+    /// Reads the regular file at `url` in chunks of `chunk` bytes, handing each to `body`: a file of
+    /// any size in constant memory.
+    /// - Throws: `Failure` when it is missing, not a regular file or unreadable.
+    public static func stream(_ url: URL, chunk: Int = 1 << 16, _ body: (UnsafeRawBufferPointer) -> Void) throws(Failure) {
+        let descriptor = try openRegular(url)
+        defer { close(descriptor) }
+        var buffer = [UInt8](repeating: 0, count: chunk)
+        let failure: Int32? = buffer.withUnsafeMutableBytes { raw in
+            while true {
+                let count = systemRead(descriptor, raw.baseAddress!, raw.count)
+                if count < 0 {
+                    if errno == EINTR { continue }
+                    return errno
+                }
+                if count == 0 { return nil }
+                body(UnsafeRawBufferPointer(rebasing: raw[..<count]))
+            }
+        }
+        if let failure { throw Failure(reason: "cannot be read (\(systemReason(failure)))") }
+    }
+
+    /// A descriptor of the regular file at `url`, opened without blocking (a FIFO would wait for a
+    /// writer forever), with its size.
+    private static func openRegular(_ url: URL) throws(Failure) -> Int32 {
+        let descriptor = open(url.path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+        guard descriptor >= 0 else {
+            throw Failure(reason: errno == ENOENT ? "is missing" : "cannot be read (\(systemReason(errno)))")
+        }
+        var info = stat()
+        guard fstat(descriptor, &info) == 0 else {
+            let code = errno
+            close(descriptor)
+            throw Failure(reason: "cannot be read (\(systemReason(code)))")
+        }
+        guard info.st_mode & S_IFMT == S_IFREG else {
+            close(descriptor)
+            throw Failure(reason: "is not a regular file")
+        }
+        return descriptor
+    }
+
+    /// Deletes the file at `url` when it is a regular file: never a folder, never through a link.
+    public static func remove(_ url: URL) {
+        var info = stat()
+        guard lstat(url.path, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { return }
+        unlink(url.path)
     }
 
     /// The name of the file a temporary file of `replace` was to become, or nil when `name` is not

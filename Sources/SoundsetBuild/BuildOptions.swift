@@ -1,0 +1,57 @@
+import Foundation
+import SoundsetAudio
+import SoundsetRuntime
+
+/// Where the build reads and writes, and how.
+public struct BuildOptions: Sendable {
+    public var assets: URL
+    /// How the assets folder is named in messages.
+    public var assetsDisplay: String
+    public var output: URL
+    /// How the output folder is named in messages.
+    public var outputDisplay: String
+    /// Clips processed at once; defaults to the number of cores.
+    public var jobs: Int
+    /// Remember what builds found (`DiskMemo`), or nothing (`NoMemo`, `--no-cache`).
+    public var useCache: Bool
+    /// Called as each recording is prepared: (done, total, clip name). May be called from any task.
+    public var progress: (@Sendable (Int, Int, String) -> Void)?
+
+    public init(
+        assets: URL, assetsDisplay: String, output: URL, outputDisplay: String,
+        jobs: Int = ProcessInfo.processInfo.activeProcessorCount, useCache: Bool = true,
+        progress: (@Sendable (Int, Int, String) -> Void)? = nil
+    ) {
+        self.assets = assets
+        self.assetsDisplay = assetsDisplay
+        self.output = output
+        self.outputDisplay = outputDisplay
+        self.jobs = jobs
+        self.useCache = useCache
+        self.progress = progress
+    }
+
+    /// The memo the build asks.
+    var memo: any BuildMemo { useCache ? DiskMemo(output: output.standardizedFileURL) : NoMemo() }
+}
+
+/// What a build did.
+public struct BuildReport: Sendable {
+    /// The manifest written to (or, when up to date, found in) the output folder.
+    public var manifest: Manifest
+    /// Things to look at that did not stop the build.
+    public var warnings: [BuildProblem]
+    /// Nothing had changed: no audio work was done and nothing was written.
+    public var upToDate: Bool
+    /// Recordings whose prepared clip came from the memo.
+    public var preparedFromCache: Int
+    /// Clips whose file is the last build's.
+    public var finishedFromCache: Int
+    /// Tries of the level search the memo answered.
+    public var searchedFromCache: Int = 0
+
+    /// The report of a build that found the set up to date.
+    static func upToDate(_ manifest: Manifest) -> BuildReport {
+        BuildReport(manifest: manifest, warnings: [], upToDate: true, preparedFromCache: manifest.clips.count, finishedFromCache: manifest.clips.count)
+    }
+}

@@ -1,0 +1,197 @@
+import Foundation
+import SoundsetAudio
+import SoundsetRuntime
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// One prepared clip in the disk memo, `<key>.clip`: the summary (small, read for every clip), then
+/// the samples and their true-peak envelope (read only when the clip must be finished again).
+///
+/// ```
+/// "SSCLIP02"  u64 length  summary JSON  u64 checksum      (of all before it)
+/// samples (Float32 LE)  block ends (UInt32 LE)  block peaks (Float32 LE)  u64 checksum
+/// ```
+///
+/// The summary carries the entry's own key and its recording's sha256: an entry copied over another
+/// is recognised and ignored. Its sizes say how long the file must be, checked before anything
+/// large is read, so a damaged or hostile entry costs nothing but its making again.
+struct ClipEntry {
+    static let magic = Data("SSCLIP02".utf8)
+    static let fileExtension = "clip"
+    /// Longest summary read: a few hundred bytes in practice.
+    static let maxSummaryBytes: UInt64 = 1 << 20
+
+    /// The summary's fields on disk.
+    struct Stored: Codable {
+        var key: String
+        var sourceSHA256: String
+        var region: TrimRegion
+        var measurement: LoudnessMeasurement
+        var warnings: [BuildProblem]
+        var sampleCount: Int
+        var blockCount: Int
+        /// The envelope's `exactAbove`, as the bits of the Float.
+        var envelopeExactAbove: UInt32
+    }
+
+    /// The entry's bytes for `clip`, under `key`.
+    static func encode(_ clip: PreparedClip, key: String) -> Data? {
+        let stored = Stored(
+            key: key, sourceSHA256: clip.summary.sourceSHA256, region: clip.summary.region, measurement: clip.measurement,
+            warnings: clip.summary.warnings, sampleCount: clip.samples.count, blockCount: clip.envelope.blockEnds.count,
+            envelopeExactAbove: clip.envelope.exactAbove.bitPattern)
+        guard let json = try? coder.encoder.encode(stored) else { return nil }
+        var data = Data(capacity: 32 + json.count + (clip.samples.count + 2 * stored.blockCount) * 4)
+        data.append(magic)
+        append(UInt64(json.count), to: &data)
+        data.append(json)
+        append(checksum(data), to: &data)
+        let payloadStart = data.count
+        // 32-bit words, little-endian: on a little-endian machine, the values' own bytes.
+        func words<Value>(_ values: [Value], _ bits: (Value) -> UInt32) {
+            values.map { bits($0).littleEndian }.withUnsafeBytes { data.append(contentsOf: $0) }
+        }
+        words(clip.samples, \.bitPattern)
+        words(clip.envelope.blockEnds, { $0 })
+        words(clip.envelope.blockPeaks, \.bitPattern)
+        append(checksum(data[payloadStart...]), to: &data)
+        return data
+    }
+
+    /// The summary in the entry at `url`, when it is intact, is the entry of `key` and is for the
+    /// recording with `sourceSHA256`; and the size the whole entry must have.
+    static func summary(at url: URL, key: String, sourceSHA256: String) -> (Stored, entrySize: Int)? {
+        guard let handle = open(url) else { return nil }
+        defer { close(handle.descriptor) }
+        guard let head = read(handle.descriptor, count: 16), head.prefix(8) == magic else { return nil }
+        let length = integer(head.dropFirst(8))
+        guard length > 0, length <= maxSummaryBytes, let rest = read(handle.descriptor, count: Int(length) + 8),
+            checksum(head + rest.prefix(Int(length))) == integer(rest.suffix(8)),
+            let stored = try? coder.decoder.decode(Stored.self, from: rest.prefix(Int(length))),
+            stored.key == key, stored.sourceSHA256 == sourceSHA256, (0...(1 << 28)).contains(stored.sampleCount),
+            (0...(1 << 28)).contains(stored.blockCount)
+        else { return nil }
+        return (stored, 16 + Int(length) + 8 + (stored.sampleCount + 2 * stored.blockCount) * 4 + 8)
+    }
+
+    /// The size of the file at `url`, if it is a regular file.
+    private static func size(_ url: URL) -> Int? {
+        guard let handle = open(url) else { return nil }
+        close(handle.descriptor)
+        return handle.size
+    }
+
+    /// The samples and envelope in the entry at `url`, checked as `summary(at:)` checks, and whole:
+    /// its size is checked against the summary's before anything else is read.
+    static func clip(at url: URL, summary: ClipSummary, key: String) -> PreparedClip? {
+        guard let (stored, size) = Self.summary(at: url, key: key, sourceSHA256: summary.sourceSHA256),
+            stored.sampleCount == summary.sampleCount, Self.size(url) == size,
+            let data = try? RegularFile.read(url, maxBytes: size), data.count == size
+        else { return nil }
+        let payloadStart = data.startIndex + 16 + Int(integer(data.dropFirst(8).prefix(8))) + 8
+        let payload = data[payloadStart..<(data.endIndex - 8)]
+        guard checksum(payload) == integer(data.suffix(8)) else { return nil }
+        func words<Word>(from start: Int, count: Int, _ convert: (UInt32) -> Word) -> [Word] {
+            var raw = [UInt32](repeating: 0, count: count)
+            let base = payload.startIndex + start * 4
+            raw.withUnsafeMutableBytes { _ = payload.copyBytes(to: $0, from: base..<(base + count * 4)) }
+            return raw.map { convert(UInt32(littleEndian: $0)) }
+        }
+        let count = stored.sampleCount
+        let blocks = stored.blockCount
+        let ends = words(from: count, count: blocks) { $0 }
+        guard zip(ends, ends.dropFirst()).allSatisfy({ $0 < $1 }), Int(ends.last ?? 0) == count else { return nil }
+        let envelope = TruePeakEnvelope(
+            blockEnds: ends, blockPeaks: words(from: count + blocks, count: blocks) { Float(bitPattern: $0) },
+            exactAbove: Float(bitPattern: stored.envelopeExactAbove))
+        return PreparedClip(summary: summary, samples: words(from: 0, count: count) { Float(bitPattern: $0) }, envelope: envelope)
+    }
+
+    /// Whether the file at `url` begins as an entry does: what pruning may delete.
+    static func isEntry(_ url: URL) -> Bool {
+        guard let handle = open(url) else { return false }
+        defer { close(handle.descriptor) }
+        return read(handle.descriptor, count: 8) == magic
+    }
+
+    // MARK: Bytes
+
+    /// The cache's own JSON: compact, sorted, and able to hold the -inf loudness of silence.
+    private static let coder = (
+        encoder: { () -> JSONEncoder in
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.sortedKeys]
+            encoder.nonConformingFloatEncodingStrategy = .convertToString(positiveInfinity: "inf", negativeInfinity: "-inf", nan: "nan")
+            return encoder
+        }(),
+        decoder: { () -> JSONDecoder in
+            let decoder = JSONDecoder()
+            decoder.nonConformingFloatDecodingStrategy = .convertFromString(positiveInfinity: "inf", negativeInfinity: "-inf", nan: "nan")
+            return decoder
+        }()
+    )
+
+    /// A regular file opened without blocking (never a FIFO, never through a link), with its size.
+    private static func open(_ url: URL) -> (descriptor: Int32, size: Int)? {
+        let descriptor = openFile(url.path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOFOLLOW)
+        guard descriptor >= 0 else { return nil }
+        var info = stat()
+        guard fstat(descriptor, &info) == 0, info.st_mode & S_IFMT == S_IFREG else {
+            close(descriptor)
+            return nil
+        }
+        return (descriptor, Int(info.st_size))
+    }
+
+    private static func read(_ descriptor: Int32, count: Int) -> Data? {
+        var data = Data(count: count)
+        let got = data.withUnsafeMutableBytes { systemRead(descriptor, $0.baseAddress!, count) }
+        return got == count ? data : nil
+    }
+
+    private static func append(_ value: UInt64, to data: inout Data) {
+        withUnsafeBytes(of: value.littleEndian) { data.append(contentsOf: $0) }
+    }
+
+    /// The little-endian 64-bit integer in the first 8 bytes of `data`.
+    private static func integer<Bytes: Collection<UInt8>>(_ data: Bytes) -> UInt64 {
+        data.prefix(8).enumerated().reduce(0) { $0 | UInt64($1.element) << (8 * UInt64($1.offset)) }
+    }
+
+    /// A 64-bit checksum (FNV-style over 8-byte words): catches a torn or damaged entry. The memo is
+    /// no security boundary (everything it holds can be made again); the key inside catches a
+    /// misplaced one.
+    static func checksum(_ data: Data) -> UInt64 {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325 ^ UInt64(data.count)
+        data.withUnsafeBytes { raw in
+            let words = raw.count / 8
+            for index in 0..<words {
+                hash = (hash ^ raw.loadUnaligned(fromByteOffset: index * 8, as: UInt64.self)) &* 0x0000_0100_0000_01b3
+                hash ^= hash >> 29
+            }
+            for index in (words * 8)..<raw.count { hash = (hash ^ UInt64(raw[index])) &* 0x0000_0100_0000_01b3 }
+        }
+        return hash
+    }
+}
+
+/// `open(2)` and `read(2)`, which `ClipEntry`'s own `open` and `read` hide.
+private func openFile(_ path: String, _ flags: Int32) -> Int32 {
+    #if canImport(Glibc)
+        Glibc.open(path, flags)
+    #else
+        Darwin.open(path, flags)
+    #endif
+}
+
+private func systemRead(_ descriptor: Int32, _ buffer: UnsafeMutableRawPointer, _ count: Int) -> Int {
+    #if canImport(Glibc)
+        Glibc.read(descriptor, buffer, count)
+    #else
+        Darwin.read(descriptor, buffer, count)
+    #endif
+}

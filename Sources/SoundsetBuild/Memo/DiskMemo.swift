@@ -1,0 +1,219 @@
+import Foundation
+import SoundsetAudio
+import SoundsetRuntime
+
+/// The memo on disk: `.soundset-cache` beside the output folder (with its own `.gitignore`).
+///
+/// - `<key>.clip`: one prepared clip per recording (`ClipEntry`), keyed by `ClipKey`, with its key
+///   inside.
+/// - `build-<output>.json`: the last build's `BuildRecord`, written once its set was in place.
+///
+/// Every answer is checked against what it claims to be about: an entry against its key and
+/// recording, a stamp against the time the stamps were taken, a finished file against its stamp.
+/// A missing, damaged or foreign file is no answer: the stage does the work, and the set is the same.
+public final class DiskMemo: BuildMemo, @unchecked Sendable {
+    // @unchecked: `loaded` is read and written under `lock`; entries are files, each written whole
+    // by one task.
+    /// The memo folder's name, beside the output folder.
+    public static let folderName = ".soundset-cache"
+
+    let folder: URL
+    private let output: URL
+    private let recordURL: URL
+    private let lock = NSLock()
+    private var loaded: BuildRecord??
+
+    /// The memo of the output folder `output`.
+    public init(output: URL) {
+        self.output = output
+        folder = Self.folder(for: output)
+        recordURL = folder.appendingPathComponent("build-\(output.lastPathComponent).json")
+    }
+
+    static func folder(for output: URL) -> URL {
+        output.deletingLastPathComponent().appendingPathComponent(folderName)
+    }
+
+    /// The last build's record, read once, when there is a sound one for this tool.
+    var record: BuildRecord? {
+        lock.withLock {
+            if let loaded { return loaded }
+            let record = (try? RegularFile.read(recordURL, maxBytes: 64 << 20)).flatMap { try? JSONDecoder().decode(BuildRecord.self, from: $0) }
+            let current = record.flatMap { $0.schemaVersion == BuildRecord.currentSchemaVersion && $0.toolVersion == ToolVersion.current ? $0 : nil }
+            loaded = .some(current)
+            return current
+        }
+    }
+
+    private var sounds: URL { output.appendingPathComponent(SoundSetLayout.soundsName) }
+    private func entryURL(_ key: String) -> URL { folder.appendingPathComponent("\(key).\(ClipEntry.fileExtension)") }
+
+    // MARK: The whole set
+
+    /// By stamps alone: the record's recordings, configuration file and output files, each proven
+    /// unchanged. Decodes the record's head only (a no-op rebuild is mostly this).
+    public func unchangedSet(assets: URL, output: URL) -> Manifest? {
+        struct Head: Decodable {
+            var schemaVersion: Int
+            var toolVersion: String
+            var configurationFileSHA256: String
+            var recordings: [String: BuildRecord.RecordingFact]
+            var outputs: [String: BuildRecord.OutputFact]
+            var recordingsStampedAt: FileTime
+            var outputsStampedAt: FileTime
+        }
+        guard let data = try? RegularFile.read(recordURL, maxBytes: 64 << 20), let head = try? JSONDecoder().decode(Head.self, from: data),
+            head.schemaVersion == BuildRecord.currentSchemaVersion, head.toolVersion == ToolVersion.current, !head.outputs.isEmpty,
+            let recordings = Stamps.recordings(in: assets), recordings.count == head.recordings.count,
+            recordings.allSatisfy({ name, stamp in head.recordings[name].map { stamp.proves($0.stamp, stampedAt: head.recordingsStampedAt) } ?? false }),
+            let outputs = Stamps.outputs(of: output), outputs.count == head.outputs.count,
+            outputs.allSatisfy({ path, stamp in head.outputs[path].map { stamp.proves($0.stamp, stampedAt: head.outputsStampedAt) } ?? false }),
+            Stamps.configurationFileSHA256(assets) == head.configurationFileSHA256
+        else { return nil }
+        return try? Manifest.load(from: output.appendingPathComponent(SoundSetLayout.manifestName))
+    }
+
+    /// By the files' bytes: the manifest names these recordings' sha256, this configuration and
+    /// tool, and every file it lists hashes to what it says.
+    public func currentSet(in output: URL, for recordings: HashedRecordings, configurationHash: String, copies: Set<String>) -> Manifest? {
+        guard let manifest = try? Manifest.load(from: output.appendingPathComponent(SoundSetLayout.manifestName)),
+            manifest.toolVersion == ToolVersion.current, manifest.configurationHash == configurationHash,
+            manifest.clips.count == recordings.items.count
+        else { return nil }
+        let recorded = Dictionary(manifest.clips.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
+        var expected = Set<String>()
+        for item in recordings.items {
+            guard let clip = recorded[item.recording.name], clip.source.file == item.recording.fileName, clip.source.sha256 == item.sha256,
+                (clip.copy != nil) == copies.contains(item.recording.name)
+            else { return nil }
+            expected.insert(clip.file)
+            if let copy = clip.copy { expected.insert(copy) }
+        }
+        let sounds = output.appendingPathComponent(SoundSetLayout.soundsName)
+        guard Set(OutputFolder.clipFiles(in: sounds)) == expected else { return nil }
+        for clip in manifest.clips {
+            for file in [clip.file] + [clip.copy].compactMap({ $0 }) {
+                guard (try? SHA256.hex(fileAt: sounds.appendingPathComponent(file))) == clip.sha256 else { return nil }
+            }
+        }
+        return manifest
+    }
+
+    // MARK: Recordings and prepared clips
+
+    public func sha256(of recording: Recording, stamp: FileStamp) -> String? {
+        guard let record, let fact = record.recordings[recording.fileName], stamp.proves(fact.stamp, stampedAt: record.recordingsStampedAt) else {
+            return nil
+        }
+        return fact.sha256
+    }
+
+    public func summary(of recording: Recording, sha256: String, key: String) -> ClipSummary? {
+        guard let (stored, _) = ClipEntry.summary(at: entryURL(key), key: key, sourceSHA256: sha256) else { return nil }
+        return ClipSummary(
+            recording: recording, sourceSHA256: sha256, key: key, region: stored.region, measurement: stored.measurement,
+            warnings: stored.warnings, sampleCount: stored.sampleCount)
+    }
+
+    public func preparedClip(_ summary: ClipSummary) -> PreparedClip? {
+        ClipEntry.clip(at: entryURL(summary.key), summary: summary, key: summary.key)
+    }
+
+    /// Writes the entry in place: a build killed mid-write leaves an entry whose checksum fails, which
+    /// is then made again (writing aside and renaming would cost a second file per entry).
+    public func remember(_ clip: PreparedClip) {
+        guard prepareFolder(), let data = ClipEntry.encode(clip, key: clip.summary.key) else { return }
+        let url = entryURL(clip.summary.key)
+        do { try FileWriting.write(data, to: url) } catch { RegularFile.remove(url) }
+    }
+
+    // MARK: Finishing
+
+    public func limiting(of clip: ClipSummary, at level: Double) -> Double? {
+        record?.probes[BuildRecord.probeKey(clip.key, level: level)]
+    }
+
+    public func finishedFile(of clip: ClipSummary, named fileName: String, at level: Double) -> ReusedFile? {
+        guard let record, let fact = record.finished[fileName], fact.key == clip.key, fact.figures.levelBits == level.bitPattern,
+            let output = record.outputs["\(SoundSetLayout.soundsName)/\(fileName)"]
+        else { return nil }
+        let url = sounds.appendingPathComponent(fileName)
+        guard let stamp = FileStamp(path: url.path), stamp == output.stamp else { return nil }
+        // Stamped in the tick it was written: its bytes are checked instead.
+        if !stamp.proves(output.stamp, stampedAt: record.outputsStampedAt) {
+            guard (try? SHA256.hex(fileAt: url)) == fact.figures.sha256 else { return nil }
+        }
+        return ReusedFile(summary: clip, figures: fact.figures, url: url)
+    }
+
+    // MARK: After a build
+
+    /// Keeps the build's findings: the record (stamps of the recordings and of the output folder as
+    /// it is now, with the times they were taken; what each clip file holds; the level search's
+    /// tries, the last record's included, which stay true), then drops entries of clips no longer in
+    /// the set.
+    public func remember(_ build: BuildFindings) {
+        guard prepareFolder(), let outputs = Stamps.outputs(of: output), let stampedAt = FileTime.now(in: folder) else { return }
+        let finished = build.finished ?? finishedFacts()
+        var hashes: [String: String] = [:]
+        for (name, fact) in finished {
+            hashes["\(SoundSetLayout.soundsName)/\(name)"] = fact.figures.sha256
+        }
+        // Copies hold their original's bytes.
+        let manifest = try? Manifest.load(from: output.appendingPathComponent(SoundSetLayout.manifestName))
+        for clip in manifest?.clips ?? [] {
+            if let copy = clip.copy { hashes["\(SoundSetLayout.soundsName)/\(copy)"] = clip.sha256 }
+            hashes["\(SoundSetLayout.soundsName)/\(clip.file)"] = clip.sha256
+        }
+        let manifestPath = SoundSetLayout.manifestName
+        hashes[manifestPath] = try? SHA256.hex(fileAt: output.appendingPathComponent(manifestPath))
+        var facts: [String: BuildRecord.OutputFact] = [:]
+        for (path, stamp) in outputs {
+            guard let sha = hashes[path] else { return }  // a file the set does not describe: record nothing
+            facts[path] = BuildRecord.OutputFact(stamp: stamp, sha256: sha)
+        }
+        let record = BuildRecord(
+            toolVersion: ToolVersion.current, configurationFileSHA256: build.configurationFileSHA256, configurationHash: build.configurationHash,
+            recordings: build.recordings, outputs: facts, finished: finished, probes: probes.merging(build.probes) { _, new in new },
+            recordingsStampedAt: build.recordingsStampedAt, outputsStampedAt: stampedAt)
+        guard let data = try? JSONFormatting.encode(record) else { return }
+        try? RegularFile.replace(recordURL, with: data)
+        lock.withLock { loaded = .some(record) }
+        prune(keeping: build.keys)
+    }
+
+    /// The last record's tries of the level search: facts about a clip at a level, still true.
+    var probes: [String: Double] { record?.probes ?? [:] }
+
+    /// The last record's facts about clip files in the output folder that are still there as recorded.
+    func finishedFacts() -> [String: BuildRecord.FinishedFact] {
+        guard let record, let outputs = Stamps.outputs(of: output) else { return [:] }
+        return record.finished.filter { name, _ in
+            let path = "\(SoundSetLayout.soundsName)/\(name)"
+            return record.outputs[path].map { outputs[path] == $0.stamp } ?? false
+        }
+    }
+
+    /// Removes every entry whose key is not in `keep`: only regular files that the memo wrote,
+    /// recognised by name and header, never through a link.
+    func prune(keeping keys: Set<String>) {
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? [] {
+            guard name.hasSuffix(".\(ClipEntry.fileExtension)"), !keys.contains(String(name.dropLast(ClipEntry.fileExtension.count + 1))) else { continue }
+            let url = folder.appendingPathComponent(name)
+            if ClipEntry.isEntry(url) { RegularFile.remove(url) }
+        }
+    }
+
+    /// Creates the folder with a `.gitignore` of `*`, so an app's repository never commits it.
+    private func prepareFolder() -> Bool {
+        let ignore = folder.appendingPathComponent(".gitignore")
+        if FileManager.default.fileExists(atPath: ignore.path) { return true }
+        do {
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            try RegularFile.replace(ignore, with: Data("*\n".utf8))
+            return true
+        } catch {
+            return FileManager.default.fileExists(atPath: folder.path)
+        }
+    }
+}

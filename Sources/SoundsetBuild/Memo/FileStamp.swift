@@ -1,0 +1,79 @@
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// A time as a file system records it: seconds and nanoseconds.
+public struct FileTime: Codable, Sendable, Comparable, Hashable {
+    public var seconds: Int64
+    public var nanoseconds: Int64
+
+    public static func < (a: FileTime, b: FileTime) -> Bool { (a.seconds, a.nanoseconds) < (b.seconds, b.nanoseconds) }
+
+    /// The file system's clock now, read as the modification time of a file written in `folder`
+    /// (the system clock can disagree with the file system's, and its granularity is the file
+    /// system's): nil when the folder cannot be written.
+    static func now(in folder: URL) -> FileTime? {
+        let marker = folder.appendingPathComponent(".clock-\(UUID().uuidString)")
+        guard FileManager.default.createFile(atPath: marker.path, contents: Data()) else { return nil }
+        defer { unlink(marker.path) }
+        return FileStamp(path: marker.path)?.modified
+    }
+}
+
+/// What `stat` says about a file: size, modification time to the nanosecond, inode. When all three
+/// are unchanged the file's bytes are taken to be unchanged too (as make and git's index do), so a
+/// rebuild need not read them again; unless the file was modified at or after the stamps were taken
+/// (see `BuildRecord.stampedAt`).
+public struct FileStamp: Codable, Sendable, Equatable {
+    var size: Int64
+    var modifiedSeconds: Int64
+    var modifiedNanoseconds: Int64
+    var inode: UInt64
+
+    /// The stamp of the file at `path`, or nil when it cannot be stat'ed or is not a regular file
+    /// (without `followingLinks`, a symbolic link is not one).
+    init?(path: String, followingLinks: Bool = true) {
+        var info = stat()
+        guard (followingLinks ? stat(path, &info) : lstat(path, &info)) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return nil }
+        size = Int64(info.st_size)
+        #if canImport(Darwin)
+            modifiedSeconds = Int64(info.st_mtimespec.tv_sec)
+            modifiedNanoseconds = Int64(info.st_mtimespec.tv_nsec)
+        #else
+            modifiedSeconds = Int64(info.st_mtim.tv_sec)
+            modifiedNanoseconds = Int64(info.st_mtim.tv_nsec)
+        #endif
+        inode = UInt64(info.st_ino)
+    }
+
+    /// When the file was last modified.
+    var modified: FileTime { FileTime(seconds: modifiedSeconds, nanoseconds: modifiedNanoseconds) }
+
+    /// Whether this stamp, found now, proves the file unchanged since `recorded` was taken at
+    /// `stampedAt`: the same stamp, of a file last modified before the stamps were taken. A file
+    /// modified in the same tick of the file system's clock as the stamping could have changed again
+    /// within that tick without its stamp changing.
+    func proves(_ recorded: FileStamp, stampedAt: FileTime) -> Bool { self == recorded && recorded.modified < stampedAt }
+
+    // Stored as [size, seconds, nanoseconds, inode]: the record holds one per recording and output
+    // file, and a four-number array decodes in a fraction of a keyed object's time.
+    public init(from decoder: Decoder) throws {
+        var container = try decoder.unkeyedContainer()
+        size = try container.decode(Int64.self)
+        modifiedSeconds = try container.decode(Int64.self)
+        modifiedNanoseconds = try container.decode(Int64.self)
+        inode = try container.decode(UInt64.self)
+    }
+
+    public func encode(to encoder: Encoder) throws {
+        var container = encoder.unkeyedContainer()
+        try container.encode(size)
+        try container.encode(modifiedSeconds)
+        try container.encode(modifiedNanoseconds)
+        try container.encode(inode)
+    }
+}

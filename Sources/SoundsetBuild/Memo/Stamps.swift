@@ -1,0 +1,39 @@
+import Foundation
+import SoundsetAudio
+import SoundsetRuntime
+
+/// The stamps of the files a build reads and writes.
+enum Stamps {
+    /// Stamps of every file in the output folder (the manifest and `Sounds/*`) by path in it, or nil
+    /// if one cannot be stat'ed.
+    static func outputs(of output: URL) -> [String: FileStamp]? {
+        var stamps: [String: FileStamp] = [:]
+        guard let manifest = FileStamp(path: output.appendingPathComponent(SoundSetLayout.manifestName).path) else { return nil }
+        stamps[SoundSetLayout.manifestName] = manifest
+        let sounds = output.appendingPathComponent(SoundSetLayout.soundsName)
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: sounds.path)) ?? [] {
+            guard let stamp = FileStamp(path: sounds.appendingPathComponent(name).path) else { return nil }
+            stamps["\(SoundSetLayout.soundsName)/\(name)"] = stamp
+        }
+        return stamps
+    }
+
+    /// The names that count as recordings in `assets` (non-hidden, not the configuration), with
+    /// stamps; nil when one is a link or a folder (the full build decides about those).
+    static func recordings(in assets: URL) -> [String: FileStamp]? {
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: assets.path) else { return nil }
+        var stamps: [String: FileStamp] = [:]
+        for name in names where AssetCatalog.isRecordingName(name) {
+            guard let stamp = FileStamp(path: assets.appendingPathComponent(name).path, followingLinks: false) else { return nil }
+            stamps[name] = stamp
+        }
+        return stamps
+    }
+
+    /// sha256 of the assets folder's `soundset.json`, or "" when there is none; nil when it cannot be read.
+    static func configurationFileSHA256(_ assets: URL) -> String? {
+        let url = assets.appendingPathComponent(ConfigurationLoader.fileName)
+        guard FileManager.default.fileExists(atPath: url.path) else { return "" }
+        return try? SHA256.hex(fileAt: url)
+    }
+}

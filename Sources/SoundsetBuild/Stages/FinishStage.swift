@@ -1,0 +1,92 @@
+import Foundation
+import SoundsetAudio
+import SoundsetRuntime
+
+/// A clip at the set's level: finished now, or the last build's file of it, placed again.
+public enum FinishedEntry: Sendable {
+    case made(FinishedClip)
+    case reused(ReusedFile)
+
+    public var summary: ClipSummary {
+        switch self {
+        case .made(let clip): clip.prepared.summary
+        case .reused(let file): file.summary
+        }
+    }
+
+    /// The limiting the level search goes by: the same whether the clip was finished now or before.
+    public var limitingDb: Double {
+        switch self {
+        case .made(let clip): clip.limitingDb
+        case .reused(let file): file.figures.searchLimitingDb
+        }
+    }
+
+    /// The clip as the next try at another level needs it: with the samples (and the envelope as
+    /// refined) when it was finished now.
+    var entry: PreparedSet.Entry {
+        switch self {
+        case .made(let clip): .prepared(clip.prepared)
+        case .reused(let file): .remembered(file.summary)
+        }
+    }
+}
+
+/// Every clip finished at the set's level.
+public struct FinishedSet: Sendable {
+    public var level: SetLevel
+    public var clips: [FinishedEntry]
+
+    /// How many are the last build's files.
+    public var reused: Int { clips.filter { if case .reused = $0 { true } else { false } }.count }
+}
+
+/// The clips finished at one level, kept so that the same clip at the same level is not finished twice.
+struct FinishedRound: Sendable {
+    var level: Double
+    var clips: [String: FinishedEntry]
+}
+
+/// Step 4, second half: every clip brought to the level and limited; a clip that still needs more
+/// limiting than allowed lowers the level by its excess, and every clip is finished again (twice at
+/// most: the third round's files stand, matching the level recorded).
+enum FinishStage {
+    static func run(
+        _ prepared: PreparedSet, decision: LevelDecision, configuration: Configuration, memo: any BuildMemo, loader: ClipLoader, jobs: Int
+    ) async throws -> FinishedSet {
+        var level = decision.level
+        var last = decision.lastRound
+        var round: FinishedRound
+        var attempt = 0
+        repeat {
+            round = try await finish(prepared.entries, at: level.level, after: last, configuration: configuration, memo: memo, loader: loader, jobs: jobs)
+            last = round
+            let allowed = configuration.limiter.maxReductionDb + LevelSearch.allowedExcess
+            let over = prepared.entries.compactMap { round.clips[$0.summary.name] }.filter { $0.limitingDb > allowed }
+            guard attempt < 2, let worst = over.max(by: { $0.limitingDb < $1.limitingDb }) else { break }
+            level.lower(to: level.level - (worst.limitingDb - configuration.limiter.maxReductionDb), because: worst.summary.name)
+            attempt += 1
+        } while true
+        return FinishedSet(level: level, clips: prepared.entries.map { round.clips[$0.summary.name]! })
+    }
+
+    /// `entries` finished at `level`: as in `last` when it was at the same level, else the last
+    /// build's file when the memo has one, else finished now.
+    static func finish(
+        _ entries: [PreparedSet.Entry], at level: Double, after last: FinishedRound?, configuration: Configuration, memo: any BuildMemo,
+        loader: ClipLoader, jobs: Int
+    ) async throws -> FinishedRound {
+        let known = last.flatMap { $0.level == level ? $0.clips : nil } ?? [:]
+        let results = try await entries.concurrentMap(maxConcurrency: jobs) { entry -> FinishedEntry in
+            let summary = entry.summary
+            if let done = known[summary.name] { return done }
+            let fileName = ClipFiles.fileName(summary.name, configuration)
+            if let file = memo.finishedFile(of: summary, named: fileName, at: level) { return .reused(file) }
+            return .made(
+                try ClipFinisher.finish(
+                    try loader.load(entry), level: level, ceilingDb: configuration.loudness.truePeak - ClipEncoder.ceilingMargin,
+                    sampleRate: configuration.sampleRate))
+        }
+        return FinishedRound(level: level, clips: Dictionary(results.map { ($0.summary.name, $0) }, uniquingKeysWith: { a, _ in a }))
+    }
+}

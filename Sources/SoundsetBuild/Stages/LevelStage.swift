@@ -1,0 +1,79 @@
+import Foundation
+import SoundsetAudio
+import SoundsetRuntime
+
+/// The set's level, and what deciding it found.
+public struct LevelDecision: Sendable {
+    public var level: SetLevel
+    /// The limiting each try found, by `BuildRecord.probeKey`, for the memo.
+    public var probes: [String: Double]
+    /// Tries the memo answered without finishing a clip.
+    public var remembered: Int
+    /// The clips finished at the last level tried: the finish stage need not finish them again.
+    var lastRound: FinishedRound?
+}
+
+/// Step 4, first half: the one level for the whole set. The target, unless a clip would then need
+/// more limiting than allowed: then the highest level at which none does, searched on the peakiest
+/// clips (the same few whatever the number of jobs). The finish stage checks it on every clip.
+enum LevelStage {
+    /// Clips the search finishes at each level it tries: the ones with the most true peak above loudness.
+    static let probes = 8
+
+    static func decide(
+        _ prepared: PreparedSet, configuration: Configuration, memo: any BuildMemo, loader: ClipLoader, jobs: Int
+    ) async throws -> LevelDecision {
+        let summaries = prepared.entries.map(\.summary)
+        var level = SetLevel.decide(
+            peakToLoudness: summaries.map { ($0.name, $0.peakToLoudness) }, target: configuration.loudness.target,
+            ceiling: configuration.loudness.truePeak, maxReductionDb: configuration.limiter.maxReductionDb)
+        var decision = LevelDecision(level: level, probes: [:], remembered: 0, lastRound: nil)
+        var probing = Array(
+            prepared.entries.sorted { ($0.summary.peakToLoudness, $0.summary.name) > ($1.summary.peakToLoudness, $1.summary.name) }.prefix(probes))
+        var search = LevelSearch(from: level.level, maxReductionDb: configuration.limiter.maxReductionDb)
+        var isFirst = true
+        while let tried = search.next {
+            let results = try await probe(probing, at: tried, decision: &decision, configuration: configuration, memo: memo, loader: loader, jobs: jobs)
+            // Every later try is lower, and the clips that needed the most limiting at the start hold
+            // the level down: follow those two (the finish stage checks every clip). They carry their
+            // samples, and envelopes refined, into the next try.
+            probing = results.map(\.entry)
+            if isFirst {
+                probing = results.sorted { ($0.limitingDb, $0.name) > ($1.limitingDb, $1.name) }.prefix(2).map(\.entry)
+                isFirst = false
+            }
+            let worst = results.max { $0.limitingDb < $1.limitingDb }
+            search.found(limitingDb: worst?.limitingDb ?? 0, clip: worst?.name ?? "")
+        }
+        if let (found, clip) = search.outcome { level.lower(to: found, because: clip) }
+        decision.level = level
+        return decision
+    }
+
+    /// One probed clip at one level: its limiting, from the memo or finished now.
+    struct Probe {
+        var name: String
+        var limitingDb: Double
+        var entry: PreparedSet.Entry
+    }
+
+    /// The limiting of `clips` at `level`: the memo's tries, else each clip finished there.
+    private static func probe(
+        _ clips: [PreparedSet.Entry], at level: Double, decision: inout LevelDecision, configuration: Configuration, memo: any BuildMemo,
+        loader: ClipLoader, jobs: Int
+    ) async throws -> [Probe] {
+        let unknown = clips.filter { memo.limiting(of: $0.summary, at: level) == nil }
+        let round = try await FinishStage.finish(
+            unknown, at: level, after: decision.lastRound, configuration: configuration, memo: memo, loader: loader, jobs: jobs)
+        decision.lastRound = round
+        decision.remembered += clips.count - unknown.count
+        return clips.map { clip in
+            let summary = clip.summary
+            let probe =
+                round.clips[summary.name].map { Probe(name: summary.name, limitingDb: $0.limitingDb, entry: $0.entry) }
+                ?? Probe(name: summary.name, limitingDb: memo.limiting(of: summary, at: level)!, entry: clip)
+            decision.probes[BuildRecord.probeKey(summary.key, level: level)] = probe.limitingDb
+            return probe
+        }
+    }
+}
