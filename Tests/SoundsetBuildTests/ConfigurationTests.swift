@@ -118,6 +118,16 @@ import Testing
         (#"{"report": {"amounts": [1]}}"#, "report.amounts[0]: must be an amount string like \"123.45\", not a number"),
         (#"{"limits": {"maxSeconds": {"yuan": 30}}}"#, "limits.maxSeconds.yuan: 30 s is out of range (0.01 to 29.99)"),
         (#"{"limits": {"maxSeconds": {"": 1}}}"#, "limits.maxSeconds.: is not a clip-name pattern (ASCII letters, digits, _, -, * and ?)"),
+        (#"{"limits": {"maxSeconds": {"yuan.caf": 1}}}"#, "limits.maxSeconds.yuan.caf: is not a clip-name pattern (ASCII letters, digits, _, -, * and ?)"),
+        (#"{"limits": {"maxSeconds": {"a b": 1}}}"#, "limits.maxSeconds.a b: is not a clip-name pattern (ASCII letters, digits, _, -, * and ?)"),
+        (
+            #"{"sampleRate": 1e20}"#,
+            "sampleRate: 1e+20 Hz is out of range (8000 to 48000: iOS plays at most 48 kHz; speech needs at least 8 kHz)"
+        ),
+        (
+            #"{"sampleRate": -1e15}"#,
+            "sampleRate: -1000000000000000 Hz is out of range (8000 to 48000: iOS plays at most 48 kHz; speech needs at least 8 kHz)"
+        ),
         (#"{"loudness": {"target": -10, "truePeak": -10}}"#, "loudness.target: must be below loudness.truePeak"),
     ])
     func eachKindSaysWhatIsWrong(json: String, message: String) {

@@ -145,8 +145,9 @@ struct ConfigurationKey: Sendable {
         all.filter { ($0.section == .check) == checkOnly }.map(\.readmeRow)
     }
 
-    /// A number as messages and README write it: `500`, `-16`, `0.05`, `1e+300`.
+    /// A number as messages and README write it: `500`, `-16`, `0.05`, `1e+300` (Swift's shortest
+    /// form, without `.0` on whole numbers below 10^16, where it switches to an exponent).
     static func format(_ number: Double) -> String {
-        number == number.rounded() && abs(number) < 1e15 ? String(Int(number)) : String(number)
+        number == number.rounded() && abs(number) < 1e16 ? String(Int64(number)) : String(number)
     }
 }

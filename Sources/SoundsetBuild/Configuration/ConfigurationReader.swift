@@ -106,9 +106,12 @@ struct ConfigurationReader {
         }
     }
 
-    /// Whether `pattern` can be a clip-name pattern.
+    /// Whether `pattern` can match a clip name: ASCII letters, digits, `_`, `-` and the wildcards.
     private static func isPattern(_ pattern: String) -> Bool {
-        !pattern.isEmpty && !pattern.unicodeScalars.contains(where: { !$0.isASCII || $0.properties.generalCategory == .control })
+        !pattern.isEmpty
+            && pattern.unicodeScalars.allSatisfy { scalar in
+                scalar.isASCII && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) || "_-*?".unicodeScalars.contains(scalar))
+            }
     }
 
     private mutating func object(_ value: JSONValue, path: String) -> [String: JSONValue]? {
@@ -137,12 +140,12 @@ struct ConfigurationReader {
     }
 
     private mutating func integer(_ value: JSONValue, path: String, in range: ClosedRange<Int>, unit: String, why: String) -> Int? {
-        guard case .number(let number) = value, number == number.rounded(), abs(number) < 1e15 else {
+        guard case .number(let number) = value, number == number.rounded() else {
             problem(path, "must be a whole number (\(unit)), not \(value.typeName == "a number" ? "a fraction" : value.typeName)")
             return nil
         }
-        guard range.contains(Int(number)) else {
-            problem(path, "\(Int(number)) \(unit) is out of range (\(range.lowerBound) to \(range.upperBound): \(why))")
+        guard Double(range.lowerBound) <= number && number <= Double(range.upperBound) else {
+            problem(path, "\(ConfigurationKey.format(number)) \(unit) is out of range (\(range.lowerBound) to \(range.upperBound): \(why))")
             return nil
         }
         return Int(number)
