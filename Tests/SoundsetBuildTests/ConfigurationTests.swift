@@ -134,6 +134,37 @@ import Testing
         #expect(Self.problems(json).first == "\(Self.path): \(message)")
     }
 
+    @Test func syntaxErrorsNameTheLineAndColumn() {
+        #expect(
+            Self.problems("{ sampleRate: 44100 }") == [
+                "Assets/soundset.json: is not valid JSON: line 1, column 3: expected a string key in double quotes"
+            ])
+        #expect(
+            Self.problems("{\n  \"trim\": {\"padMs\": 30\n}") == [
+                "Assets/soundset.json: is not valid JSON: line 3, column 2: expected ',' or '}' before the end of the file"
+            ])
+    }
+
+    @Test func duplicateKeysAreRefusedWithTheirLines() {
+        #expect(
+            Self.problems("{\"trim\": {},\n    \"trim\": {\"padMs\": 3}, \"sampleRate\": 1}") == [
+                "Assets/soundset.json: line 2, column 5: key 'trim' appears twice (first on line 1); keep one",
+                "Assets/soundset.json: sampleRate: 1 Hz is out of range (8000 to 48000: iOS plays at most 48 kHz; speech needs at least 8 kHz)",
+            ])
+        #expect(
+            Self.problems("{\"loudness\": {\"target\": -20,\n\"target\": -10}}") == [
+                "Assets/soundset.json: line 2, column 1: key 'loudness.target' appears twice (first on line 1); keep one"
+            ])
+    }
+
+    @Test func trailingCommasAreRefusedWithTheirPlace() {
+        #expect(
+            Self.problems("{\n  \"trim\": {\n    \"padMs\": 30,\n  },\n  \"copies\": [\"0\",]\n}") == [
+                "Assets/soundset.json: line 3, column 16: trailing comma before '}' (remove it)",
+                "Assets/soundset.json: line 5, column 17: trailing comma before ']' (remove it)",
+            ])
+    }
+
     @Test func everyProblemIsReportedInOneRun() {
         #expect(
             Self.problems(#"{"copies": ["0", 1, "a b"], "sampleRate": 1, "trim": {"padMs": "x", "fadeMs": 1000}}"#) == [
@@ -143,5 +174,132 @@ import Testing
                 "Assets/soundset.json: trim.fadeMs: 1000 ms is out of range (0 to 100)",
                 "Assets/soundset.json: trim.padMs: must be a number (ms), not a string",
             ])
+    }
+}
+
+/// The strict JSON parser that the configuration is read with.
+@Suite struct JSONParserTests {
+    static func parse(_ text: String) throws(JSONParser.SyntaxError) -> JSONParser.Parsed {
+        try JSONParser.parse(Array(text.utf8))
+    }
+
+    /// `line:column: reason` of the syntax error `text` gives, or "no error".
+    static func syntaxError(_ bytes: [UInt8]) -> String {
+        do {
+            _ = try JSONParser.parse(bytes)
+            return "no error"
+        } catch {
+            return "\(error.position.line):\(error.position.column): \(error.reason)"
+        }
+    }
+
+    @Test func readsEveryKindOfValue() throws {
+        let parsed = try Self.parse(#" {"a": [true, false, null, "s", -0.5e2, {}, []], "b": {"c": 0}} "#)
+        #expect(
+            parsed.value
+                == .object([
+                    "a": .array([.bool(true), .bool(false), .null, .string("s"), .number(-50), .object([:]), .array([])]),
+                    "b": .object(["c": .number(0)]),
+                ]))
+        #expect(parsed.problems.isEmpty)
+        #expect(try Self.parse("\u{FEFF}\n\t\r 7 ").value == .number(7))
+    }
+
+    @Test(arguments: [
+        ("0", 0.0), ("-0", -0.0), ("0.1", 0.1), ("99999999.99", 99_999_999.99), ("1E2", 100), ("1e+2", 100), ("25e-1", 2.5),
+        ("0.30000000000000004", 0.30000000000000004), ("123456789012345678901234567890", 1.2345678901234568e29),
+        ("1.7976931348623157e308", .greatestFiniteMagnitude), ("1.7976931348623158e308", .greatestFiniteMagnitude),
+        ("4.9e-324", .leastNonzeroMagnitude), ("2.4703282292062328e-324", .leastNonzeroMagnitude), ("1e-400", 0),
+        ("2.2250738585072014e-308", .leastNormalMagnitude), ("2.2250738585072011e-308", Double.leastNormalMagnitude.nextDown),
+    ])
+    func numbersAreRoundedToTheNearestDouble(text: String, value: Double) throws {
+        guard case .number(let number) = try Self.parse(text).value else {
+            Issue.record("not a number")
+            return
+        }
+        #expect(number == value && number.sign == value.sign, "\(text)")
+    }
+
+    @Test func stringsTakeEveryEscapeAndSurrogatePairs() throws {
+        let parsed = try Self.parse(#"["\"\\\/\b\f\n\r\t", "\u00e9\u4E2D\ud83d\ude00\u0000", "é中😀"]"#)
+        #expect(parsed.value == .array([.string("\"\\/\u{8}\u{C}\n\r\t"), .string("é中😀\u{0}"), .string("é中😀")]))
+    }
+
+    @Test(arguments: [
+        ("", "1:1: the file is empty (write {} for the defaults)"),
+        (" \n ", "2:2: the file is empty (write {} for the defaults)"),
+        ("{ sampleRate: 1 }", "1:3: expected a string key in double quotes"),
+        (#"{"a" 1}"#, "1:6: expected ':' after the key"),
+        (#"{"a": 1 "b": 2}"#, "1:9: expected ',' or '}'"),
+        ("[1 2]", "1:4: expected ',' or ']'"),
+        (#"{"a": "#, "1:7: expected a value before the end of the file"),
+        (#"{"a": 1"#, "1:8: expected ',' or '}' before the end of the file"),
+        (#"{"a": tru}"#, "1:7: expected a value"),
+        (#"{"a": 1}}"#, "1:9: text after the end of the JSON value (remove it)"),
+        (#"{"a": 1} // why"#, "1:10: JSON has no comments (remove it)"),
+        ("{\n  // why\n}", "2:3: JSON has no comments (remove it)"),
+        ("{'a': 1}", "1:2: JSON strings are in double quotes, not single quotes"),
+        ("[NaN]", "1:2: NaN is not a JSON number"),
+        ("[Infinity]", "1:2: Infinity is not a JSON number"),
+        ("[-Infinity]", "1:2: -Infinity is not a JSON number"),
+        ("[01]", "1:2: a number cannot start with 0 (write 7, not 07)"),
+        ("[-01]", "1:2: a number cannot start with 0 (write 7, not 07)"),
+        ("[+1]", "1:2: a JSON number has no '+' sign (remove it)"),
+        ("[.5]", "1:2: a JSON number starts with a digit (write 0.5, not .5)"),
+        ("[-]", "1:3: expected a digit after '-'"),
+        ("[1.]", "1:4: expected a digit after '.'"),
+        ("[1e]", "1:4: expected a digit in the exponent"),
+        ("[1e400]", "1:2: 1e400 is too large for a number"),
+        ("[-1.7976931348623159e308]", "1:2: -1.7976931348623159e308 is too large for a number"),
+        (#"["abc"#, "1:2: a string is not closed (add its closing \")"),
+        ("[\"a\nb\"]", "1:4: a string cannot hold control character U+000A (write it as \\n)"),
+        ("[\"a\tb\"]", "1:4: a string cannot hold control character U+0009 (write it as \\t)"),
+        ("[\"a\u{1}b\"]", "1:4: a string cannot hold control character U+0001 (write it as \\u0001)"),
+        (#"["\x"]"#, #"1:3: unknown escape in a string (use \", \\, \/, \b, \f, \n, \r, \t or \u and four hex digits)"#),
+        (#"["\u12G4"]"#, #"1:3: \u must be followed by four hex digits"#),
+        (#"["\ud83d"]"#, #"1:3: \uD83D is half of a surrogate pair (a \uDC00-\uDFFF escape must follow it)"#),
+        (#"["\ud83d\u0041"]"#, #"1:3: \uD83D is half of a surrogate pair (a \uDC00-\uDFFF escape must follow it)"#),
+        (#"["\ude00"]"#, #"1:3: \uDE00 is the second half of a surrogate pair without its first"#),
+        ("{\"é中😀\": x}", "1:9: expected a value"),
+        ("\u{FEFF}{x}", "1:2: expected a string key in double quotes"),
+    ])
+    func syntaxErrorsSayWhereAndWhat(text: String, error: String) {
+        #expect(Self.syntaxError(Array(text.utf8)) == error)
+    }
+
+    @Test func invalidUTF8IsRefusedWhereItIs() {
+        #expect(Self.syntaxError([0x7B, 0x0A, 0x22, 0xC3, 0x28, 0x22]) == "2:2: the file is not UTF-8 text (save it as UTF-8)")
+        #expect(Self.syntaxError([0x22, 0xED, 0xA0, 0x80, 0x22]) == "1:2: the file is not UTF-8 text (save it as UTF-8)")
+    }
+
+    @Test func nestingIsLimited() throws {
+        let deepest = String(repeating: "[", count: JSONParser.maxDepth) + String(repeating: "]", count: JSONParser.maxDepth)
+        #expect(throws: Never.self) { try Self.parse(deepest) }
+        let tooDeep = String(repeating: "[", count: 100_000)
+        #expect(Self.syntaxError(Array(tooDeep.utf8)) == "1:65: objects and arrays nest more than 64 deep")
+        #expect(Self.syntaxError(Array((String(repeating: #"{"a":"#, count: 65) + "1").utf8)) == "1:321: objects and arrays nest more than 64 deep")
+    }
+
+    @Test func duplicateKeysAndTrailingCommasAreNotedAndReadPast() throws {
+        let parsed = try Self.parse(
+            """
+            {
+              "trim": {"padMs": 1, "padMs": 2,},
+              "trim": 3,
+              "copies": ["0", "1",],
+              "x\\n::error": 1, "x\\n::error": 2
+            }
+            """)
+        #expect(
+            parsed.problems.map { "\($0.position.line):\($0.position.column): \($0.message)" } == [
+                "2:24: key 'trim.padMs' appears twice (first on line 2); keep one",
+                "2:34: trailing comma before '}' (remove it)",
+                "3:3: key 'trim' appears twice (first on line 2); keep one",
+                "4:22: trailing comma before ']' (remove it)",
+                #"5:20: key 'x\n::error' appears twice (first on line 5); keep one"#,
+            ])
+        #expect(
+            parsed.value
+                == .object(["trim": .object(["padMs": .number(1)]), "copies": .array([.string("0"), .string("1")]), "x\n::error": .number(1)]))
     }
 }

@@ -22,25 +22,18 @@ public enum ConfigurationLoader {
     /// Parses configuration bytes.
     /// - Throws: `BuildFailure` listing every problem.
     public static func parse(_ data: Data, displayPath: String) throws -> Configuration {
-        let root: JSONValue
-        do { root = try JSONDecoder().decode(JSONValue.self, from: data) } catch {
-            throw BuildFailure([BuildProblem(displayPath, "is not valid JSON (\(jsonReason(error)))")])
+        let parsed: JSONParser.Parsed
+        do { parsed = try JSONParser.parse(Array(data)) } catch {
+            throw BuildFailure([BuildProblem(displayPath, "is not valid JSON: \(error.position): \(error.reason)")])
         }
         var reader = ConfigurationReader(displayPath: displayPath)
+        for problem in parsed.problems { reader.fileProblem("\(problem.position): \(problem.message)") }
         var configuration = Configuration()
-        reader.read(root, at: [], into: &configuration)
+        reader.read(parsed.value, at: [], into: &configuration)
         if configuration.loudness.target >= configuration.loudness.truePeak {
             reader.problem("loudness.target", "must be below loudness.truePeak")
         }
         guard reader.problems.isEmpty else { throw BuildFailure(reader.problems) }
         return configuration
-    }
-
-    private static func jsonReason(_ error: Error) -> String {
-        if case DecodingError.dataCorrupted(let context) = error, let underlying = context.underlyingError {
-            let text = (underlying as NSError).userInfo[NSDebugDescriptionErrorKey] as? String
-            return text.map { $0.prefix(1).lowercased() + $0.dropFirst() } ?? "syntax error"
-        }
-        return "syntax error"
     }
 }

@@ -30,6 +30,11 @@ struct ConfigurationReader {
         problems.append(BuildProblem("\(displayPath): \(path)", message))
     }
 
+    /// Adds a problem about the whole file, e.g. `line 2, column 5: key 'trim' appears twice ...`.
+    mutating func fileProblem(_ message: String) {
+        problems.append(BuildProblem(displayPath, message))
+    }
+
     /// A key path as messages name it, e.g. `trim.padMs`.
     static func name(_ path: [String]) -> String {
         path.joined(separator: ".")
@@ -117,7 +122,7 @@ struct ConfigurationReader {
     private mutating func object(_ value: JSONValue, path: String) -> [String: JSONValue]? {
         guard case .object(let members) = value else {
             if path.isEmpty {
-                problems.append(BuildProblem(displayPath, "must hold a JSON object, not \(value.typeName)"))
+                fileProblem("must hold a JSON object, not \(value.typeName)")
             } else {
                 problem(path, "must be an object, not \(value.typeName)")
             }
