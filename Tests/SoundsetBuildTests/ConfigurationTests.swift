@@ -165,6 +165,29 @@ import Testing
             ])
     }
 
+    @Test func keysAndValuesFromTheFileArePrintedEscaped() {
+        #expect(
+            Self.problems(#"{"x\n::error file=Assets/7.wav::forged": 1}"#) == [
+                #"Assets/soundset.json: x\n::error file=Assets/7.wav::forged: unknown key (known keys here: locale, sampleRate, container, encoding, loudness, limiter, trim, copies, reading, announcement, limits, maxAmount, maxAnnouncementSeconds, report)"#
+            ])
+        #expect(
+            Self.problems(#"{"trim": {"\u202Epad\r": 1}, "limits": {"maxSeconds": {"a\u0007": 1}}}"#) == [
+                #"Assets/soundset.json: limits.maxSeconds.a\u{07}: is not a clip-name pattern (ASCII letters, digits, _, -, * and ?)"#,
+                #"Assets/soundset.json: trim.\u{202E}pad\r: unknown key (known keys here: padMs, fadeMs, floorMarginDb, rangeDb, maxGapMs)"#,
+            ])
+        #expect(
+            Self.problems(#"{"locale": "x\n::error", "copies": ["a\tb"], "maxAmount": "1\n"}"#) == [
+                #"Assets/soundset.json: copies[0]: 'a\tb' is not a clip name: only ASCII letters, digits, '_' and '-' are allowed"#,
+                #"Assets/soundset.json: locale: 'x\n::error' is not one of zh-CN, en-US"#,
+                #"Assets/soundset.json: maxAmount: '1\n' is not an amount: the amount contains spaces: write 1234.50"#,
+            ])
+        #expect(
+            Self.problems(#"{"a\n": 1, "a\n": 2}"#).first == #"Assets/soundset.json: line 1, column 12: key 'a\n' appears twice (first on line 1); keep one"#)
+        for problem in Self.problems(#"{"\n": {"\r": 1}, "\u2028": 1, "\u0085": 2, "copies": ["\n"]}"#) {
+            #expect(!problem.unicodeScalars.contains { $0.properties.generalCategory == .control || $0.properties.generalCategory == .lineSeparator })
+        }
+    }
+
     @Test func everyProblemIsReportedInOneRun() {
         #expect(
             Self.problems(#"{"copies": ["0", 1, "a b"], "sampleRate": 1, "trim": {"padMs": "x", "fadeMs": 1000}}"#) == [

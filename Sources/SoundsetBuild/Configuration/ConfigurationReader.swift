@@ -2,7 +2,9 @@ import Foundation
 import SoundsetRuntime
 
 /// Walks a parsed `soundset.json` by `ConfigurationKey.all`, setting each key's field and collecting
-/// every problem, named by key path.
+/// every problem, named by key path. Keys from the file are printed escaped (`ClipName.printable`),
+/// like every value from it, so a problem stays on one line whatever the file holds: a key such as
+/// `"x\n::error file=…"` cannot split a message or forge a GitHub annotation.
 struct ConfigurationReader {
     let displayPath: String
     private(set) var problems: [BuildProblem] = []
@@ -35,9 +37,9 @@ struct ConfigurationReader {
         problems.append(BuildProblem(displayPath, message))
     }
 
-    /// A key path as messages name it, e.g. `trim.padMs`.
+    /// A key path as messages name it, e.g. `trim.padMs`, each key escaped.
     static func name(_ path: [String]) -> String {
-        path.joined(separator: ".")
+        path.map(ClipName.printable).joined(separator: ".")
     }
 
     private mutating func apply(_ key: ConfigurationKey, _ value: JSONValue, into configuration: inout Configuration) {
