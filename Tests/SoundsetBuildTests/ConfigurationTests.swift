@@ -200,6 +200,51 @@ import Testing
     }
 }
 
+/// README's two configuration tables hold exactly the table's keys, defaults, meanings and ranges.
+@Suite struct ConfigurationReadmeTests {
+    /// The rows of the first `| key | default | meaning |` table after the line that starts with `marker`.
+    static func rows(after marker: String) throws -> [String] {
+        let readme = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("README.md")
+        let lines = try String(contentsOf: readme, encoding: .utf8).components(separatedBy: "\n")
+        let start = try #require(lines.firstIndex { $0.hasPrefix(marker) }, "README has no '\(marker)'")
+        let header = try #require(lines[start...].firstIndex { $0.hasPrefix("| key | default | meaning |") }, "no table after '\(marker)'")
+        return Array(lines[(header + 2)...].prefix { $0.hasPrefix("|") })
+    }
+
+    /// The key of a README row: `| `trim.padMs` | ...` gives `trim.padMs`.
+    static func key(_ row: String) -> String {
+        row.split(separator: "|").first.map { $0.trimmingCharacters(in: .whitespaces).trimmingCharacters(in: CharacterSet(charactersIn: "`")) } ?? row
+    }
+
+    @Test(arguments: [
+        ("### Configuration: `Assets/soundset.json`", false),
+        ("Check-only settings in `soundset.json`", true),
+    ])
+    func readmeHoldsTheTablesRows(marker: String, checkOnly: Bool) throws {
+        let readme = try Self.rows(after: marker)
+        let table = ConfigurationKey.readmeRows(checkOnly: checkOnly)
+        let readmeKeys = readme.map(Self.key)
+        let tableKeys = table.map(Self.key)
+        #expect(tableKeys.filter { !readmeKeys.contains($0) } == [], "keys missing from README")
+        #expect(readmeKeys.filter { !tableKeys.contains($0) } == [], "README keys that the loader does not know")
+        for row in table {
+            if let readmeRow = readme.first(where: { Self.key($0) == Self.key(row) }) { #expect(readmeRow == row) }
+        }
+        #expect(readme == table, "README.md should list, in this order:\n\(table.joined(separator: "\n"))")
+    }
+
+    @Test func theDefaultDurationLimitsAreTheOnesReadmeGives() throws {
+        let key = try #require(ConfigurationKey.key(at: ["limits", "maxSeconds"]))
+        var configuration = Configuration()
+        configuration.announcement.prefix = "received"
+        let clip = try #require(configuration.maxSeconds(for: "7"))
+        let phrase = try #require(configuration.maxSeconds(for: "received"))
+        #expect(
+            key.defaultText == "`{\"\(clip.pattern)\": \(clip.seconds)}`, and \(ConfigurationKey.format(phrase.seconds)) s for the announcement prefix/suffix")
+    }
+}
+
 /// The strict JSON parser that the configuration is read with.
 @Suite struct JSONParserTests {
     static func parse(_ text: String) throws(JSONParser.SyntaxError) -> JSONParser.Parsed {
