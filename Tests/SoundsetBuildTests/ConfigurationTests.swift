@@ -1,5 +1,6 @@
 import Foundation
 import SoundsetRuntime
+import SoundsetTestSupport
 import Testing
 
 @testable import SoundsetBuild
@@ -200,8 +201,9 @@ import Testing
     }
 }
 
-/// README's two configuration tables hold exactly the table's keys, defaults, meanings and ranges.
-@Suite struct ConfigurationReadmeTests {
+/// README's two configuration tables hold exactly the table's keys, defaults, meanings and ranges;
+/// `--help` names no key that the table lacks.
+@Suite struct ConfigurationDocumentationTests {
     /// The rows of the first `| key | default | meaning |` table after the line that starts with `marker`.
     static func rows(after marker: String) throws -> [String] {
         let readme = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
@@ -232,6 +234,24 @@ import Testing
             if let readmeRow = readme.first(where: { Self.key($0) == Self.key(row) }) { #expect(readmeRow == row) }
         }
         #expect(readme == table, "README.md should list, in this order:\n\(table.joined(separator: "\n"))")
+    }
+
+    /// The help does not list the keys (it points to README), but names some in passing: each
+    /// dotted name like `limits.maxSeconds` (not a file name like `manifest.json`) must be a key of the table.
+    @Test func theHelpNamesOnlyKeysOfTheTable() throws {
+        var named: Set<String> = []
+        for command in ["build", "plan", "render", "announce", "check", "measure", "report"] {
+            let result = try SoundsetExecutable.run(["help", command])
+            #expect(result.status == 0)
+            let words = result.stdout.split { !$0.isLetter && !$0.isNumber && $0 != "." }.map { $0.trimmingCharacters(in: CharacterSet(charactersIn: ".")) }
+            named.formUnion(
+                words.filter { word in
+                    word.contains(".") && word.first?.isLowercase == true && word.allSatisfy { $0.isLetter || $0 == "." } && word != "e.g"
+                        && ![".json", ".html", ".md"].contains { word.hasSuffix($0) }
+                })
+        }
+        #expect(named.subtracting(ConfigurationKey.all.map(\.path)) == [])
+        #expect(named.contains("limits.maxSeconds") && named.contains("announcement.prefix"), "\(named)")
     }
 
     @Test func theDefaultDurationLimitsAreTheOnesReadmeGives() throws {

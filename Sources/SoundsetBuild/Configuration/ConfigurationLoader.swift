@@ -1,6 +1,4 @@
 import Foundation
-import SoundsetAudio
-import SoundsetRuntime
 
 /// Reads `soundset.json`, checking every key, type and range, and reporting every problem at once.
 public enum ConfigurationLoader {
