@@ -87,7 +87,16 @@ import Testing
     }
 
     @Test(arguments: [
-        ("{ \"sampleRate\": ", "Assets/soundset.json: is not valid JSON"),
+        (
+            "{ \"sampleRate\": ",
+            "Assets/soundset.json: is not valid JSON: line 1, column 17: expected a value before the end of the file"
+        ),
+        ("{ sampleRate: 44100 }", "Assets/soundset.json: is not valid JSON: line 1, column 3: expected a string key in double quotes"),
+        ("{\n  \"trim\": {\n    \"padMs\": 30,\n  }\n}", "Assets/soundset.json: line 3, column 16: trailing comma before '}' (remove it)"),
+        (
+            "{\"trim\": {},\n    \"trim\": {\"padMs\": 30}}",
+            "Assets/soundset.json: line 2, column 5: key 'trim' appears twice (first on line 1); keep one"
+        ),
         ("[1, 2]", "Assets/soundset.json: must hold a JSON object, not an array"),
         (
             #"{"sampleRat": 44100}"#,
@@ -114,6 +123,11 @@ import Testing
             #"{"maxAmount": "1,000"}"#,
             "Assets/soundset.json: maxAmount: '1,000' is not an amount: the amount contains a thousands separator: write 1234.50, not 1,234.50"
         ),
+        (
+            #"{"x\n::error file=Assets/7.wav::forged": 1}"#,
+            #"Assets/soundset.json: x\n::error file=Assets/7.wav::forged: unknown key (known keys here: locale, sampleRate, container, encoding, loudness, limiter, trim, copies, reading, announcement, limits, maxAmount, maxAnnouncementSeconds, report)"#
+        ),
+        (#"{"locale": "zh\r\n::error::forged"}"#, #"Assets/soundset.json: locale: 'zh\r\n::error::forged' is not one of zh-CN, en-US"#),
     ])
     func badConfigurationIsOneLine(json: String, line: String) throws {
         let (folder, before) = try builtFolder()
@@ -121,10 +135,26 @@ import Testing
         try Data(json.utf8).write(to: folder.url.appendingPathComponent("Assets/soundset.json"))
         let result = try SoundsetExecutable.run(["build"], in: folder.url)
         #expect(result.status == 1)
-        let lines = result.stderr.split(separator: "\n").map(String.init)
-        #expect(lines.count == 2, "\(lines)")
-        #expect(lines.first?.hasPrefix("error: " + line) == true, "\(lines)")
+        #expect(result.stderr == "error: \(line)\nsoundset: build failed with 1 problem; Output was not changed\n")
         #expect(snapshot(of: folder.url.appendingPathComponent("Output")) == before)
+    }
+
+    /// Under GitHub Actions, `check` prints each problem once as text and once as an annotation; a
+    /// key holding a newline and `::error` adds no annotation of its own.
+    @Test func aKeyFromTheFileCannotForgeAnAnnotation() throws {
+        let (folder, _) = try builtFolder()
+        defer { folder.remove() }
+        try Data(#"{"x\n::error file=Assets/7.wav::forged": 1}"#.utf8).write(to: folder.url.appendingPathComponent("Assets/soundset.json"))
+        let result = try SoundsetExecutable.run(["check"], in: folder.url, environment: ["GITHUB_ACTIONS": "true"])
+        #expect(result.status == 1)
+        let lines = result.stdout.split(separator: "\n").map(String.init)
+        let texts = lines.filter { $0.hasPrefix("[") }
+        #expect(lines.filter { $0.hasPrefix("::error ") }.count == texts.count, "\(lines)")
+        #expect(
+            texts.contains(
+                #"[configuration] Assets/soundset.json: x\n::error file=Assets/7.wav::forged: unknown key (known keys here: locale, sampleRate, container, encoding, loudness, limiter, trim, copies, reading, announcement, limits, maxAmount, maxAnnouncementSeconds, report)"#
+            ), "\(lines)")
+        #expect(lines.count == texts.count * 2 + 1, "\(lines)")
     }
 
     @Test func aClippedRecordingBuildsWithAWarning() throws {
