@@ -8,7 +8,7 @@ import Testing
 
     @Test func findsTheHighestLevelWithinTheAllowedLimiting() throws {
         var tried: [Double] = []
-        let found = try LevelSearch.highest(from: -14, maxReductionDb: 6) { level in
+        let found = LevelSearch.highest(from: -14, maxReductionDb: 6) { level in
             tried.append(level)
             return (Self.limiting(level), "9")
         }
@@ -20,7 +20,7 @@ import Testing
     }
 
     @Test func keepsAStartThatIsWithinTheLimit() throws {
-        let found = try LevelSearch.highest(from: -18, maxReductionDb: 6) { (Self.limiting($0), "9") }
+        let found = LevelSearch.highest(from: -18, maxReductionDb: 6) { (Self.limiting($0), "9") }
         #expect(found == nil)
     }
 }
