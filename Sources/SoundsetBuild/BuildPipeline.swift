@@ -28,12 +28,15 @@ public enum BuildPipeline {
             throw BuildFailure((problems + prepared.problems).sorted { $0.subject < $1.subject }, warnings: prepared.entries.flatMap(\.summary.warnings))
         }
         let loader = ClipLoader(memo: memo, configuration: configuration)
-        let decision = try await LevelStage.decide(prepared, configuration: configuration, memo: memo, loader: loader, jobs: options.jobs)
-        let finished = try await FinishStage.run(
-            prepared, decision: decision, configuration: configuration, memo: memo, loader: loader, jobs: options.jobs)
-        let set = try await WriteStage.run(
-            finished, copies: catalog.copies, configuration: configuration, outputDisplay: options.outputDisplay, jobs: options.jobs)
-        try failing { () throws(BuildProblem) in try output.commit(set) }
+        let (decision, finished, set) = try await oneProblemFails {
+            let decision = try await LevelStage.decide(prepared, configuration: configuration, memo: memo, loader: loader, jobs: options.jobs)
+            let finished = try await FinishStage.run(
+                prepared, decision: decision, configuration: configuration, memo: memo, loader: loader, jobs: options.jobs)
+            let set = try await WriteStage.run(
+                finished, copies: catalog.copies, configuration: configuration, outputDisplay: options.outputDisplay, jobs: options.jobs)
+            try output.commit(set)
+            return (decision, finished, set)
+        }
         memo.remember(findings(options, configuration, hashed: hashed, prepared: prepared, files: set, probes: decision.probes))
 
         return BuildReport(
@@ -44,6 +47,12 @@ public enum BuildPipeline {
     /// One problem as a failed build.
     private static func failing<T>(_ body: () throws(BuildProblem) -> T) throws(BuildFailure) -> T {
         do { return try body() } catch { throw BuildFailure([error]) }
+    }
+
+    /// The stages after preparing stop at the first problem (a clip that cannot be read again or
+    /// written): it is the build's one problem.
+    private static func oneProblemFails<T: Sendable>(_ body: () async throws -> T) async throws -> T {
+        do { return try await body() } catch let problem as BuildProblem { throw BuildFailure([problem]) }
     }
 
     /// What this build found, for the memo: the recordings as read (a recording whose bytes changed

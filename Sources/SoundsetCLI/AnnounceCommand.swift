@@ -55,7 +55,7 @@ enum AnnounceCommand {
             decision = Announcer.unavailable("\(error)\(hint)", transactionID: transactionID, at: arrival ?? SystemClock().now())
         }
         if format == "json" {
-            console.out(String(decoding: try JSONFormatting.encode(decision).dropLast(), as: UTF8.self))
+            console.out(try JSONFormatting.text(decision))
         } else {
             printDecision(decision, console: console)
         }

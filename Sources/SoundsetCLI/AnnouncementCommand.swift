@@ -73,7 +73,7 @@ enum AnnouncementCommand {
                 plan, to: outPath, manifest: manifest, soundsFolder: outputFolder.appendingPathComponent(SoundSetLayout.soundsName), format: format, console: console)
         }
         if format == "json" {
-            console.out(try jsonText(plan))
+            console.out(try JSONFormatting.text(plan))
         } else {
             printPlan(plan, console: console)
         }
@@ -101,17 +101,11 @@ enum AnnouncementCommand {
             return ExitCode.failure
         }
         if format == "json" {
-            console.out(try jsonText(plan))
+            console.out(try JSONFormatting.text(plan))
         } else {
             console.out(String(format: "wrote %@: %d frames, %.3f s, %d clips", path, plan.totalFrames, plan.totalSeconds, plan.steps.count))
         }
         return ExitCode.success
-    }
-
-    private static func jsonText(_ plan: AnnouncementPlan) throws -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        return String(decoding: try encoder.encode(plan), as: UTF8.self)
     }
 
     private static func printPlan(_ plan: AnnouncementPlan, console: Console) {

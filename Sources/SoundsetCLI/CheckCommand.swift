@@ -1,5 +1,6 @@
 import Foundation
 import SoundsetBuild
+import SoundsetRuntime
 
 /// `soundset check`.
 enum CheckCommand {
@@ -24,9 +25,7 @@ enum CheckCommand {
             }
         }
         if format == "json" {
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-            console.out(String(decoding: try encoder.encode(report), as: UTF8.self))
+            console.out(try JSONFormatting.text(report))
         } else {
             for problem in report.problems { console.out(problem.description) }
             console.out(summary(report))

@@ -1,5 +1,6 @@
 import Foundation
 import SoundsetBuild
+import SoundsetRuntime
 
 /// `soundset measure FILE...`.
 enum MeasureCommand {
@@ -14,16 +15,13 @@ enum MeasureCommand {
         var results: [FileMeasurement] = []
         var failed = false
         for path in parsed.positionals {
-            do { results.append(try Measure.file(path)) } catch {
+            do { results.append(try FileMeasurement.measure(path)) } catch {
                 console.err("error: \(error)")
                 failed = true
             }
         }
         if format == "json" {
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-            encoder.nonConformingFloatEncodingStrategy = .convertToString(positiveInfinity: "inf", negativeInfinity: "-inf", nan: "nan")
-            console.out(String(decoding: try encoder.encode(results), as: UTF8.self))
+            console.out(try JSONFormatting.text(results, nonFinite: true))
         } else {
             for result in results {
                 console.out(String(format: "%8.3f s  %6.2f LUFS  %6.2f dBTP  %@", result.seconds, result.loudness, result.truePeak, result.file))

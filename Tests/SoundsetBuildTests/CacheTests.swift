@@ -1,4 +1,5 @@
 import Foundation
+import SoundsetAudio
 import SoundsetBuild
 import SoundsetRuntime
 import SoundsetTestSupport
@@ -161,25 +162,42 @@ import Testing
 
 extension CacheTests {
     /// A recording rewritten with the same bytes (new time stamp) is hashed again and found unchanged;
-    /// one rewritten with other bytes but the same size and a restored time stamp is not trusted by
-    /// stamp alone when its inode changed.
+    /// one rewritten with other bytes of the same size, under the same time stamp, is not trusted by
+    /// its stamp when its inode changed.
     @Test func stampsOnlyShortcutUntouchedFiles() async throws {
         let folder = try TemporaryDirectory()
         defer { folder.remove() }
         let assets = try folder.folder("Assets")
         try AssetPacks.small(in: assets)
-        _ = try await build(folder.url)
         let url = assets.appendingPathComponent("yuan.wav")
+        try setModified(url, secondsAgo: 3600)
+        _ = try await build(folder.url)
         let bytes = try Data(contentsOf: url)
         try FileManager.default.removeItem(at: url)
         try bytes.write(to: url)
         let same = try await build(folder.url)
         #expect(same.upToDate)
+        // Other bytes, same size, same time stamp as recorded; only the inode differs.
+        try setModified(url, secondsAgo: 3600)
+        let recorded = try FileManager.default.attributesOfItem(atPath: url.path)
         var changed = bytes
         changed[changed.count - 2] ^= 0x10
-        try changed.write(to: url)
+        let replacement = assets.appendingPathComponent(".replacement")
+        try changed.write(to: replacement)
+        try FileManager.default.setAttributes([.modificationDate: recorded[.modificationDate]!], ofItemAtPath: replacement.path)
+        #expect(rename(replacement.path, url.path) == 0)
+        let after = try FileManager.default.attributesOfItem(atPath: url.path)
+        #expect(after[.size] as? Int == recorded[.size] as? Int)
+        #expect(after[.modificationDate] as? Date == recorded[.modificationDate] as? Date)
+        #expect(after[.systemFileNumber] as? Int != recorded[.systemFileNumber] as? Int)
         let rebuilt = try await build(folder.url)
         #expect(!rebuilt.upToDate)
         #expect(rebuilt.preparedFromCache == 3)
+        #expect(rebuilt.manifest.clip(named: "yuan")?.source.sha256 == SHA256.hex(changed))
     }
+}
+
+/// Sets `url`'s modification time `secondsAgo` seconds in the past (or the future, when negative).
+func setModified(_ url: URL, secondsAgo: Double) throws {
+    try FileManager.default.setAttributes([.modificationDate: Date().addingTimeInterval(-secondsAgo)], ofItemAtPath: url.path)
 }

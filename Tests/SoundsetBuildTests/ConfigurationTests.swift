@@ -14,10 +14,8 @@ import Testing
         do {
             _ = try ConfigurationLoader.parse(Data(json.utf8), displayPath: path)
             return []
-        } catch let failure as BuildFailure {
-            return failure.problems.map(\.description)
         } catch {
-            return ["\(error)"]
+            return error.problems.map(\.description)
         }
     }
 

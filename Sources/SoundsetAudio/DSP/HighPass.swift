@@ -34,10 +34,4 @@ public struct HighPass {
         (x2, x1, y2, y1) = (x1, x0, y1, y0)
         return y0
     }
-
-    /// Returns `samples` filtered with cut-off `frequency` Hz at `sampleRate`, run forwards once.
-    public static func filter(_ samples: [Float], sampleRate: Int, frequency: Double = 100) -> [Float] {
-        var filter = HighPass(sampleRate: sampleRate, frequency: frequency, primedWith: samples.first ?? 0)
-        return samples.map { Float(filter($0)) }
-    }
 }

@@ -5,22 +5,10 @@ public enum Mono {
         if channels == 1 { return interleaved }
         let frames = interleaved.count / channels
         let scale = 1 / Float(channels)
-        return [Float](unsafeUninitializedCapacity: frames) { mono, initialized in
-            interleaved.withUnsafeBufferPointer { input in
-                // Stereo, the usual case, on vector instructions: the same sums, (0 + left) + right.
-                if channels == 2 {
-                    for frame in 0..<frames { mono[frame] = (0 + input[2 * frame] + input[2 * frame + 1]) * scale }
-                    initialized = frames
-                    return
-                }
-                for frame in 0..<frames {
-                    var sum: Float = 0
-                    let base = frame * channels
-                    for channel in 0..<channels { sum += input[base + channel] }
-                    mono[frame] = sum * scale
-                }
-            }
-            initialized = frames
+        return (0..<frames).map { frame in
+            var sum: Float = 0
+            for channel in 0..<channels { sum += interleaved[frame * channels + channel] }
+            return sum * scale
         }
     }
 

@@ -57,8 +57,8 @@ public struct AssetCatalog: Sendable {
             configuration = try ConfigurationLoader.load(
                 from: assets.appendingPathComponent(ConfigurationLoader.fileName),
                 displayPath: "\(displayName)/\(ConfigurationLoader.fileName)")
-        } catch let failure as BuildFailure {
-            problems += failure.problems
+        } catch {
+            problems += error.problems
         }
 
         let names: [String]

@@ -14,11 +14,9 @@ public enum Checker {
         var configurationValid = true
         do {
             configuration = try ConfigurationLoader.load(from: assets.appendingPathComponent(ConfigurationLoader.fileName), displayPath: configPath)
-        } catch let failure as BuildFailure {
-            configurationValid = false
-            problems += failure.problems.map { CheckProblem("configuration", $0.subject, $0.message) }
         } catch {
             configurationValid = false
+            problems += error.problems.map { CheckProblem("configuration", $0.subject, $0.message) }
         }
 
         let manifestPath = "\(outputDisplay)/\(SoundSetLayout.manifestName)"

@@ -1,4 +1,5 @@
 import Foundation
+import SoundsetRuntime
 
 /// Reads `soundset.json`, checking every key, type and range, and reporting every problem at once.
 public enum ConfigurationLoader {
@@ -8,18 +9,18 @@ public enum ConfigurationLoader {
     /// Loads the configuration from `assets/soundset.json`, or the defaults when there is none.
     /// - Parameter displayPath: how the file is named in problems, e.g. `Assets/soundset.json`.
     /// - Throws: `BuildFailure` listing every problem.
-    public static func load(from url: URL, displayPath: String) throws -> Configuration {
-        guard FileManager.default.fileExists(atPath: url.path) else { return Configuration() }
+    public static func load(from url: URL, displayPath: String) throws(BuildFailure) -> Configuration {
         let data: Data
-        do { data = try Data(contentsOf: url) } catch {
-            throw BuildFailure([BuildProblem(displayPath, "cannot be read (check its permissions)")])
+        do { data = try RegularFile.read(url, maxBytes: 1 << 20) } catch {
+            if error.reason == "is missing" { return Configuration() }
+            throw BuildFailure([BuildProblem(displayPath, error.reason)])
         }
         return try parse(data, displayPath: displayPath)
     }
 
     /// Parses configuration bytes.
     /// - Throws: `BuildFailure` listing every problem.
-    public static func parse(_ data: Data, displayPath: String) throws -> Configuration {
+    public static func parse(_ data: Data, displayPath: String) throws(BuildFailure) -> Configuration {
         let parsed: JSONParser.Parsed
         do { parsed = try JSONParser.parse(Array(data)) } catch {
             throw BuildFailure([BuildProblem(displayPath, "is not valid JSON: \(error.position): \(error.reason)")])

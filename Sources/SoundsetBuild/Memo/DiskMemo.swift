@@ -124,7 +124,7 @@ public final class DiskMemo: BuildMemo, @unchecked Sendable {
     public func remember(_ clip: PreparedClip) {
         guard prepareFolder(), let data = ClipEntry.encode(clip, key: clip.summary.key) else { return }
         let url = entryURL(clip.summary.key)
-        do { try FileWriting.write(data, to: url) } catch { RegularFile.remove(url) }
+        do { try RegularFile.write(data, to: url) } catch { RegularFile.remove(url) }
     }
 
     // MARK: Finishing

@@ -65,8 +65,8 @@ public struct OutputFolder: Sendable {
             }
             let manifest: Data
             do { manifest = try set.manifest.encoded() } catch { throw BuildProblem("\(displayName)/\(SoundSetLayout.manifestName)", "cannot be encoded (\(error))") }
-            do { try FileWriting.write(manifest, to: staging.appendingPathComponent(SoundSetLayout.manifestName)) } catch {
-                throw BuildProblem("\(displayName)/\(SoundSetLayout.manifestName)", "cannot be written (\(RegularFile.reason(error)))")
+            do { try RegularFile.write(manifest, to: staging.appendingPathComponent(SoundSetLayout.manifestName)) } catch {
+                throw BuildProblem("\(displayName)/\(SoundSetLayout.manifestName)", "cannot be written (\(error.reason))")
             }
             try swap(in: staging)
         } catch {
@@ -82,17 +82,15 @@ public struct OutputFolder: Sendable {
     /// Writes bytes, or places the last build's file: a hard link where the file system allows one
     /// (no bytes written), else a copy of its bytes.
     private func write(_ content: SoundSetFiles.ClipFile.Content, to target: URL, shownAs name: String) throws(BuildProblem) {
-        do {
+        do throws(RegularFile.Failure) {
             switch content {
-            case .bytes(let data): try FileWriting.write(data, to: target)
+            case .bytes(let data): try RegularFile.write(data, to: target)
             case .reused(let source):
                 if link(source.path, target.path) == 0 { return }
-                try FileWriting.write(try RegularFile.read(source, maxBytes: Composer.maxClipBytes), to: target)
+                try RegularFile.write(try RegularFile.read(source, maxBytes: Composer.maxClipBytes), to: target)
             }
-        } catch let failure as RegularFile.Failure {
-            throw problem(name, failure.reason)
         } catch {
-            throw problem(name, RegularFile.reason(error))
+            throw problem(name, error.reason)
         }
     }
 

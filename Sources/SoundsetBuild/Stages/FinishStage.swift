@@ -82,10 +82,14 @@ enum FinishStage {
             if let done = known[summary.name] { return done }
             let fileName = ClipFiles.fileName(summary.name, configuration)
             if let file = memo.finishedFile(of: summary, named: fileName, at: level) { return .reused(file) }
-            return .made(
-                try ClipFinisher.finish(
-                    try loader.load(entry), level: level, ceilingDb: configuration.loudness.truePeak - ClipEncoder.ceilingMargin,
-                    sampleRate: configuration.sampleRate))
+            let clip = try loader.load(entry)
+            do {
+                return .made(
+                    try ClipFinisher.finish(
+                        clip, level: level, ceilingDb: configuration.loudness.truePeak - ClipEncoder.ceilingMargin, sampleRate: configuration.sampleRate))
+            } catch {
+                throw BuildProblem(summary.recording.displayPath, "cannot be finished: \(error)")
+            }
         }
         return FinishedRound(level: level, clips: Dictionary(results.map { ($0.summary.name, $0) }, uniquingKeysWith: { a, _ in a }))
     }

@@ -104,6 +104,34 @@ public enum RegularFile {
         return String(inner.dropLast(37))
     }
 
+    /// Writes `data` to `url`, created or truncated: for files nobody reads before the writer is done
+    /// (a staging folder's); `replace` is for the others. No fsync: durability comes from writing a
+    /// whole new folder and swapping it in, not from flushing each file.
+    /// - Throws: `Failure` with the system's reason.
+    public static func write(_ data: Data, to url: URL) throws(Failure) {
+        let descriptor = open(url.path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else { throw Failure(reason: systemReason(errno)) }
+        var failure = writeAll(data, to: descriptor)
+        if close(descriptor) != 0, failure == nil { failure = errno }
+        if let failure { throw Failure(reason: systemReason(failure)) }
+    }
+
+    /// Writes every byte of `data` to `descriptor`: nil, or the errno that stopped it.
+    private static func writeAll(_ data: Data, to descriptor: Int32) -> Int32? {
+        data.withUnsafeBytes { raw in
+            var offset = 0
+            while offset < raw.count {
+                let written = systemWrite(descriptor, raw.baseAddress! + offset, raw.count - offset)
+                if written < 0 {
+                    if errno == EINTR { continue }
+                    return errno
+                }
+                offset += written
+            }
+            return nil
+        }
+    }
+
     /// Writes `data` to a new file beside `url` and renames it over `url`: readers see the old file or
     /// the new one, never part of either, and a failure leaves `url` as it was.
     /// - Throws: `Failure` with the system's reason (no space left, permission denied ...).
@@ -111,19 +139,7 @@ public enum RegularFile {
         let temporary = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).\(UUID().uuidString).tmp")
         let descriptor = open(temporary.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else { throw Failure(reason: systemReason(errno)) }
-        var failure: Int32?
-        data.withUnsafeBytes { raw in
-            var offset = 0
-            while offset < raw.count {
-                let written = systemWrite(descriptor, raw.baseAddress! + offset, raw.count - offset)
-                if written < 0 {
-                    if errno == EINTR { continue }
-                    failure = errno
-                    return
-                }
-                offset += written
-            }
-        }
+        var failure = writeAll(data, to: descriptor)
         if close(descriptor) != 0, failure == nil { failure = errno }
         if failure == nil, rename(temporary.path, url.path) != 0 { failure = errno }
         if let failure {
@@ -150,10 +166,19 @@ public enum RegularFile {
     }
 }
 
-#if canImport(Glibc)
-    private let systemRead = Glibc.read
-    private let systemWrite = Glibc.write
-#else
-    private let systemRead = Darwin.read
-    private let systemWrite = Darwin.write
-#endif
+/// `read(2)` and `write(2)`, which the names of `RegularFile`'s own functions hide.
+private func systemRead(_ descriptor: Int32, _ buffer: UnsafeMutableRawPointer, _ count: Int) -> Int {
+    #if canImport(Glibc)
+        Glibc.read(descriptor, buffer, count)
+    #else
+        Darwin.read(descriptor, buffer, count)
+    #endif
+}
+
+private func systemWrite(_ descriptor: Int32, _ buffer: UnsafeRawPointer, _ count: Int) -> Int {
+    #if canImport(Glibc)
+        Glibc.write(descriptor, buffer, count)
+    #else
+        Darwin.write(descriptor, buffer, count)
+    #endif
+}

@@ -11,12 +11,11 @@ public struct FileMeasurement: Sendable, Codable, Equatable {
     public var truePeak: Double
 }
 
-/// `soundset measure`: whole-clip loudness and true peak of any files libsndfile reads, to compare
-/// sound sets (soundset's own, or another tool's) on the same scale.
-public enum Measure {
-    /// Measures `path` (mixed to mono).
+extension FileMeasurement {
+    /// `soundset measure`: the whole-clip loudness and true peak of a file libsndfile reads (mixed
+    /// to mono), to compare sound sets (soundset's own, or another tool's) on one scale.
     /// - Throws: `BuildProblem` naming the file.
-    public static func file(_ path: String) throws(BuildProblem) -> FileMeasurement {
+    public static func measure(_ path: String) throws(BuildProblem) -> FileMeasurement {
         do {
             let file = try SoundFile.open(reading: path)
             let mono = Mono.mixDown(try file.readAll(), channels: file.info.channels)
