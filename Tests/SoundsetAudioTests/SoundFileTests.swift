@@ -22,11 +22,21 @@ import Testing
         #expect(file.info.container == container)
         #expect(file.info.encoding == encoding)
         let samples = try file.readAll()
+        let expected = pcm.map { Float($0) / 32768 }
         if encoding == .pcm16 {
-            #expect(samples == pcm.map { Float($0) / 32768 })
+            #expect(samples == expected)
         } else {
+            // G.711 keeps about 5 bits of each sample's mantissa: within 1/16 of it, or of its
+            // smallest step (32/32768 for a-law) near zero.
+            for (decoded, original) in zip(samples, expected) {
+                #expect(abs(decoded - original) <= max(abs(original) / 16, 32 / 32768), "\(original) came back as \(decoded)")
+            }
             #expect(samples.count == 1000)
         }
+        // Encoded in memory, the bytes are those libsndfile writes to a file.
+        let inMemory = try SoundFile.encode(pcm, container: container, encoding: encoding, sampleRate: 22050, path: "clip")
+        #expect(inMemory == (try Data(contentsOf: URL(fileURLWithPath: path))))
+        #expect(try SoundFile.open(bytes: inMemory, path: "clip").readAll() == samples)
     }
 
     @Test func randomBytesGiveLibsndfilesReason() throws {
@@ -40,7 +50,9 @@ import Testing
         #expect(error?.description.hasPrefix(url.path + ": ") == true)
     }
 
-    @Test func truncatedDataIsAnError() throws {
+    /// libsndfile reads a truncated file's frames silently; the note it logs is what the build
+    /// refuses the file by (`AssetCatalog.headerProblem`, tested through the build).
+    @Test func truncatedDataIsReadSilentlyButNoted() throws {
         let folder = try TemporaryDirectory()
         defer { folder.remove() }
         let url = folder.url.appendingPathComponent("short.wav")

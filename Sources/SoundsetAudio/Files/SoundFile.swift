@@ -137,7 +137,8 @@ public final class SoundFile {
     }
 
     /// Reads every frame as interleaved floats in [-1, 1] (`sf_readf_float`).
-    /// - Throws: `SoundFileError` when the file holds fewer frames than its header declares.
+    /// - Throws: `SoundFileError` when libsndfile cannot read the frames it reported (a read error:
+    ///   a file shorter than its header says is read as it is, and noted in `info.truncation`).
     public func readAll() throws -> [Float] {
         let channels = info.channels
         var done = 0

@@ -80,14 +80,3 @@ enum ClipEncoder {
         configuration.container == .aiff && configuration.encoding != .pcm16 && pcm.count % 2 == 1 ? pcm + [0] : pcm
     }
 }
-
-/// The names of a clip's files in the set's `Sounds`.
-enum ClipFiles {
-    static func fileName(_ name: String, _ configuration: Configuration) -> String {
-        "\(name).\(configuration.container.fileExtension)"
-    }
-
-    static func copyName(_ name: String, _ configuration: Configuration) -> String {
-        "\(name)\(ClipName.copySuffix).\(configuration.container.fileExtension)"
-    }
-}

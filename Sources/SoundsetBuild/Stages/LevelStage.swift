@@ -2,17 +2,6 @@ import Foundation
 import SoundsetAudio
 import SoundsetRuntime
 
-/// The set's level, and what deciding it found.
-public struct LevelDecision: Sendable {
-    public var level: SetLevel
-    /// The limiting each try found, by `BuildRecord.probeKey`, for the memo.
-    public var probes: [String: Double]
-    /// Tries the memo answered without finishing a clip.
-    public var remembered: Int
-    /// The clips finished at the last level tried: the finish stage need not finish them again.
-    var lastRound: FinishedRound?
-}
-
 /// Step 4, first half: the one level for the whole set. The target, unless a clip would then need
 /// more limiting than allowed: then the highest level at which none does, searched on the peakiest
 /// clips (the same few whatever the number of jobs). The finish stage checks it on every clip.

@@ -2,29 +2,6 @@ import Foundation
 import SoundsetAudio
 import SoundsetRuntime
 
-/// Every recording prepared: decoded, trimmed, resampled and measured now, or its summary as the
-/// memo keeps it (the samples are read again only for the clips that must be finished again).
-public struct PreparedSet: Sendable {
-    /// One clip, with its samples or without.
-    public enum Entry: Sendable {
-        case prepared(PreparedClip)
-        case remembered(ClipSummary)
-
-        public var summary: ClipSummary {
-            switch self {
-            case .prepared(let clip): clip.summary
-            case .remembered(let summary): summary
-            }
-        }
-    }
-
-    public var entries: [Entry]
-    public var problems: [BuildProblem]
-
-    /// How many came from the memo.
-    public var remembered: Int { entries.filter { if case .remembered = $0 { true } else { false } }.count }
-}
-
 /// Step 1-3 and the first measurement of step 4, for every recording.
 enum PrepareStage {
     /// The largest recording read: a 30 s take at 384 kHz in 64-bit stereo is 184 MB.
@@ -60,42 +37,5 @@ enum PrepareStage {
         return try ClipPreparer.prepare(
             recording, bytes: bytes, sourceSHA256: sha256, key: ClipKey.of(sourceSHA256: sha256, configurationHash: configuration.hash),
             configuration: configuration)
-    }
-}
-
-/// Gets a clip's samples when a stage needs them: from the memo, or by preparing the recording again.
-struct ClipLoader: Sendable {
-    let memo: any BuildMemo
-    let configuration: Configuration
-
-    /// `entry` with its samples.
-    /// - Throws: `BuildProblem` when the recording must be prepared again and cannot be, or its
-    ///   bytes changed since they were hashed.
-    func load(_ entry: PreparedSet.Entry) throws(BuildProblem) -> PreparedClip {
-        switch entry {
-        case .prepared(let clip): return clip
-        case .remembered(let summary):
-            if let clip = memo.preparedClip(summary) { return clip }
-            let clip = try PrepareStage.prepare(summary.recording, configuration: configuration)
-            guard clip.summary.sourceSHA256 == summary.sourceSHA256 else {
-                throw BuildProblem(summary.recording.displayPath, "changed while the build ran (build again)")
-            }
-            memo.remember(clip)
-            return clip
-        }
-    }
-}
-
-/// Counts clips done across tasks, for progress reports.
-final class ProgressCount: @unchecked Sendable {
-    // @unchecked: `value` is only read and written under `lock`.
-    private let lock = NSLock()
-    private var value = 0
-
-    func increment() -> Int {
-        lock.withLock {
-            value += 1
-            return value
-        }
     }
 }

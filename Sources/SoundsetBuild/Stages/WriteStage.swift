@@ -2,31 +2,6 @@ import Foundation
 import SoundsetAudio
 import SoundsetRuntime
 
-/// The new set, whole, before anything is written: every clip file's bytes (or the last build's file
-/// that holds them), their copies, and the manifest.
-public struct SoundSetFiles: Sendable {
-    /// One clip's file in `Sounds`.
-    public struct ClipFile: Sendable {
-        /// Its bytes, or the last build's file that holds them.
-        public enum Content: Sendable {
-            case bytes(Data)
-            case reused(URL)
-        }
-
-        public var name: String
-        /// The byte-identical copy's name, when the clip has one.
-        public var copyName: String?
-        public var content: Content
-    }
-
-    public var clips: [ClipFile]
-    public var manifest: Manifest
-    /// What each clip file holds, by file name, for the memo.
-    public var facts: [String: BuildRecord.FinishedFact]
-    /// Clips the encoding left over the ceiling.
-    public var warnings: [BuildProblem]
-}
-
 /// Step 5 and 6: each clip encoded (or the last build's file taken), read back, and the manifest made
 /// from what the files hold.
 enum WriteStage {
@@ -34,21 +9,27 @@ enum WriteStage {
         _ finished: FinishedSet, copies: Set<String>, configuration: Configuration, outputDisplay: String, jobs: Int
     ) async throws -> SoundSetFiles {
         let level = finished.level.level
-        let results = try await finished.clips.concurrentMap(maxConcurrency: jobs) { entry -> (SoundSetFiles.ClipFile, ClipFigures, BuildProblem?) in
+        /// One clip's file, its figures, and what its encoding left to say.
+        struct Written: Sendable {
+            var file: SoundSetFiles.ClipFile
+            var figures: ClipFigures
+            var warning: BuildProblem?
+        }
+        let results = try await finished.clips.concurrentMap(maxConcurrency: jobs) { entry -> Written in
             let name = entry.summary.name
             let file = ClipFiles.fileName(name, configuration)
             let copy = copies.contains(name) ? ClipFiles.copyName(name, configuration) : nil
             switch entry {
             case .reused(let reused):
-                return (SoundSetFiles.ClipFile(name: file, copyName: copy, content: .reused(reused.url)), reused.figures, nil)
+                return Written(file: .init(name: file, copyName: copy, content: .reused(reused.url)), figures: reused.figures)
             case .made(let clip):
                 let encoded = try ClipEncoder.encode(
                     clip, level: level, configuration: configuration, displayPath: "\(outputDisplay)/\(SoundSetLayout.soundsName)/\(file)")
-                return (SoundSetFiles.ClipFile(name: file, copyName: copy, content: .bytes(encoded.bytes)), encoded.figures, encoded.warning)
+                return Written(file: .init(name: file, copyName: copy, content: .bytes(encoded.bytes)), figures: encoded.figures, warning: encoded.warning)
             }
         }
         let clips = zip(finished.clips, results).map { entry, result in
-            manifestClip(entry.summary, file: result.0, figures: result.1, configuration: configuration)
+            manifestClip(entry.summary, file: result.file, figures: result.figures, configuration: configuration)
         }
         let manifest = Manifest(
             toolVersion: ToolVersion.current, configurationHash: configuration.hash, locale: configuration.locale,
@@ -58,9 +39,10 @@ enum WriteStage {
                 maxLimiterReductionDb: configuration.limiter.maxReductionDb, setLevel: rounded(level), reason: finished.level.reason),
             reading: configuration.reading, announcement: configuration.announcement, clips: clips)
         let facts = Dictionary(
-            zip(finished.clips, results).map { entry, result in (result.0.name, BuildRecord.FinishedFact(key: entry.summary.key, figures: result.1)) },
-            uniquingKeysWith: { a, _ in a })
-        return SoundSetFiles(clips: results.map(\.0), manifest: manifest, facts: facts, warnings: results.compactMap(\.2))
+            zip(finished.clips, results).map { entry, result in
+                (result.file.name, BuildRecord.FinishedFact(key: entry.summary.key, figures: result.figures))
+            }, uniquingKeysWith: { a, _ in a })
+        return SoundSetFiles(clips: results.map(\.file), manifest: manifest, facts: facts, warnings: results.compactMap(\.warning))
     }
 
     /// The manifest's entry for a clip file, from its figures (dB rounded to 2 decimals).

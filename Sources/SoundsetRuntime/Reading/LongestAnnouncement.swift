@@ -49,11 +49,11 @@ public enum LongestAnnouncement {
         for cents in 0...(maxWhole == 0 ? maxFraction : 99) {
             consider(around + weigh(locale.read(try! Amount(minorUnits: Int64(cents)), options: reading)), Int64(cents))
         }
-        func bestFraction(upTo last: Int) -> (Score, Int) {
-            var result = (weigh(readings.fraction(0)), 0)
+        func bestFraction(upTo last: Int) -> (score: Score, cents: Int) {
+            var result = (score: weigh(readings.fraction(0)), cents: 0)
             for cents in stride(from: 1, through: last, by: 1) {
                 let score = weigh(readings.fraction(cents))
-                if score > result.0 { result = (score, cents) }
+                if score > result.score { result = (score, cents) }
             }
             return result
         }
@@ -111,7 +111,7 @@ public enum LongestAnnouncement {
                         return (next.read(digit: digit, at: position).map(\.clipName), next)
                     },
                     finish: { $0.started ? [] : nil }, weigh: weigh)
-                return search.best(from: IntegerReader(useLiang: options.useLiang)).map { ($0.0 + tail, $0.1) }
+                return search.best(from: IntegerReader(useLiang: options.useLiang)).map { ($0.score + tail, $0.value) }
             case .enUS:
                 // The state is the value read so far, capped at 2: enough to choose dollar or dollars.
                 var search = DigitSearch<Int>(
@@ -135,7 +135,7 @@ struct DigitSearch<State: Hashable> {
     let step: (State, Int, Int) -> ([String], State)
     let finish: (State) -> [String]?
     let weigh: ([String]) -> LongestAnnouncement.Score
-    private var memo: [Key: (LongestAnnouncement.Score, Int64)?] = [:]
+    private var memo: [Key: (score: LongestAnnouncement.Score, value: Int64)?] = [:]
 
     struct Key: Hashable {
         var position: Int
@@ -162,17 +162,17 @@ struct DigitSearch<State: Hashable> {
     }
 
     /// The best score and the number reaching it (the smallest such number), or nil if none is accepted.
-    mutating func best(from state: State) -> (LongestAnnouncement.Score, Int64)? {
+    mutating func best(from state: State) -> (score: LongestAnnouncement.Score, value: Int64)? {
         solve(Key(position: 0, tight: true, state: state))
     }
 
     /// The best score of the remaining digits and the value they spell.
-    private mutating func solve(_ key: Key) -> (LongestAnnouncement.Score, Int64)? {
+    private mutating func solve(_ key: Key) -> (score: LongestAnnouncement.Score, value: Int64)? {
         if key.position == positions {
             return finish(key.state).map { (weigh($0), 0) }
         }
         if let known = memo[key] { return known }
-        var best: (LongestAnnouncement.Score, Int64)?
+        var best: (score: LongestAnnouncement.Score, value: Int64)?
         let top = key.tight ? digits[key.position] : base - 1
         var place: Int64 = 1
         for _ in 0..<(positions - key.position - 1) { place *= Int64(base) }
@@ -180,7 +180,7 @@ struct DigitSearch<State: Hashable> {
             let (clips, next) = step(key.state, digit, key.position)
             guard let (rest, value) = solve(Key(position: key.position + 1, tight: key.tight && digit == top, state: next)) else { continue }
             let score = weigh(clips) + rest
-            if best == nil || score > best!.0 { best = (score, Int64(digit) * place + value) }
+            if best == nil || score > best!.score { best = (score, Int64(digit) * place + value) }
         }
         memo[key] = best
         return best

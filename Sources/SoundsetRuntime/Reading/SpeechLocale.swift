@@ -3,7 +3,7 @@ public enum SpeechLocale: String, CaseIterable, Sendable, Codable {
     case zhCN = "zh-CN"
     case enUS = "en-US"
 
-    /// The clip names before the Copy rule, and how each is written (the token) for display.
+    /// The clip names that read `amount`, before the Copy rule.
     public func read(_ amount: Amount, options: ReadingOptions = ReadingOptions()) -> [String] {
         switch self {
         case .zhCN: ChineseReading.tokens(for: amount, options: options).map(\.clipName)

@@ -69,7 +69,7 @@ public struct SHA256Digest: Sendable {
     /// announcement's 6 (`make bench`; allocating the schedule per block took three times as long).
     private mutating func compress(blocks: UnsafeRawBufferPointer) {
         guard blocks.count >= 64 else { return }
-        var h = (state[0], state[1], state[2], state[3], state[4], state[5], state[6], state[7])
+        var state = self.state
         Self.k.withUnsafeBufferPointer { k in
             withUnsafeTemporaryAllocation(of: UInt32.self, capacity: 64) { w in
                 for offset in stride(from: 0, to: blocks.count - 63, by: 64) {
@@ -79,17 +79,17 @@ public struct SHA256Digest: Sendable {
                         let s1 = rotate(w[i - 2], 17) ^ rotate(w[i - 2], 19) ^ (w[i - 2] >> 10)
                         w[i] = w[i - 16] &+ s0 &+ w[i - 7] &+ s1
                     }
-                    var (a, b, c, d, e, f, g, hh) = h
+                    var (a, b, c, d, e, f, g, h) = (state[0], state[1], state[2], state[3], state[4], state[5], state[6], state[7])
                     for i in 0..<64 {
-                        let t1 = hh &+ (rotate(e, 6) ^ rotate(e, 11) ^ rotate(e, 25)) &+ ((e & f) ^ (~e & g)) &+ k[i] &+ w[i]
+                        let t1 = h &+ (rotate(e, 6) ^ rotate(e, 11) ^ rotate(e, 25)) &+ ((e & f) ^ (~e & g)) &+ k[i] &+ w[i]
                         let t2 = (rotate(a, 2) ^ rotate(a, 13) ^ rotate(a, 22)) &+ ((a & b) ^ (a & c) ^ (b & c))
-                        (hh, g, f, e, d, c, b, a) = (g, f, e, d &+ t1, c, b, a, t1 &+ t2)
+                        (h, g, f, e, d, c, b, a) = (g, f, e, d &+ t1, c, b, a, t1 &+ t2)
                     }
-                    h = (h.0 &+ a, h.1 &+ b, h.2 &+ c, h.3 &+ d, h.4 &+ e, h.5 &+ f, h.6 &+ g, h.7 &+ hh)
+                    for (index, word) in [a, b, c, d, e, f, g, h].enumerated() { state[index] &+= word }
                 }
             }
         }
-        state = [h.0, h.1, h.2, h.3, h.4, h.5, h.6, h.7]
+        self.state = state
     }
 
     private func rotate(_ x: UInt32, _ n: UInt32) -> UInt32 { x >> n | x << (32 - n) }

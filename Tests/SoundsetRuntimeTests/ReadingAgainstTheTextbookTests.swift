@@ -37,7 +37,9 @@ enum TextbookReading {
     }
 }
 
-@Suite struct ExhaustiveReadingTests {
+/// Every whole amount up to 2,000,000 read exhaustively, and amounts up to 10^12 sampled at random
+/// (100,000 of them, in every style): both against the textbook reading.
+@Suite struct ReadingAgainstTheTextbookTests {
     /// Every whole amount from 0 to 2,000,000 yuan: the reading matches the textbook reading, uses only
     /// clips of the zh-CN list, and needs no copy (only decimals can repeat a clip).
     @Test(arguments: stride(from: Int64(0), to: 2_000_001, by: 500_000).map { $0..<min($0 + 500_000, 2_000_001) })

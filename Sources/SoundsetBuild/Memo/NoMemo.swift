@@ -1,0 +1,17 @@
+import Foundation
+import SoundsetAudio
+import SoundsetRuntime
+
+/// `--no-cache`: remembers nothing; every stage does its work.
+public struct NoMemo: BuildMemo {
+    public init() {}
+    public func unchangedSet(assets: URL, output: URL) -> Manifest? { nil }
+    public func currentSet(in output: URL, for recordings: HashedRecordings, configurationHash: String, copies: Set<String>) -> Manifest? { nil }
+    public func sha256(of recording: Recording, stamp: FileStamp) -> String? { nil }
+    public func summary(of recording: Recording, sha256: String, key: String) -> ClipSummary? { nil }
+    public func preparedClip(_ summary: ClipSummary) -> PreparedClip? { nil }
+    public func remember(_ clip: PreparedClip) {}
+    public func limiting(of clip: ClipSummary, at level: Double) -> Double? { nil }
+    public func finishedFile(of clip: ClipSummary, named fileName: String, at level: Double) -> ReusedFile? { nil }
+    public func remember(_ build: BuildFindings) {}
+}

@@ -1,0 +1,26 @@
+import Foundation
+import SoundsetAudio
+
+/// What preparing a recording found, without its samples: enough to decide the set's level and to
+/// write the manifest. The build's memo keeps it small; the samples come with `PreparedClip`.
+public struct ClipSummary: Sendable {
+    public var recording: Recording
+    /// sha256 of the recording's bytes: the bytes that were decoded.
+    public var sourceSHA256: String
+    /// The key of the clip's facts in the build's memo (`ClipKey`).
+    public var key: String
+    /// Where the word was found, in source frames.
+    public var region: TrimRegion
+    /// Whole-clip loudness and true peak before any gain.
+    public var measurement: LoudnessMeasurement
+    /// Things a designer should know that do not stop the build.
+    public var warnings: [BuildProblem]
+    /// Frames of the prepared clip at the output rate.
+    public var sampleCount: Int
+
+    /// True peak above loudness, dB: how much headroom the clip needs above its level.
+    public var peakToLoudness: Double { measurement.truePeak - measurement.loudness }
+
+    /// The clip's name.
+    public var name: String { recording.name }
+}
