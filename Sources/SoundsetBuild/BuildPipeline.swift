@@ -19,7 +19,7 @@ public enum BuildPipeline {
         let hashed = try await HashStage.run(catalog.recordings, memo: memo, clockFolder: outputURL.deletingLastPathComponent(), jobs: options.jobs)
         let problems = catalog.problems + hashed.problems
         if problems.isEmpty, let manifest = memo.currentSet(in: outputURL, for: hashed, configurationHash: configuration.hash, copies: catalog.copies) {
-            memo.remember(findings(options, configuration, hashed: hashed, prepared: nil, files: nil, probes: [:]))
+            memo.remember(findings(options, configuration, manifest: manifest, hashed: hashed, prepared: nil, files: nil, probes: [:]))
             return .upToDate(manifest)
         }
 
@@ -37,7 +37,7 @@ public enum BuildPipeline {
             try output.commit(set)
             return (decision, finished, set)
         }
-        memo.remember(findings(options, configuration, hashed: hashed, prepared: prepared, files: set, probes: decision.probes))
+        memo.remember(findings(options, configuration, manifest: set.manifest, hashed: hashed, prepared: prepared, files: set, probes: decision.probes))
 
         return BuildReport(
             manifest: set.manifest, warnings: prepared.entries.flatMap(\.summary.warnings) + set.warnings, upToDate: false,
@@ -59,7 +59,8 @@ public enum BuildPipeline {
     /// between hashing and decoding is not stamped), the files of the set (or, for a set found up to
     /// date, the last record's facts still true of it), and the level search's tries.
     private static func findings(
-        _ options: BuildOptions, _ configuration: Configuration, hashed: HashedRecordings, prepared: PreparedSet?, files: SoundSetFiles?,
+        _ options: BuildOptions, _ configuration: Configuration, manifest: Manifest, hashed: HashedRecordings, prepared: PreparedSet?,
+        files: SoundSetFiles?,
         probes: [String: Double]
     ) -> BuildFindings {
         let decoded = Dictionary((prepared?.entries ?? []).map { ($0.summary.recording.fileName, $0.summary.sourceSHA256) }, uniquingKeysWith: { a, _ in a })
@@ -67,10 +68,11 @@ public enum BuildPipeline {
         for item in hashed.items where decoded[item.recording.fileName].map({ $0 == item.sha256 }) ?? true {
             if let stamp = item.stamp { recordings[item.recording.fileName] = .init(stamp: stamp, sha256: item.sha256) }
         }
-        let keys = Set(hashed.items.map { ClipKey.of(sourceSHA256: $0.sha256, configurationHash: configuration.hash) })
+        let configurationHash = configuration.hash
+        let keys = Set(hashed.items.map { ClipKey.of(sourceSHA256: $0.sha256, configurationHash: configurationHash) })
         return BuildFindings(
             assets: options.assets, output: options.output.standardizedFileURL,
-            configurationFileSHA256: Stamps.configurationFileSHA256(options.assets) ?? "", configurationHash: configuration.hash,
-            recordings: recordings, recordingsStampedAt: hashed.readFrom, finished: files?.facts, probes: probes, keys: keys)
+            configurationFileSHA256: Stamps.configurationFileSHA256(options.assets) ?? "", configurationHash: configurationHash,
+            manifest: manifest, recordings: recordings, recordingsStampedAt: hashed.readFrom, finished: files?.facts, probes: probes, keys: keys)
     }
 }

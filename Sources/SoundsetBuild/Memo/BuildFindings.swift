@@ -1,4 +1,5 @@
 import Foundation
+import SoundsetRuntime
 
 /// What a build found, for the memo to keep: its recordings (by file name, their stamps when it
 /// took them, and sha256), the files it wrote into the set, and its level search's tries.
@@ -7,6 +8,8 @@ public struct BuildFindings: Sendable {
     public var output: URL
     public var configurationFileSHA256: String
     public var configurationHash: String
+    /// The set's manifest, as it is in the output folder.
+    public var manifest: Manifest
     public var recordings: [String: BuildRecord.RecordingFact]
     /// When the build began to read the recordings (`HashedRecordings.readFrom`).
     public var recordingsStampedAt: FileTime

@@ -53,29 +53,52 @@ public final class DiskMemo: BuildMemo, @unchecked Sendable {
     /// By stamps alone: the record's recordings, configuration file and output files, each proven
     /// unchanged. Decodes the record's head only (a no-op rebuild is mostly this).
     public func unchangedSet(assets: URL, output: URL) -> Manifest? {
+        struct Stamped: Decodable { var stamp: FileStamp }
         struct Head: Decodable {
             var schemaVersion: Int
             var toolVersion: String
             var configurationFileSHA256: String
-            var recordings: [String: BuildRecord.RecordingFact]
-            var outputs: [String: BuildRecord.OutputFact]
+            var recordings: [String: Stamped]
+            var outputs: [String: Stamped]
             var recordingsStampedAt: FileTime
             var outputsStampedAt: FileTime
         }
         guard let data = try? RegularFile.read(recordURL, maxBytes: 64 << 20), let head = try? JSONDecoder().decode(Head.self, from: data),
             head.schemaVersion == BuildRecord.currentSchemaVersion, head.toolVersion == ToolVersion.current, !head.outputs.isEmpty,
             let recordings = Stamps.recordings(in: assets), recordings.count == head.recordings.count,
-            recordings.allSatisfy({ name, stamp in head.recordings[name].map { stamp.proves($0.stamp, stampedAt: head.recordingsStampedAt) } ?? false }),
+            recordings.allSatisfy({ name, stamp in
+                guard let recorded = head.recordings[name]?.stamp else { return false }
+                return unchanged(stamp, recorded, head.recordingsStampedAt) { ($0.recordings[name]?.sha256, assets.appendingPathComponent(name)) }
+            }),
             let outputs = Stamps.outputs(of: output), outputs.count == head.outputs.count,
-            outputs.allSatisfy({ path, stamp in head.outputs[path].map { stamp.proves($0.stamp, stampedAt: head.outputsStampedAt) } ?? false }),
+            outputs.allSatisfy({ path, stamp in
+                guard let recorded = head.outputs[path]?.stamp else { return false }
+                return unchanged(stamp, recorded, head.outputsStampedAt) { ($0.outputs[path]?.sha256, output.appendingPathComponent(path)) }
+            }),
             Stamps.configurationFileSHA256(assets) == head.configurationFileSHA256
         else { return nil }
         return try? Manifest.load(from: output.appendingPathComponent(SoundSetLayout.manifestName))
     }
 
+    /// Whether a file stamped `stamp` now is as recorded: its stamp proves it, or, when it was
+    /// modified in the tick the stamps were taken (racily clean), its bytes hash to the sha256 the
+    /// whole record holds for it (`file` gives both, asked only then: the no-op check decodes stamps).
+    private func unchanged(_ stamp: FileStamp, _ recorded: FileStamp, _ stampedAt: FileTime, file: (BuildRecord) -> (sha256: String?, url: URL)) -> Bool {
+        guard stamp == recorded else { return false }
+        if stamp.proves(recorded, stampedAt: stampedAt) { return true }
+        guard let record, case let (expected?, url) = file(record) else { return false }
+        return (try? SHA256.hex(fileAt: url)) == expected
+    }
+
     /// By the files' bytes: the manifest names these recordings' sha256, this configuration and
     /// tool, and every file it lists hashes to what it says.
     public func currentSet(in output: URL, for recordings: HashedRecordings, configurationHash: String, copies: Set<String>) -> Manifest? {
+        // A recording the record knows with another sha256 answers it without reading the manifest.
+        if let record, record.configurationHash == configurationHash,
+            recordings.items.contains(where: { item in record.recordings[item.recording.fileName].map { $0.sha256 != item.sha256 } ?? false })
+        {
+            return nil
+        }
         guard let manifest = try? Manifest.load(from: output.appendingPathComponent(SoundSetLayout.manifestName)),
             manifest.toolVersion == ToolVersion.current, manifest.configurationHash == configurationHash,
             manifest.clips.count == recordings.items.count
@@ -160,8 +183,7 @@ public final class DiskMemo: BuildMemo, @unchecked Sendable {
             hashes["\(SoundSetLayout.soundsName)/\(name)"] = fact.figures.sha256
         }
         // Copies hold their original's bytes.
-        let manifest = try? Manifest.load(from: output.appendingPathComponent(SoundSetLayout.manifestName))
-        for clip in manifest?.clips ?? [] {
+        for clip in build.manifest.clips {
             if let copy = clip.copy { hashes["\(SoundSetLayout.soundsName)/\(copy)"] = clip.sha256 }
             hashes["\(SoundSetLayout.soundsName)/\(clip.file)"] = clip.sha256
         }

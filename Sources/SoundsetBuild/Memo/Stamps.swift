@@ -10,9 +10,10 @@ enum Stamps {
         var stamps: [String: FileStamp] = [:]
         guard let manifest = FileStamp(path: output.appendingPathComponent(SoundSetLayout.manifestName).path) else { return nil }
         stamps[SoundSetLayout.manifestName] = manifest
-        let sounds = output.appendingPathComponent(SoundSetLayout.soundsName)
-        for name in (try? FileManager.default.contentsOfDirectory(atPath: sounds.path)) ?? [] {
-            guard let stamp = FileStamp(path: sounds.appendingPathComponent(name).path) else { return nil }
+        // Paths joined as strings: a URL per file is most of a no-op rebuild's work otherwise.
+        let sounds = output.appendingPathComponent(SoundSetLayout.soundsName).path
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: sounds)) ?? [] {
+            guard let stamp = FileStamp(path: sounds + "/" + name) else { return nil }
             stamps["\(SoundSetLayout.soundsName)/\(name)"] = stamp
         }
         return stamps
@@ -23,8 +24,9 @@ enum Stamps {
     static func recordings(in assets: URL) -> [String: FileStamp]? {
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: assets.path) else { return nil }
         var stamps: [String: FileStamp] = [:]
+        let folder = assets.path
         for name in names where AssetCatalog.isRecordingName(name) {
-            guard let stamp = FileStamp(path: assets.appendingPathComponent(name).path, followingLinks: false) else { return nil }
+            guard let stamp = FileStamp(path: folder + "/" + name, followingLinks: false) else { return nil }
             stamps[name] = stamp
         }
         return stamps

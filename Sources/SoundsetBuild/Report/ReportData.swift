@@ -52,6 +52,7 @@ enum ReportGatherer {
                 displayPath: ConfigurationLoader.fileName)) ?? Configuration()
         let sounds = output.appendingPathComponent(SoundSetLayout.soundsName)
         let memo = DiskMemo(output: output.standardizedFileURL)
+        let configurationHash = configuration.hash
         var clips: [ClipReport] = []
         for clip in manifest.clips {
             let sourceURL = assets.appendingPathComponent(clip.source.file)
@@ -59,7 +60,7 @@ enum ReportGatherer {
             let source = try SoundFile.open(reading: sourceURL.path)
             let mono = Mono.mixDown(try source.readAll(), channels: source.info.channels)
             let recording = Recording(name: clip.name, fileName: clip.source.file, url: sourceURL, displayPath: display, info: source.info)
-            let key = ClipKey.of(sourceSHA256: clip.source.sha256, configurationHash: configuration.hash)
+            let key = ClipKey.of(sourceSHA256: clip.source.sha256, configurationHash: configurationHash)
             guard let prepared = memo.summary(of: recording, sha256: clip.source.sha256, key: key) else {
                 throw BuildProblem(
                     display, "is not in the build's \(DiskMemo.folderName), or changed since the set was built: run soundset build (without --no-cache) first")

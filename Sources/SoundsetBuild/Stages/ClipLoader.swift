@@ -6,6 +6,13 @@ import SoundsetRuntime
 struct ClipLoader: Sendable {
     let memo: any BuildMemo
     let configuration: Configuration
+    let configurationHash: String
+
+    init(memo: any BuildMemo, configuration: Configuration) {
+        self.memo = memo
+        self.configuration = configuration
+        configurationHash = configuration.hash
+    }
 
     /// `entry` with its samples.
     /// - Throws: `BuildProblem` when the recording must be prepared again and cannot be, or its
@@ -15,7 +22,7 @@ struct ClipLoader: Sendable {
         case .prepared(let clip): return clip
         case .remembered(let summary):
             if let clip = memo.preparedClip(summary) { return clip }
-            let clip = try PrepareStage.prepare(summary.recording, configuration: configuration)
+            let clip = try PrepareStage.prepare(summary.recording, configuration: configuration, configurationHash: configurationHash)
             guard clip.summary.sourceSHA256 == summary.sourceSHA256 else {
                 throw BuildProblem(summary.recording.displayPath, "changed while the build ran (build again)")
             }

@@ -13,12 +13,13 @@ enum PrepareStage {
     ) async throws -> PreparedSet {
         let done = ProgressCount()
         let total = hashed.items.count
+        let configurationHash = configuration.hash
         let results = try await hashed.items.concurrentMap(maxConcurrency: jobs) { item -> Result<PreparedSet.Entry, BuildProblem> in
             defer { progress?(done.increment(), total, item.recording.name) }
-            let key = ClipKey.of(sourceSHA256: item.sha256, configurationHash: configuration.hash)
+            let key = ClipKey.of(sourceSHA256: item.sha256, configurationHash: configurationHash)
             if let summary = memo.summary(of: item.recording, sha256: item.sha256, key: key) { return .success(.remembered(summary)) }
             return Result { () throws(BuildProblem) -> PreparedSet.Entry in
-                let clip = try prepare(item.recording, configuration: configuration)
+                let clip = try prepare(item.recording, configuration: configuration, configurationHash: configurationHash)
                 memo.remember(clip)
                 return .prepared(clip)
             }
@@ -28,14 +29,14 @@ enum PrepareStage {
 
     /// Reads `recording`'s bytes once, hashes them and decodes them: the clip is of the bytes its
     /// sha256 names, even if the file is replaced while the build runs.
-    static func prepare(_ recording: Recording, configuration: Configuration) throws(BuildProblem) -> PreparedClip {
+    static func prepare(_ recording: Recording, configuration: Configuration, configurationHash: String) throws(BuildProblem) -> PreparedClip {
         let bytes: Data
         do { bytes = try RegularFile.read(recording.url, maxBytes: maxRecordingBytes) } catch {
             throw BuildProblem(recording.displayPath, error.reason)
         }
         let sha256 = SHA256.hex(bytes)
         return try ClipPreparer.prepare(
-            recording, bytes: bytes, sourceSHA256: sha256, key: ClipKey.of(sourceSHA256: sha256, configurationHash: configuration.hash),
+            recording, bytes: bytes, sourceSHA256: sha256, key: ClipKey.of(sourceSHA256: sha256, configurationHash: configurationHash),
             configuration: configuration)
     }
 }

@@ -10,8 +10,8 @@ public enum ClipNameRules {
         if name.isEmpty { return "the name is empty" }
         if name.utf8.count > maxLength { return "longer than \(maxLength) characters" }
         if name.hasPrefix("-") { return "it starts with '-' (a name must start with a letter, digit or '_')" }
-        let allowed = name.unicodeScalars.allSatisfy { scalar in
-            scalar.isASCII && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) || scalar == "_" || scalar == "-")
+        let allowed = name.utf8.allSatisfy { byte in
+            (65...90).contains(byte) || (97...122).contains(byte) || (48...57).contains(byte) || byte == UInt8(ascii: "_") || byte == UInt8(ascii: "-")
         }
         if !allowed { return "only ASCII letters, digits, '_' and '-' are allowed" }
         return nil
@@ -32,7 +32,9 @@ public enum ClipNameRules {
     }
 
     private static func isUnprintable(_ scalar: Unicode.Scalar) -> Bool {
-        switch scalar.properties.generalCategory {
+        // ASCII, as nearly every name is, without the Unicode tables: its controls are C0 and DEL.
+        if scalar.isASCII { return scalar.value < 0x20 || scalar.value == 0x7F }
+        return switch scalar.properties.generalCategory {
         case .control, .format, .lineSeparator, .paragraphSeparator: true
         default: false
         }
