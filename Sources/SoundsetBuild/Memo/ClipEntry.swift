@@ -2,12 +2,6 @@ import Foundation
 import SoundsetAudio
 import SoundsetRuntime
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 /// One prepared clip in the disk memo, `<key>.clip`: the summary (small, read for every clip), then
 /// the samples and their true-peak envelope (read only when the clip must be finished again).
 ///
@@ -65,32 +59,31 @@ struct ClipEntry {
     /// The summary in the entry at `url`, when it is intact, is the entry of `key` and is for the
     /// recording with `sourceSHA256`; and the size the whole entry must have.
     static func summary(at url: URL, key: String, sourceSHA256: String) -> (Stored, entrySize: Int)? {
-        guard let handle = open(url) else { return nil }
-        defer { close(handle.descriptor) }
-        guard let head = read(handle.descriptor, count: 16), head.prefix(8) == magic else { return nil }
+        // A summary is a few hundred bytes: one read holds it.
+        guard var (head, size) = try? RegularFile.head(url, count: 4096, followingLinks: false), head.prefix(8) == magic, head.count >= 16 else {
+            return nil
+        }
         let length = integer(head.dropFirst(8))
-        guard length > 0, length <= maxSummaryBytes, let rest = read(handle.descriptor, count: Int(length) + 8),
-            checksum(head + rest.prefix(Int(length))) == integer(rest.suffix(8)),
-            let stored = try? coder.decoder.decode(Stored.self, from: rest.prefix(Int(length))),
+        guard length > 0, length <= maxSummaryBytes, 16 + Int(length) + 8 <= size else { return nil }
+        if head.count < 16 + Int(length) + 8 {
+            guard let longer = try? RegularFile.head(url, count: 16 + Int(length) + 8, followingLinks: false) else { return nil }
+            (head, size) = longer
+        }
+        let summary = head.dropFirst(16).prefix(Int(length))
+        guard head.count >= 16 + Int(length) + 8, checksum(head.prefix(16 + Int(length))) == integer(head.dropFirst(16 + Int(length))),
+            let stored = try? coder.decoder.decode(Stored.self, from: summary),
             stored.key == key, stored.sourceSHA256 == sourceSHA256, (0...(1 << 28)).contains(stored.sampleCount),
             (0...(1 << 28)).contains(stored.blockCount)
         else { return nil }
         return (stored, 16 + Int(length) + 8 + (stored.sampleCount + 2 * stored.blockCount) * 4 + 8)
     }
 
-    /// The size of the file at `url`, if it is a regular file.
-    private static func size(_ url: URL) -> Int? {
-        guard let handle = open(url) else { return nil }
-        close(handle.descriptor)
-        return handle.size
-    }
-
     /// The samples and envelope in the entry at `url`, checked as `summary(at:)` checks, and whole:
     /// its size is checked against the summary's before anything else is read.
     static func clip(at url: URL, summary: ClipSummary, key: String) -> PreparedClip? {
         guard let (stored, size) = Self.summary(at: url, key: key, sourceSHA256: summary.sourceSHA256),
-            stored.sampleCount == summary.sampleCount, Self.size(url) == size,
-            let data = try? RegularFile.read(url, maxBytes: size), data.count == size
+            stored.sampleCount == summary.sampleCount, (try? RegularFile.head(url, count: 0, followingLinks: false))?.size == size,
+            let data = try? RegularFile.read(url, maxBytes: size, followingLinks: false), data.count == size
         else { return nil }
         let payloadStart = data.startIndex + 16 + Int(integer(data.dropFirst(8).prefix(8))) + 8
         let payload = data[payloadStart..<(data.endIndex - 8)]
@@ -113,9 +106,7 @@ struct ClipEntry {
 
     /// Whether the file at `url` begins as an entry does: what pruning may delete.
     static func isEntry(_ url: URL) -> Bool {
-        guard let handle = open(url) else { return false }
-        defer { close(handle.descriptor) }
-        return read(handle.descriptor, count: 8) == magic
+        (try? RegularFile.head(url, count: 8, followingLinks: false))?.bytes == magic
     }
 
     // MARK: Bytes
@@ -134,24 +125,6 @@ struct ClipEntry {
             return decoder
         }()
     )
-
-    /// A regular file opened without blocking (never a FIFO, never through a link), with its size.
-    private static func open(_ url: URL) -> (descriptor: Int32, size: Int)? {
-        let descriptor = openFile(url.path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOFOLLOW)
-        guard descriptor >= 0 else { return nil }
-        var info = stat()
-        guard fstat(descriptor, &info) == 0, info.st_mode & S_IFMT == S_IFREG else {
-            close(descriptor)
-            return nil
-        }
-        return (descriptor, Int(info.st_size))
-    }
-
-    private static func read(_ descriptor: Int32, count: Int) -> Data? {
-        var data = Data(count: count)
-        let got = data.withUnsafeMutableBytes { systemRead(descriptor, $0.baseAddress!, count) }
-        return got == count ? data : nil
-    }
 
     private static func append(_ value: UInt64, to data: inout Data) {
         withUnsafeBytes(of: value.littleEndian) { data.append(contentsOf: $0) }
@@ -177,21 +150,4 @@ struct ClipEntry {
         }
         return hash
     }
-}
-
-/// `open(2)` and `read(2)`, which `ClipEntry`'s own `open` and `read` hide.
-private func openFile(_ path: String, _ flags: Int32) -> Int32 {
-    #if canImport(Glibc)
-        Glibc.open(path, flags)
-    #else
-        Darwin.open(path, flags)
-    #endif
-}
-
-private func systemRead(_ descriptor: Int32, _ buffer: UnsafeMutableRawPointer, _ count: Int) -> Int {
-    #if canImport(Glibc)
-        Glibc.read(descriptor, buffer, count)
-    #else
-        Darwin.read(descriptor, buffer, count)
-    #endif
 }

@@ -18,30 +18,48 @@ public enum RegularFile {
         public init(reason: String) { self.reason = reason }
     }
 
+    /// The first `count` bytes of the regular file at `url` (all of it when it is shorter), and its
+    /// size: what a file's header says, without reading the rest.
+    /// - Parameter followingLinks: false refuses a symbolic link (a folder soundset owns is never
+    ///   left through one).
+    /// - Throws: `Failure` when it is missing, not a regular file or unreadable.
+    public static func head(_ url: URL, count: Int, followingLinks: Bool = true) throws(Failure) -> (bytes: Data, size: Int) {
+        let descriptor = try openRegular(url, followingLinks: followingLinks)
+        defer { close(descriptor) }
+        var info = stat()
+        guard fstat(descriptor, &info) == 0 else { throw Failure(reason: "cannot be read (\(systemReason(errno)))") }
+        return (try readUpTo(min(count, Int(info.st_size)), from: descriptor), Int(info.st_size))
+    }
+
     /// The bytes of the regular file at `url`, at most `maxBytes` of them.
     /// - Throws: `Failure` when it is missing, not a regular file, larger than `maxBytes` or unreadable.
-    public static func read(_ url: URL, maxBytes: Int) throws(Failure) -> Data {
-        let descriptor = try openRegular(url)
+    public static func read(_ url: URL, maxBytes: Int, followingLinks: Bool = true) throws(Failure) -> Data {
+        let descriptor = try openRegular(url, followingLinks: followingLinks)
         defer { close(descriptor) }
         var info = stat()
         guard fstat(descriptor, &info) == 0 else { throw Failure(reason: "cannot be read (\(systemReason(errno)))") }
         guard info.st_size <= maxBytes else { throw Failure(reason: "is \(info.st_size) bytes, more than the \(maxBytes) allowed") }
-        var data = Data(count: Int(info.st_size))
+        return try readUpTo(Int(info.st_size), from: descriptor)
+    }
+
+    /// Up to `count` bytes from `descriptor`: fewer when the file ends first (it shrank while it
+    /// was read, and is read as it now is).
+    private static func readUpTo(_ count: Int, from descriptor: Int32) throws(Failure) -> Data {
+        var data = Data(count: count)
         var total = 0
         let failure: Int32? = data.withUnsafeMutableBytes { raw in
             while total < raw.count {
-                let count = systemRead(descriptor, raw.baseAddress! + total, raw.count - total)
-                if count < 0 {
+                let got = systemRead(descriptor, raw.baseAddress! + total, raw.count - total)
+                if got < 0 {
                     if errno == EINTR { continue }
                     return errno
                 }
-                if count == 0 { break }
-                total += count
+                if got == 0 { break }
+                total += got
             }
             return nil
         }
         if let failure { throw Failure(reason: "cannot be read (\(systemReason(failure)))") }
-        // A file that shrank while it was read is read as it now is.
         if total < data.count { data.removeSubrange(total...) }
         return data
     }
@@ -69,9 +87,10 @@ public enum RegularFile {
 
     /// A descriptor of the regular file at `url`, opened without blocking (a FIFO would wait for a
     /// writer forever), with its size.
-    private static func openRegular(_ url: URL) throws(Failure) -> Int32 {
-        let descriptor = open(url.path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+    private static func openRegular(_ url: URL, followingLinks: Bool = true) throws(Failure) -> Int32 {
+        let descriptor = open(url.path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | (followingLinks ? 0 : O_NOFOLLOW))
         guard descriptor >= 0 else {
+            if errno == ELOOP, !followingLinks { throw Failure(reason: "is a symbolic link") }
             throw Failure(reason: errno == ENOENT ? "is missing" : "cannot be read (\(systemReason(errno)))")
         }
         var info = stat()
