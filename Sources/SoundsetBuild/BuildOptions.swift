@@ -16,12 +16,18 @@ public struct BuildOptions: Sendable {
     public var useCache: Bool
     /// Called as each recording is prepared: (done, total, clip name). May be called from any task.
     public var progress: (@Sendable (Int, Int, String) -> Void)?
+    /// Wait while another build of the output folder runs (`waiting` is told, once); false stops
+    /// at once instead (`--no-wait`).
+    public var waitForOtherBuilds: Bool
+    public var waiting: @Sendable (String) -> Void
 
     public init(
         assets: URL, assetsDisplay: String, output: URL, outputDisplay: String,
         jobs: Int = ProcessInfo.processInfo.activeProcessorCount, useCache: Bool = true,
-        progress: (@Sendable (Int, Int, String) -> Void)? = nil
+        progress: (@Sendable (Int, Int, String) -> Void)? = nil, waitForOtherBuilds: Bool = true, waiting: @escaping @Sendable (String) -> Void = { _ in }
     ) {
+        self.waitForOtherBuilds = waitForOtherBuilds
+        self.waiting = waiting
         self.assets = assets
         self.assetsDisplay = assetsDisplay
         self.output = output
@@ -31,8 +37,8 @@ public struct BuildOptions: Sendable {
         self.progress = progress
     }
 
-    /// The memo the build asks.
-    var memo: any BuildMemo { useCache ? DiskMemo(output: output.standardizedFileURL) : NoMemo() }
+    /// The memo the build of `output` asks.
+    func memo(for output: URL) -> any BuildMemo { useCache ? DiskMemo(output: output) : NoMemo() }
 }
 
 /// What a build did.

@@ -9,8 +9,12 @@ public enum BuildPipeline {
     /// Runs the build.
     /// - Throws: `BuildFailure` with every problem found; the output folder is then untouched.
     public static func run(_ options: BuildOptions) async throws -> BuildReport {
-        let memo = options.memo
-        let outputURL = options.output.standardizedFileURL
+        let outputURL = try failing { () throws(BuildProblem) in try OutputFolder.resolve(options.output, display: options.outputDisplay) }
+        let lock = try failing { () throws(BuildProblem) in
+            try OutputLocks.build(outputURL, display: options.outputDisplay, wait: options.waitForOtherBuilds, waiting: options.waiting)
+        }
+        defer { withExtendedLifetime(lock) {} }
+        let memo = options.memo(for: outputURL)
         if let manifest = memo.unchangedSet(assets: options.assets, output: outputURL) { return .upToDate(manifest) }
 
         let catalog = try await AssetCatalog.load(assets: options.assets, displayName: options.assetsDisplay, jobs: options.jobs)
@@ -19,7 +23,7 @@ public enum BuildPipeline {
         let hashed = try await HashStage.run(catalog.recordings, memo: memo, clockFolder: outputURL.deletingLastPathComponent(), jobs: options.jobs)
         let problems = catalog.problems + hashed.problems
         if problems.isEmpty, let manifest = memo.currentSet(in: outputURL, for: hashed, configurationHash: configuration.hash, copies: catalog.copies) {
-            memo.remember(findings(options, configuration, manifest: manifest, hashed: hashed, prepared: nil, files: nil, probes: [:]))
+            memo.remember(findings(options, outputURL: outputURL, configuration, manifest: manifest, hashed: hashed, prepared: nil, files: nil, probes: [:]))
             return .upToDate(manifest)
         }
 
@@ -37,7 +41,7 @@ public enum BuildPipeline {
             try output.commit(set)
             return (decision, finished, set)
         }
-        memo.remember(findings(options, configuration, manifest: set.manifest, hashed: hashed, prepared: prepared, files: set, probes: decision.probes))
+        memo.remember(findings(options, outputURL: outputURL, configuration, manifest: set.manifest, hashed: hashed, prepared: prepared, files: set, probes: decision.probes))
 
         return BuildReport(
             manifest: set.manifest, warnings: prepared.entries.flatMap(\.summary.warnings) + set.warnings, upToDate: false,
@@ -59,7 +63,7 @@ public enum BuildPipeline {
     /// between hashing and decoding is not stamped), the files of the set (or, for a set found up to
     /// date, the last record's facts still true of it), and the level search's tries.
     private static func findings(
-        _ options: BuildOptions, _ configuration: Configuration, manifest: Manifest, hashed: HashedRecordings, prepared: PreparedSet?,
+        _ options: BuildOptions, outputURL: URL, _ configuration: Configuration, manifest: Manifest, hashed: HashedRecordings, prepared: PreparedSet?,
         files: SoundSetFiles?,
         probes: [String: Double]
     ) -> BuildFindings {
@@ -71,7 +75,7 @@ public enum BuildPipeline {
         let configurationHash = configuration.hash
         let keys = Set(hashed.items.map { ClipKey.of(sourceSHA256: $0.sha256, configurationHash: configurationHash) })
         return BuildFindings(
-            assets: options.assets, output: options.output.standardizedFileURL,
+            assets: options.assets, output: outputURL,
             configurationFileSHA256: Stamps.configurationFileSHA256(options.assets) ?? "", configurationHash: configurationHash,
             manifest: manifest, recordings: recordings, recordingsStampedAt: hashed.readFrom, finished: files?.facts, probes: probes, keys: keys)
     }

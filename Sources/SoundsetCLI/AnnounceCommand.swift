@@ -1,4 +1,5 @@
 import Foundation
+import SoundsetBuild
 import SoundsetRuntime
 
 /// `soundset announce`: what the app's extension does for one push, with a folder standing in for
@@ -41,8 +42,24 @@ enum AnnounceCommand {
         }
         let transactionID = parsed.options["--id"]
 
-        let decision: AnnouncementDecision
         let output = URL(fileURLWithPath: parsed.options["--output"] ?? "Output")
+        // The set is read (and installed) while no build swaps a new one in.
+        let decision = OutputFolder.reading(output) { () -> AnnouncementDecision in
+            decide(amount, transactionID: transactionID, arrival: arrival, delivery: delivery, prefix: prefix, output: output, groupPath: groupPath)
+        }
+        if format == "json" {
+            console.out(try JSONFormatting.text(decision))
+        } else {
+            printDecision(decision, console: console)
+        }
+        return ExitCode.success
+    }
+
+    private static func decide(
+        _ amount: String, transactionID: String?, arrival: Double?, delivery: AnnouncementSettings.Delivery?, prefix: String??, output: URL,
+        groupPath: String
+    ) -> AnnouncementDecision {
+        let decision: AnnouncementDecision
         do {
             let set = try SoundSet(folder: output)
             var settings = set.manifest.announcement ?? AnnouncementSettings()
@@ -54,12 +71,7 @@ enum AnnounceCommand {
             let hint = if case .unreadable = error { " (run soundset build first)" } else { "" }
             decision = Announcer.unavailable("\(error)\(hint)", transactionID: transactionID, at: arrival ?? SystemClock().now())
         }
-        if format == "json" {
-            console.out(try JSONFormatting.text(decision))
-        } else {
-            printDecision(decision, console: console)
-        }
-        return ExitCode.success
+        return decision
     }
 
     private static func printDecision(_ decision: AnnouncementDecision, console: Console) {

@@ -1,4 +1,5 @@
 import Foundation
+import SoundsetBuild
 import SoundsetRuntime
 
 /// `soundset plan` and `soundset render`: both read an amount and plan it from the built set.
@@ -46,6 +47,16 @@ enum AnnouncementCommand {
             return ExitCode.failure
         }
         let outputFolder = URL(fileURLWithPath: parsed.options["--output"] ?? "Output")
+        // The manifest and the clips are read while no build swaps a new set in.
+        return try OutputFolder.reading(outputFolder) {
+            try planOrRender(kind, amount: amount, parsed: parsed, outputFolder: outputFolder, outPath: outPath, locale: locale, gapMs: gapMs, format: format, console: console)
+        }
+    }
+
+    private static func planOrRender(
+        _ kind: Kind, amount: Amount, parsed: Arguments, outputFolder: URL, outPath: String?, locale: SpeechLocale?, gapMs: Double?, format: String,
+        console: Console
+    ) throws -> Int32 {
         let manifest: Manifest
         do { manifest = try Manifest.load(from: outputFolder.appendingPathComponent(SoundSetLayout.manifestName)) } catch {
             console.err("soundset: \(error) (run soundset build first)")

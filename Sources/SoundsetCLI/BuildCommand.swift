@@ -5,7 +5,7 @@ import SoundsetRuntime
 /// `soundset build`.
 enum BuildCommand {
     static func run(_ arguments: [String], console: Console) async throws -> Int32 {
-        let parsed = try Arguments(arguments, options: ["--assets", "--output", "--jobs"], flags: ["--quiet", "--no-cache", "--help", "-h"])
+        let parsed = try Arguments(arguments, options: ["--assets", "--output", "--jobs"], flags: ["--quiet", "--no-cache", "--no-wait", "--help", "-h"])
         if parsed.wantsHelp {
             console.out(Help.build)
             return ExitCode.success
@@ -26,7 +26,8 @@ enum BuildCommand {
         let options = BuildOptions(
             assets: URL(fileURLWithPath: assets), assetsDisplay: assets.trimmingTrailingSlashes,
             output: URL(fileURLWithPath: output), outputDisplay: output.trimmingTrailingSlashes, jobs: jobs,
-            useCache: !parsed.flags.contains("--no-cache"), progress: progress)
+            useCache: !parsed.flags.contains("--no-cache"), progress: progress, waitForOtherBuilds: !parsed.flags.contains("--no-wait"),
+            waiting: { console.err("soundset: \($0)…") })
         let report: BuildReport
         do {
             // The progress line is wiped before anything else is printed, however the build ends.

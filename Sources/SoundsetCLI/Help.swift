@@ -24,7 +24,7 @@ enum Help {
         """
 
     static let build = """
-        usage: soundset build [--assets DIR] [--output DIR] [--jobs N] [--no-cache] [--quiet]
+        usage: soundset build [--assets DIR] [--output DIR] [--jobs N] [--no-cache] [--no-wait] [--quiet]
 
         Builds the sound set. Every non-hidden audio file directly in the assets folder (WAV, AIFF,
         FLAC, Ogg Vorbis, CAF, and MP3 where libsndfile reads it) is one clip, named after its file
@@ -32,7 +32,8 @@ enum Help {
         mixed to mono, trimmed of room tone, resampled, brought to one loudness for the whole set with
         its true peak under the ceiling, and written to OUTPUT/Sounds with OUTPUT/manifest.json.
         The output folder is replaced whole only when every recording is good; otherwise nothing is
-        written and every problem is printed.
+        written and every problem is printed. One build at a time per output folder: a second one
+        waits for the first (and says so), and check, plan and render never see half of two sets.
 
         options:
           --assets DIR    folder of recordings (default: Assets)
@@ -41,6 +42,8 @@ enum Help {
           --no-cache      rebuild every clip, ignoring .soundset-cache beside the output folder
                           (by default unchanged recordings are not processed again, and a build
                           with nothing changed writes nothing)
+          --no-wait       when another build of the same output folder runs, stop at once (exit 1)
+                          instead of waiting for it
           --quiet         print only warnings and errors
           -h, --help      show this help
 

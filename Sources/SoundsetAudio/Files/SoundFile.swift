@@ -1,6 +1,12 @@
 internal import CSndFile
-import SoundsetRuntime
 import Foundation
+import SoundsetRuntime
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// An open libsndfile handle (`SNDFILE*`); one owner, closed on deinit.
 ///
@@ -33,11 +39,24 @@ public final class SoundFile {
         guard status == 0 else { throw SoundFileError(path: path, code: Int(status), reason: String(cString: sf_error_number(status))) }
     }
 
-    /// Opens `path` for reading and reads its header (`sf_open` with `SFM_READ`).
-    /// - Throws: `SoundFileError` with libsndfile's reason when the file cannot be opened or parsed.
+    /// Opens `path` for reading and reads its header (`sf_open_fd` with `SFM_READ`). Only a regular
+    /// file is opened, and without blocking: a FIFO would wait for a writer forever.
+    /// - Throws: `SoundFileError` with the system's reason (`is not a regular file`, `cannot be read
+    ///   (permission denied)`) or libsndfile's when the file cannot be opened or parsed.
     public static func open(reading path: String) throws -> SoundFile {
+        let descriptor = systemOpen(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+        guard descriptor >= 0 else {
+            let code = errno
+            throw SoundFileError(path: path, reason: code == ENOENT ? "is missing" : "cannot be read (\(RegularFile.systemReason(code)))")
+        }
+        var status = stat()
+        guard fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFREG else {
+            systemClose(descriptor)
+            throw SoundFileError(path: path, reason: "is not a regular file")
+        }
         var raw = SF_INFO()
-        let handle = try open(path, mode: Int32(SFM_READ), &raw)
+        // libsndfile closes the descriptor with the handle (close_desc), and on a failed open too.
+        let handle = try locked(path) { sf_open_fd(descriptor, Int32(SFM_READ), &raw, Int32(SF_TRUE)) }
         return SoundFile(handle: handle, path: path, info: readInfo(raw, handle))
     }
 
@@ -168,6 +187,23 @@ public final class SoundFile {
             throw SoundFileError(path: path, code: Int(sf_error(handle)), reason: String(cString: sf_strerror(handle)))
         }
     }
+}
+
+/// `open(2)` and `close(2)`, which `SoundFile`'s own `open` and `close` hide.
+private func systemOpen(_ path: String, _ flags: Int32) -> Int32 {
+    #if canImport(Glibc)
+        Glibc.open(path, flags)
+    #else
+        Darwin.open(path, flags)
+    #endif
+}
+
+private func systemClose(_ descriptor: Int32) {
+    #if canImport(Glibc)
+        _ = Glibc.close(descriptor)
+    #else
+        _ = Darwin.close(descriptor)
+    #endif
 }
 
 /// A file's bytes as libsndfile's virtual I/O reads and writes them: `Data` and a position in it.

@@ -1,5 +1,12 @@
 import Foundation
 import SoundsetAudio
+import SoundsetRuntime
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// One recording in the assets folder, checked from its header.
 public struct Recording: Sendable, Equatable {
@@ -64,6 +71,10 @@ public struct AssetCatalog: Sendable {
         let names: [String]
         do { names = try fileManager.contentsOfDirectory(atPath: assets.path).sorted() } catch {
             throw BuildFailure([BuildProblem(displayName, "cannot list the folder (check its permissions)")])
+        }
+        // Without execute permission a folder lists its names but none can be opened.
+        guard access(assets.path, X_OK) == 0 else {
+            throw BuildFailure([BuildProblem(displayName, "cannot be searched (permission denied): give it execute permission, e.g. chmod u+x \(displayName)")])
         }
         let realAssets = assets.resolvingSymlinksInPath().standardizedFileURL.path
         let candidates = names.filter(isRecordingName)
@@ -145,17 +156,29 @@ public struct AssetCatalog: Sendable {
         {
             return .problem(BuildProblem(display, "is a symbolic link to a file outside the assets folder (copy the recording in instead)"))
         }
-        var entryIsDirectory: ObjCBool = false
-        guard fileManager.fileExists(atPath: resolved.path, isDirectory: &entryIsDirectory) else {
+        var entry = stat()
+        guard stat(resolved.path, &entry) == 0 else {
             return .problem(BuildProblem(display, "is a broken symbolic link (copy the recording in instead)"))
         }
-        if entryIsDirectory.boolValue { return .skipped }
+        switch entry.st_mode & S_IFMT {
+        case S_IFDIR: return .skipped
+        case S_IFREG: break
+        default: return .problem(BuildProblem(display, "is not a regular file (a FIFO, socket or device is no recording; move it out)"))
+        }
+        if fileName.lowercased() == ConfigurationLoader.fileName {
+            return .problem(
+                BuildProblem(display, "differs from \(ConfigurationLoader.fileName) only in case; the configuration is read from \(ConfigurationLoader.fileName) exactly (rename it)"))
+        }
         let name = (fileName as NSString).deletingPathExtension
+        guard name != fileName, !name.isEmpty else {
+            return .problem(BuildProblem(display, "has no extension; a recording is named after its clip and its format, e.g. 7.wav (rename it, or move it out)"))
+        }
         if let reason = ClipName.problem(with: name) {
             return .problem(BuildProblem(display, "'\(ClipName.printable(name))' is not a valid clip name: \(reason); rename the file"))
         }
         let info: SoundFileInfo
         do { info = try SoundFile.open(reading: url.path).info } catch {
+            guard access(url.path, R_OK) == 0 else { return .problem(BuildProblem(display, "cannot be read (\(RegularFile.systemReason(errno)))")) }
             let reason = (error as? SoundFileError)?.reason ?? "\(error)"
             return .problem(BuildProblem(display, "cannot be read as audio: \(reason.asClause)"))
         }

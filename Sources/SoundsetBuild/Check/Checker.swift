@@ -7,7 +7,12 @@ public enum Checker {
     /// Runs every check.
     /// - Parameters:
     ///   - assetsDisplay, outputDisplay: how the folders are named in problems (as the user gave them).
+    /// The check reads the set while no build swaps a new one in, so it never reports a mix of two.
     public static func run(assets: URL, assetsDisplay: String, output: URL, outputDisplay: String) -> CheckReport {
+        OutputFolder.reading(output) { checkHoldingSwapLock(assets: assets, assetsDisplay: assetsDisplay, output: output, outputDisplay: outputDisplay) }
+    }
+
+    private static func checkHoldingSwapLock(assets: URL, assetsDisplay: String, output: URL, outputDisplay: String) -> CheckReport {
         var problems: [CheckProblem] = []
         let configPath = "\(assetsDisplay)/\(ConfigurationLoader.fileName)"
         var configuration = Configuration()
@@ -52,42 +57,23 @@ public enum Checker {
         return CheckReport(ok: problems.isEmpty, problems: problems, budget: budget, clips: manifest.clips.count)
     }
 
-    static func integrity(_ manifest: Manifest, sounds: URL, soundsDisplay: String, manifestPath: String) -> [CheckProblem] {
+    /// - Parameter placed: files known to hold their bytes already (a build's hard links to files the
+    ///   memo proved intact): only their presence is checked.
+    static func integrity(_ manifest: Manifest, sounds: URL, soundsDisplay: String, manifestPath: String, placed: Set<String> = []) -> [CheckProblem] {
         var problems: [CheckProblem] = []
         var listed = Set<String>()
         for clip in manifest.clips {
             listed.insert(clip.file)
             if let copy = clip.copy { listed.insert(copy) }
             let path = "\(soundsDisplay)/\(clip.file)"
-            let data: Data
-            do { data = try RegularFile.read(sounds.appendingPathComponent(clip.file), maxBytes: Composer.maxClipBytes) } catch {
-                problems.append(CheckProblem("integrity", path, "\(error.reason == "is missing" ? "missing" : error.reason): run make sounds"))
-                continue
-            }
-            if SHA256.hex(data) != clip.sha256 {
-                problems.append(CheckProblem("integrity", path, "its sha256 differs from the manifest's (damaged or edited by hand): run make sounds"))
-            } else if let info = try? SoundFile.open(reading: sounds.appendingPathComponent(clip.file).path).info {
-                var differences: [String] = []
-                if info.frames != clip.frames { differences.append("\(info.frames) frames, the manifest says \(clip.frames)") }
-                if info.sampleRate != manifest.sampleRate { differences.append("\(info.sampleRate) Hz, the manifest says \(manifest.sampleRate)") }
-                if info.channels != manifest.channels { differences.append("\(info.channels) channels, the manifest says \(manifest.channels)") }
-                if info.container != manifest.container {
-                    differences.append("\(info.containerName) container, the manifest says \(manifest.container.rawValue)")
-                }
-                if info.encoding != manifest.encoding { differences.append("\(info.encodingName) encoding, the manifest says \(manifest.encoding.rawValue)") }
-                if abs(Double(clip.frames) / Double(manifest.sampleRate) - clip.seconds) > 0.5 / Double(manifest.sampleRate) {
-                    differences.append("\(clip.seconds) s in the manifest is not its frames / sampleRate")
-                }
-                if !differences.isEmpty {
-                    problems.append(
-                        CheckProblem("integrity", path, "the file and the manifest disagree (\(differences.joined(separator: "; "))): run make sounds"))
-                }
-            } else {
-                problems.append(CheckProblem("integrity", path, "cannot be decoded: run make sounds"))
+            if placed.contains(clip.file) {
+                if FileStamp(path: sounds.appendingPathComponent(clip.file).path) == nil { problems.append(CheckProblem("integrity", path, "missing: run make sounds")) }
+            } else if let problem = fileProblem(clip, manifest: manifest, in: sounds, path: path) {
+                problems.append(problem)
             }
             if let copy = clip.copy {
                 let copyPath = "\(soundsDisplay)/\(copy)"
-                if let copyData = try? Data(contentsOf: sounds.appendingPathComponent(copy)) {
+                if let copyData = try? RegularFile.read(sounds.appendingPathComponent(copy), maxBytes: Composer.maxClipBytes) {
                     // Compared with the original as built (its recorded sha256), so a damaged original
                     // is reported once, not again through its copy.
                     if SHA256.hex(copyData) != clip.sha256 {
@@ -106,6 +92,36 @@ public enum Checker {
         return problems
     }
 
+    /// What is wrong with one clip's file: missing, not its sha256, or a header that disagrees with
+    /// the manifest.
+    private static func fileProblem(_ clip: Manifest.Clip, manifest: Manifest, in sounds: URL, path: String) -> CheckProblem? {
+        let data: Data
+        do { data = try RegularFile.read(sounds.appendingPathComponent(clip.file), maxBytes: Composer.maxClipBytes) } catch {
+            return CheckProblem("integrity", path, "\(error.reason == "is missing" ? "missing" : error.reason): run make sounds")
+        }
+        guard SHA256.hex(data) == clip.sha256 else {
+            return CheckProblem("integrity", path, "its sha256 differs from the manifest's (damaged or edited by hand): run make sounds")
+        }
+        guard let info = try? SoundFile.open(bytes: data, path: path).info else {
+            return CheckProblem("integrity", path, "cannot be decoded: run make sounds")
+        }
+        var differences: [String] = []
+        if info.frames != clip.frames { differences.append("\(info.frames) frames, the manifest says \(clip.frames)") }
+        if info.sampleRate != manifest.sampleRate { differences.append("\(info.sampleRate) Hz, the manifest says \(manifest.sampleRate)") }
+        if info.channels != manifest.channels { differences.append("\(info.channels) channels, the manifest says \(manifest.channels)") }
+        if info.container != manifest.container {
+            differences.append("\(info.containerName) container, the manifest says \(manifest.container.rawValue)")
+        }
+        if info.encoding != manifest.encoding { differences.append("\(info.encodingName) encoding, the manifest says \(manifest.encoding.rawValue)") }
+        if abs(Double(clip.frames) / Double(manifest.sampleRate) - clip.seconds) > 0.5 / Double(manifest.sampleRate) {
+            differences.append("\(clip.seconds) s in the manifest is not its frames / sampleRate")
+        }
+        guard differences.isEmpty else {
+            return CheckProblem("integrity", path, "the file and the manifest disagree (\(differences.joined(separator: "; "))): run make sounds")
+        }
+        return nil
+    }
+
     static func freshness(
         _ manifest: Manifest, assets: URL, assetsDisplay: String, configuration: Configuration?,
         configPath: String, manifestPath: String
@@ -120,6 +136,10 @@ public enum Checker {
         if let configuration, configuration.hash != manifest.configurationHash {
             problems.append(CheckProblem("freshness", configPath, "changed since the last build: run make sounds"))
         }
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: assets.path, isDirectory: &isFolder), isFolder.boolValue else {
+            return problems + [CheckProblem("freshness", assetsDisplay, "no such folder (pass the folder of recordings with --assets DIR)")]
+        }
         let files = ((try? FileManager.default.contentsOfDirectory(atPath: assets.path)) ?? [])
             .filter { name in
                 var isDirectory: ObjCBool = false
@@ -133,8 +153,12 @@ public enum Checker {
                 problems.append(CheckProblem("freshness", path, "was added since the last build: run make sounds"))
                 continue
             }
-            if (try? SHA256.hex(fileAt: assets.appendingPathComponent(name))) != sha {
-                problems.append(CheckProblem("freshness", path, "changed since the last build: run make sounds"))
+            do {
+                if try SHA256.hex(fileAt: assets.appendingPathComponent(name)) != sha {
+                    problems.append(CheckProblem("freshness", path, "changed since the last build: run make sounds"))
+                }
+            } catch {
+                problems.append(CheckProblem("freshness", path, error.reason))
             }
         }
         for name in recorded.keys.sorted() where !files.contains(name) {

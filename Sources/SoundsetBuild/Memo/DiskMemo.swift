@@ -226,16 +226,5 @@ public final class DiskMemo: BuildMemo, @unchecked Sendable {
         }
     }
 
-    /// Creates the folder with a `.gitignore` of `*`, so an app's repository never commits it.
-    private func prepareFolder() -> Bool {
-        let ignore = folder.appendingPathComponent(".gitignore")
-        if FileManager.default.fileExists(atPath: ignore.path) { return true }
-        do {
-            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-            try RegularFile.replace(ignore, with: Data("*\n".utf8))
-            return true
-        } catch {
-            return FileManager.default.fileExists(atPath: folder.path)
-        }
-    }
+    private func prepareFolder() -> Bool { MemoFolder.prepare(folder) }
 }

@@ -2,6 +2,12 @@ import Foundation
 import SoundsetAudio
 import SoundsetRuntime
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// The stamps of the files a build reads and writes.
 enum Stamps {
     /// Stamps of every file in the output folder (the manifest and `Sounds/*`) by path in it, or nil
@@ -26,7 +32,9 @@ enum Stamps {
         var stamps: [String: FileStamp] = [:]
         let folder = assets.path
         for name in names where AssetCatalog.isRecordingName(name) {
-            guard let stamp = FileStamp(path: folder + "/" + name, followingLinks: false) else { return nil }
+            let path = folder + "/" + name
+            // A file that can no longer be read is no set up to date: the full build says why.
+            guard let stamp = FileStamp(path: path, followingLinks: false), access(path, R_OK) == 0 else { return nil }
             stamps[name] = stamp
         }
         return stamps

@@ -11,13 +11,40 @@ public struct OutputFolder: Sendable {
     private var stagingPrefix: String { ".soundset-staging-\(url.lastPathComponent)-" }
     private var retiredPrefix: String { ".soundset-retired-\(url.lastPathComponent)-" }
 
+    /// Whether `name` is one of this folder's staging or retired folders: the prefix and then a
+    /// UUID, nothing else (`Output-en`'s are not `Output`'s).
+    private func isLeftover(_ name: String, of prefix: String) -> Bool {
+        name.hasPrefix(prefix) && UUID(uuidString: String(name.dropFirst(prefix.count))) != nil
+    }
+
+    /// Runs `body` while no build swaps a new set into the folder at `url` (a shared lock on its
+    /// swap lock): a reader of the manifest and the clips sees one set whole.
+    public static func reading<T>(_ url: URL, _ body: () throws -> T) rethrows -> T {
+        try OutputLocks.reading(url, body)
+    }
+
     /// The clip files in a set's `Sounds` folder (hidden files such as `.DS_Store` left out).
     static func clipFiles(in sounds: URL) -> [String] {
         ((try? FileManager.default.contentsOfDirectory(atPath: sounds.path)) ?? []).filter { !$0.hasPrefix(".") }
     }
 
+    /// The folder a build of `url` replaces: `url` itself, or, when it is a symbolic link, the
+    /// folder it points to (the link stays a link; the set is swapped in beside its target).
+    /// - Throws: `BuildProblem` for a link that points nowhere.
+    public static func resolve(_ url: URL, display: String) throws(BuildProblem) -> URL {
+        let standardized = url.standardizedFileURL
+        var info = stat()
+        guard lstat(standardized.path, &info) == 0, info.st_mode & S_IFMT == S_IFLNK else { return standardized }
+        guard let target = realpath(standardized.path, nil) else {
+            throw BuildProblem(display, "is a symbolic link to a folder that does not exist (create it, or point --output at a real folder)")
+        }
+        defer { free(target) }
+        return URL(fileURLWithPath: String(cString: target)).standardizedFileURL
+    }
+
     /// Checks that `url` may be replaced: it does not exist, is empty, or holds a soundset manifest;
-    /// and it is not the assets folder or one that contains it. Nothing is moved or written.
+    /// it is not the assets folder or one that contains it, and not a mount point. Nothing is moved
+    /// or written.
     /// - Throws: `BuildProblem` saying why the folder is refused.
     public init(url: URL, displayName: String, assets: URL) throws(BuildProblem) {
         self.url = url.standardizedFileURL
@@ -32,6 +59,13 @@ public struct OutputFolder: Sendable {
         guard fileManager.fileExists(atPath: self.url.path, isDirectory: &isDirectory) else { return }
         guard isDirectory.boolValue else {
             throw BuildProblem(displayName, "is a file, not a folder; refusing to replace it (choose another --output)")
+        }
+        var folder = stat()
+        var parentFolder = stat()
+        if stat(self.url.path, &folder) == 0, stat(self.url.deletingLastPathComponent().path, &parentFolder) == 0, folder.st_dev != parentFolder.st_dev {
+            throw BuildProblem(
+                displayName,
+                "is a mount point, which cannot be replaced (soundset swaps in a whole new folder): point --output one level down, e.g. \(displayName)/Set")
         }
         let entries = (try? fileManager.contentsOfDirectory(atPath: self.url.path)) ?? []
         if entries.filter({ $0 != ".DS_Store" }).isEmpty { return }
@@ -68,10 +102,30 @@ public struct OutputFolder: Sendable {
             do { try RegularFile.write(manifest, to: staging.appendingPathComponent(SoundSetLayout.manifestName)) } catch {
                 throw BuildProblem("\(displayName)/\(SoundSetLayout.manifestName)", "cannot be written (\(error.reason))")
             }
+            try verify(staging, against: set)
             try swap(in: staging)
         } catch {
             try? FileManager.default.removeItem(at: staging)
             throw error
+        }
+    }
+
+    /// The staged set as the check sees it: the manifest reads back as written, and the check's own
+    /// integrity code finds every file it lists present, byte for byte, and nothing else. A build
+    /// that exits 0 has written a whole set.
+    private func verify(_ staging: URL, against set: SoundSetFiles) throws(BuildProblem) {
+        let manifest = set.manifest
+        let manifestPath = "\(displayName)/\(SoundSetLayout.manifestName)"
+        guard (try? Manifest.load(from: staging.appendingPathComponent(SoundSetLayout.manifestName))) == manifest else {
+            throw BuildProblem(manifestPath, "does not read back as written (check the disk)")
+        }
+        let sounds = staging.appendingPathComponent(SoundSetLayout.soundsName)
+        // The last build's files, linked in, were proven intact by the memo: only their presence is checked.
+        let placed = Set(set.clips.compactMap { clip -> String? in if case .reused = clip.content { clip.name } else { nil } })
+        if let problem = Checker.integrity(
+            manifest, sounds: sounds, soundsDisplay: "\(displayName)/\(SoundSetLayout.soundsName)", manifestPath: manifestPath, placed: placed
+        ).first {
+            throw BuildProblem(problem.subject, "is not as written (\(problem.message)); check the disk")
         }
     }
 
@@ -95,14 +149,15 @@ public struct OutputFolder: Sendable {
     }
 
     /// A kill between the two renames of a swap leaves the old set retired and no output folder:
-    /// put it back. Then remove what killed builds left behind.
+    /// put it back. Then remove what killed builds left behind: the caller holds the folder's build
+    /// lock, so no other build of it is running, and another folder's are never this one's.
     private func recoverInterruptedSwap() {
         let fileManager = FileManager.default
         let leftovers = ((try? fileManager.contentsOfDirectory(atPath: parent.path)) ?? []).sorted()
-        if !fileManager.fileExists(atPath: url.path), let retired = leftovers.first(where: { $0.hasPrefix(retiredPrefix) }) {
+        if !fileManager.fileExists(atPath: url.path), let retired = leftovers.first(where: { isLeftover($0, of: retiredPrefix) }) {
             try? fileManager.moveItem(at: parent.appendingPathComponent(retired), to: url)
         }
-        for name in leftovers where name.hasPrefix(stagingPrefix) || name.hasPrefix(retiredPrefix) {
+        for name in leftovers where isLeftover(name, of: stagingPrefix) || isLeftover(name, of: retiredPrefix) {
             try? fileManager.removeItem(at: parent.appendingPathComponent(name))
         }
     }
@@ -122,6 +177,10 @@ public struct OutputFolder: Sendable {
     /// (then the old set is removed); otherwise the old set is retired, the new one renamed in, and
     /// a kill between the two renames is undone by the next build.
     private func swap(in staging: URL) throws(BuildProblem) {
+        // Readers hold the swap lock shared while they read: none sees half of each set.
+        let lock = OutputLocks.swap(url)
+        _ = try? lock?.lock()
+        defer { lock?.unlock() }
         let fileManager = FileManager.default
         if fileManager.fileExists(atPath: url.path), AtomicExchange.exchange(staging.path, url.path) {
             try? fileManager.removeItem(at: staging)

@@ -11,7 +11,9 @@ public enum Report {
     {
         let data: ReportData
         do {
-            data = try ReportGatherer.gather(assets: assets, assetsDisplay: assetsDisplay, output: output, outputDisplay: outputDisplay)
+            data = try OutputFolder.reading(output) {
+                try ReportGatherer.gather(assets: assets, assetsDisplay: assetsDisplay, output: output, outputDisplay: outputDisplay)
+            }
         } catch let problem as BuildProblem {
             throw problem
         } catch {

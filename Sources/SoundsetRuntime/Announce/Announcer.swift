@@ -74,7 +74,9 @@ public struct Announcer: Sendable {
         }
         do {
             try group.prepare()
-            return try FileLock.withLock(group.lockFile) {
+            // An empty folder or a FIFO where the lock file belongs would fail every push.
+            group.removeStray(group.lockFile)
+            return try LockFile.withLock(group.lockFile) {
                 // The time is read with the lock held, so decisions are made in the order of their times.
                 decideHoldingLock(request, Context(now: request.arrival ?? clock.now(), key: key, id: id))
             }
@@ -86,7 +88,7 @@ public struct Announcer: Sendable {
     /// Takes back the announcement `key` (a chain the system refused to schedule): the queue no
     /// longer waits for it, counts its notifications, or remembers its transaction.
     public func withdraw(_ key: String) {
-        try? FileLock.withLock(group.lockFile) {
+        try? LockFile.withLock(group.lockFile) {
             var queue = AnnouncementQueue.load(group, at: clock.now(), horizon: .infinity).queue
             queue.withdraw(key)
             try? queue.save(group)

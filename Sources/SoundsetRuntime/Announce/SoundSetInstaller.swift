@@ -44,7 +44,7 @@ public enum SoundSetInstaller {
         do { try group.prepare() } catch { throw .group(reason: error.reason) }
         let result: Result<InstalledSet, InstallError>
         do {
-            result = try FileLock.withLock(group.lockFile) {
+            result = try LockFile.withLock(group.lockFile) {
                 Result { () throws(InstallError) -> InstalledSet in
                     group.removeLeftovers()
                     let installed = try installHoldingLock(set, into: group)

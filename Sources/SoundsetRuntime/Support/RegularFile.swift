@@ -174,6 +174,16 @@ public enum RegularFile {
             return systemReason(Int32(posix.code))
         }
         if nsError.domain == NSPOSIXErrorDomain { return systemReason(Int32(nsError.code)) }
+        // Foundation's own codes for the system's errors, in the system's words.
+        if nsError.domain == NSCocoaErrorDomain {
+            let codes: [Int: Int32] = [
+                CocoaError.fileNoSuchFile.rawValue: ENOENT, CocoaError.fileReadNoSuchFile.rawValue: ENOENT,
+                CocoaError.fileWriteNoPermission.rawValue: EACCES, CocoaError.fileReadNoPermission.rawValue: EACCES,
+                CocoaError.fileWriteOutOfSpace.rawValue: ENOSPC, CocoaError.fileWriteVolumeReadOnly.rawValue: EROFS,
+                CocoaError.fileWriteFileExists.rawValue: EEXIST,
+            ]
+            if let code = codes[nsError.code] { return systemReason(code) }
+        }
         let text = nsError.localizedDescription
         return text.prefix(1).lowercased() + text.dropFirst()
     }

@@ -1,0 +1,90 @@
+import Foundation
+import SoundsetRuntime
+
+/// The locks of one output folder, in the memo's folder beside it (`.soundset-cache`):
+///
+/// - `lock-<name>`: held by a build from its start to its end, so a second build of the same folder
+///   waits for the first (or, with `--no-wait`, stops at once);
+/// - `swap-<name>`: held by a build only while it swaps the new set in and removes the old one, and
+///   shared by readers (check, plan, render, report) while they read, so they see one set whole.
+///
+/// The system releases a lock when its holder dies: a killed build never leaves one behind.
+enum OutputLocks {
+    /// The folder holding the locks (and the memo), created with its `.gitignore` when missing.
+    static func folder(for output: URL) -> URL? { try? prepareFolder(for: output) }
+
+    private static func prepareFolder(for output: URL) throws(RegularFile.Failure) -> URL {
+        let folder = DiskMemo.folder(for: output)
+        try MemoFolder.create(folder)
+        return folder
+    }
+
+    /// Takes the build lock of `output`.
+    /// - Parameters:
+    ///   - wait: wait while another build holds it, telling `waiting` once; else fail at once.
+    ///   - display: how the output folder is named in messages.
+    /// - Returns: the held lock; the build holds it until it ends.
+    /// - Throws: `BuildProblem` when another build holds it and `wait` is false, or the lock cannot be made.
+    static func build(_ output: URL, display: String, wait: Bool, waiting: (String) -> Void) throws(BuildProblem) -> LockFile {
+        let folder: URL
+        do { folder = try prepareFolder(for: output) } catch {
+            throw BuildProblem(
+                display,
+                "cannot create \(DiskMemo.folder(for: output).path) for the build's lock (\(error.reason)); check that the folder is writable")
+        }
+        let lock: LockFile
+        do {
+            lock = try LockFile(folder.appendingPathComponent("lock-\(output.lastPathComponent)"))
+            if try !lock.lock(wait: false) {
+                let holder = lock.note.isEmpty ? "another soundset" : "another soundset (pid \(lock.note))"
+                guard wait else {
+                    throw BuildProblem(display, "is being built by \(holder); wait for it, or run again without --no-wait to wait")
+                }
+                waiting("waiting for \(holder) to finish building \(display)")
+                try lock.lock()
+            }
+        } catch let problem as BuildProblem {
+            throw problem
+        } catch {
+            throw BuildProblem(display, "cannot take the build's lock (\((error as? RegularFile.Failure)?.reason ?? "\(error)"))")
+        }
+        lock.note(String(getpid()))
+        return lock
+    }
+
+    /// The swap lock of `output`, or nil when it cannot be made (a read-only checkout: nobody builds
+    /// there either).
+    static func swap(_ output: URL) -> LockFile? {
+        guard let folder = folder(for: output) else { return nil }
+        return try? LockFile(folder.appendingPathComponent("swap-\(output.lastPathComponent)"))
+    }
+
+    /// Runs `body` holding `output`'s swap lock shared: no build swaps a new set in meanwhile.
+    static func reading<T>(_ output: URL, _ body: () throws -> T) rethrows -> T {
+        let lock = swap(output.standardizedFileURL)
+        _ = try? lock?.lock(exclusive: false)
+        defer { lock?.unlock() }
+        return try body()
+    }
+}
+
+/// The memo's folder: created with a `.gitignore` of `*`, so an app's repository never commits it,
+/// wherever `--output` points.
+enum MemoFolder {
+    static func prepare(_ folder: URL) -> Bool { (try? create(folder)) != nil }
+
+    static func create(_ folder: URL) throws(RegularFile.Failure) {
+        let ignore = folder.appendingPathComponent(".gitignore")
+        if FileManager.default.fileExists(atPath: ignore.path) { return }
+        do { try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true) } catch {
+            throw RegularFile.Failure(reason: RegularFile.reason(error))
+        }
+        try RegularFile.replace(ignore, with: Data("*\n".utf8))
+    }
+}
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
