@@ -24,10 +24,18 @@ public enum SoundsetExecutable {
     }
 
     /// Runs `soundset arguments…` in `directory` with `environment` added, and waits for it.
-    public static func run(_ arguments: [String], in directory: URL? = nil, environment: [String: String] = [:]) throws -> RunResult {
+    /// - Parameter prefix: a command that runs soundset (`Unprivileged.prefix`), or none.
+    public static func run(
+        _ arguments: [String], in directory: URL? = nil, environment: [String: String] = [:], prefix: [String] = []
+    ) throws -> RunResult {
         let process = Process()
-        process.executableURL = url
-        process.arguments = arguments
+        if let wrapper = prefix.first {
+            process.executableURL = URL(fileURLWithPath: wrapper)
+            process.arguments = prefix.dropFirst() + [url.path] + arguments
+        } else {
+            process.executableURL = url
+            process.arguments = arguments
+        }
         if let directory { process.currentDirectoryURL = directory }
         var env = ProcessInfo.processInfo.environment
         for (key, value) in environment { env[key] = value }
@@ -108,5 +116,45 @@ extension SoundsetExecutable {
         #endif
         let exitStatus: Int32 = (status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
         return (exitStatus, kilobytes)
+    }
+}
+
+/// A `soundset` process started and not yet waited for, its output going to files.
+public final class RunningSoundset: @unchecked Sendable {
+    // @unchecked: set up once in `init`; `wait` is called once, from one thread.
+    public let process = Process()
+    private let scratch: TemporaryDirectory
+    private let out: URL
+    private let err: URL
+
+    /// Starts `soundset arguments…` in `directory`, with `environment` added.
+    public init(_ arguments: [String], in directory: URL, environment: [String: String] = [:]) throws {
+        scratch = try TemporaryDirectory("soundset-running")
+        out = scratch.url.appendingPathComponent("out")
+        err = scratch.url.appendingPathComponent("err")
+        _ = FileManager.default.createFile(atPath: out.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: err.path, contents: nil)
+        process.executableURL = SoundsetExecutable.url
+        process.arguments = arguments
+        process.currentDirectoryURL = directory
+        var env = ProcessInfo.processInfo.environment
+        for (key, value) in environment { env[key] = value }
+        process.environment = env
+        process.standardOutput = try FileHandle(forWritingTo: out)
+        process.standardError = try FileHandle(forWritingTo: err)
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+    }
+
+    /// What it printed to stderr so far.
+    public var stderrSoFar: String { (try? String(contentsOf: err, encoding: .utf8)) ?? "" }
+
+    /// Waits for it to end.
+    public func wait() -> RunResult {
+        process.waitUntilExit()
+        defer { scratch.remove() }
+        return RunResult(
+            status: process.terminationStatus, stdout: (try? String(contentsOf: out, encoding: .utf8)) ?? "",
+            stderr: (try? String(contentsOf: err, encoding: .utf8)) ?? "")
     }
 }

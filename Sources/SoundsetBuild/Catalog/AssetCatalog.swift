@@ -46,6 +46,33 @@ public struct AssetCatalog: Sendable {
         !name.hasPrefix(".") && name != ConfigurationLoader.fileName
     }
 
+    /// Why the assets folder itself cannot be looked into.
+    public enum FolderProblem: Error {
+        case missing, unlistable, unsearchable
+
+        /// The message for the folder named `displayName`.
+        public func message(_ displayName: String) -> String {
+            switch self {
+            case .missing: "no such folder (pass the folder of recordings with --assets DIR)"
+            case .unlistable: "cannot be listed (permission denied): give it read permission, e.g. chmod u+r \(displayName)"
+            case .unsearchable: "cannot be searched (permission denied): give it execute permission, e.g. chmod u+x \(displayName)"
+            }
+        }
+    }
+
+    /// The names in `assets`, or why there are none to look at. Without execute permission a folder
+    /// lists its names but none can be opened, which would make every file look broken: that is the
+    /// folder's problem, said once.
+    public static func listing(_ assets: URL) -> Result<[String], FolderProblem> {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: assets.path, isDirectory: &isDirectory), isDirectory.boolValue else {
+            return .failure(.missing)
+        }
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: assets.path) else { return .failure(.unlistable) }
+        guard access(assets.path, X_OK) == 0 else { return .failure(.unsearchable) }
+        return .success(names)
+    }
+
     /// Scans `assets`, reads every header and the configuration.
     /// - Parameters:
     ///   - displayName: how the folder is named in messages (the path as the user gave it).
@@ -54,10 +81,10 @@ public struct AssetCatalog: Sendable {
     ///   problems with single files are collected in `problems`.
     public static func load(assets: URL, displayName: String, jobs: Int = 1) async throws -> AssetCatalog {
         var problems: [BuildProblem] = []
-        let fileManager = FileManager.default
-        var isDirectory: ObjCBool = false
-        guard fileManager.fileExists(atPath: assets.path, isDirectory: &isDirectory), isDirectory.boolValue else {
-            throw BuildFailure([BuildProblem(displayName, "no such folder (pass the folder of recordings with --assets DIR)")])
+        let names: [String]
+        switch listing(assets) {
+        case .success(let listed): names = listed.sorted()
+        case .failure(let problem): throw BuildFailure([BuildProblem(displayName, problem.message(displayName))])
         }
         var configuration = Configuration()
         do {
@@ -68,14 +95,6 @@ public struct AssetCatalog: Sendable {
             problems += error.problems
         }
 
-        let names: [String]
-        do { names = try fileManager.contentsOfDirectory(atPath: assets.path).sorted() } catch {
-            throw BuildFailure([BuildProblem(displayName, "cannot list the folder (check its permissions)")])
-        }
-        // Without execute permission a folder lists its names but none can be opened.
-        guard access(assets.path, X_OK) == 0 else {
-            throw BuildFailure([BuildProblem(displayName, "cannot be searched (permission denied): give it execute permission, e.g. chmod u+x \(displayName)")])
-        }
         let realAssets = assets.resolvingSymlinksInPath().standardizedFileURL.path
         let candidates = names.filter(isRecordingName)
         let found = try await candidates.concurrentMap(maxConcurrency: jobs) { fileName in
@@ -147,7 +166,6 @@ public struct AssetCatalog: Sendable {
 
     /// Checks one name in the assets folder and reads its header.
     private static func inspect(_ fileName: String, in assets: URL, displayName: String, realAssets: String) -> Found {
-        let fileManager = FileManager.default
         let url = assets.appendingPathComponent(fileName)
         let display = "\(displayName)/\(ClipName.printable(fileName))"
         let resolved = url.resolvingSymlinksInPath().standardizedFileURL

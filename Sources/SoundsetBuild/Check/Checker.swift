@@ -17,6 +17,10 @@ public enum Checker {
         let configPath = "\(assetsDisplay)/\(ConfigurationLoader.fileName)"
         var configuration = Configuration()
         var configurationValid = true
+        if case .failure(let folder) = AssetCatalog.listing(assets), folder != .missing {
+            // Nothing in it can be read: the folder is the one problem to name, not each file.
+            return CheckReport(ok: false, problems: [CheckProblem("freshness", assetsDisplay, folder.message(assetsDisplay))], budget: nil, clips: 0)
+        }
         do {
             configuration = try ConfigurationLoader.load(from: assets.appendingPathComponent(ConfigurationLoader.fileName), displayPath: configPath)
         } catch {
@@ -136,11 +140,12 @@ public enum Checker {
         if let configuration, configuration.hash != manifest.configurationHash {
             problems.append(CheckProblem("freshness", configPath, "changed since the last build: run make sounds"))
         }
-        var isFolder: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: assets.path, isDirectory: &isFolder), isFolder.boolValue else {
-            return problems + [CheckProblem("freshness", assetsDisplay, "no such folder (pass the folder of recordings with --assets DIR)")]
+        let listed: [String]
+        switch AssetCatalog.listing(assets) {
+        case .success(let names): listed = names
+        case .failure(let folder): return problems + [CheckProblem("freshness", assetsDisplay, folder.message(assetsDisplay))]
         }
-        let files = ((try? FileManager.default.contentsOfDirectory(atPath: assets.path)) ?? [])
+        let files = listed
             .filter { name in
                 var isDirectory: ObjCBool = false
                 return AssetCatalog.isRecordingName(name)

@@ -124,12 +124,24 @@ public enum RegularFile {
     }
 
     /// Writes `data` to `url`, created or truncated: for files nobody reads before the writer is done
-    /// (a staging folder's); `replace` is for the others. No fsync: durability comes from writing a
-    /// whole new folder and swapping it in, not from flushing each file.
+    /// (a staging folder's, a cache entry); `replace` is for the others. No fsync: durability comes
+    /// from writing a whole new folder and swapping it in, not from flushing each file. Opened
+    /// without blocking and never through a link: a FIFO or a link put in the file's place is an
+    /// error, not a hang or a write elsewhere.
     /// - Throws: `Failure` with the system's reason.
     public static func write(_ data: Data, to url: URL) throws(Failure) {
-        let descriptor = open(url.path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        let descriptor = open(url.path, O_WRONLY | O_CREAT | O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else { throw Failure(reason: systemReason(errno)) }
+        var info = stat()
+        guard fstat(descriptor, &info) == 0, info.st_mode & S_IFMT == S_IFREG else {
+            close(descriptor)
+            throw Failure(reason: "is not a regular file")
+        }
+        guard ftruncate(descriptor, 0) == 0 else {
+            let code = errno
+            close(descriptor)
+            throw Failure(reason: systemReason(code))
+        }
         var failure = writeAll(data, to: descriptor)
         if close(descriptor) != 0, failure == nil { failure = errno }
         if let failure { throw Failure(reason: systemReason(failure)) }

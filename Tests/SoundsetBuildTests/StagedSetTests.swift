@@ -1,0 +1,79 @@
+import Foundation
+@testable import SoundsetBuild
+import SoundsetRuntime
+import SoundsetTestSupport
+import Testing
+
+/// The staged set is checked with the check's own integrity code before it is swapped in: a set
+/// whose files are not what its manifest says never replaces Output.
+@Suite struct StagedSetTests {
+    /// A built small set, and its files as a `SoundSetFiles` to commit again.
+    func builtSet(in folder: TemporaryDirectory) async throws -> (output: URL, assets: URL, files: SoundSetFiles) {
+        let assets = try folder.folder("Assets")
+        try AssetPacks.small(in: assets)
+        let output = folder.url.appendingPathComponent("Output")
+        let report = try await BuildPipeline.run(BuildOptions(assets: assets, assetsDisplay: "Assets", output: output, outputDisplay: "Output", jobs: 2))
+        let sounds = output.appendingPathComponent("Sounds")
+        let clips = try report.manifest.clips.map { clip in
+            SoundSetFiles.ClipFile(name: clip.file, copyName: clip.copy, content: .bytes(try Data(contentsOf: sounds.appendingPathComponent(clip.file))))
+        }
+        return (output, assets, SoundSetFiles(clips: clips, manifest: report.manifest, facts: [:], warnings: []))
+    }
+
+    func commit(_ files: SoundSetFiles, to output: URL, assets: URL) throws(BuildProblem) {
+        try OutputFolder(url: output, displayName: "Output", assets: assets).commit(files)
+    }
+
+    @Test func theSameSetCommitsAgain() async throws {
+        let folder = try TemporaryDirectory()
+        defer { folder.remove() }
+        let (output, assets, files) = try await builtSet(in: folder)
+        let before = snapshot(of: output)
+        try commit(files, to: output, assets: assets)
+        #expect(snapshot(of: output) == before)
+    }
+
+    @Test func aClipNotAsTheManifestSaysIsRefusedBeforeTheSwap() async throws {
+        let folder = try TemporaryDirectory()
+        defer { folder.remove() }
+        let (output, assets, files) = try await builtSet(in: folder)
+        let before = snapshot(of: output)
+        var damaged = files
+        guard case .bytes(var bytes) = damaged.clips[1].content else { Issue.record("not bytes"); return }
+        bytes[bytes.count - 1] ^= 1
+        damaged.clips[1].content = .bytes(bytes)
+        #expect(throws: BuildProblem(
+            "Output/Sounds/2.caf",
+            "is not as written (its sha256 differs from the manifest's (damaged or edited by hand): run make sounds); check the disk")
+        ) { try commit(damaged, to: output, assets: assets) }
+        #expect(snapshot(of: output) == before)
+        let left = try FileManager.default.contentsOfDirectory(atPath: folder.url.path).filter { $0.hasPrefix(".soundset-staging") }
+        #expect(left.isEmpty)
+    }
+
+    @Test func aClipTheManifestListsButTheSetLacksIsRefused() async throws {
+        let folder = try TemporaryDirectory()
+        defer { folder.remove() }
+        let (output, assets, files) = try await builtSet(in: folder)
+        let before = snapshot(of: output)
+        var short = files
+        short.clips.removeLast()
+        #expect(throws: BuildProblem("Output/Sounds/yuan.caf", "is not as written (missing: run make sounds); check the disk")) {
+            try commit(short, to: output, assets: assets)
+        }
+        #expect(snapshot(of: output) == before)
+    }
+
+    @Test func aFileTheManifestDoesNotListIsRefused() async throws {
+        let folder = try TemporaryDirectory()
+        defer { folder.remove() }
+        let (output, assets, files) = try await builtSet(in: folder)
+        let before = snapshot(of: output)
+        var extra = files
+        extra.clips.append(SoundSetFiles.ClipFile(name: "stray.caf", copyName: nil, content: extra.clips[0].content))
+        #expect(throws: BuildProblem(
+            "Output/Sounds/stray.caf", "is not as written (is not listed in the manifest: remove it or run make sounds); check the disk")
+        ) { try commit(extra, to: output, assets: assets) }
+        #expect(snapshot(of: output) == before)
+    }
+}
