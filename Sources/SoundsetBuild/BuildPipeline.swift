@@ -10,6 +10,9 @@ public enum BuildPipeline {
     /// - Throws: `BuildFailure` with every problem found; the output folder is then untouched.
     public static func run(_ options: BuildOptions) async throws -> BuildReport {
         let outputURL = try failing { () throws(BuildProblem) in try OutputFolder.resolve(options.output, display: options.outputDisplay) }
+        // A folder refused now is refused before anything is written beside it (asked again below,
+        // holding the lock, for what another build did meanwhile).
+        _ = try failing { () throws(BuildProblem) in try OutputFolder(url: outputURL, displayName: options.outputDisplay, assets: options.assets) }
         let lock = try failing { () throws(BuildProblem) in
             try OutputLocks.build(outputURL, display: options.outputDisplay, wait: options.waitForOtherBuilds, waiting: options.waiting)
         }

@@ -44,8 +44,13 @@ enum AnnounceCommand {
 
         let output = URL(fileURLWithPath: parsed.options["--output"] ?? "Output")
         // The set is read (and installed) while no build swaps a new one in.
-        let decision = OutputFolder.reading(output) { () -> AnnouncementDecision in
-            decide(amount, transactionID: transactionID, arrival: arrival, delivery: delivery, prefix: prefix, output: output, groupPath: groupPath)
+        let decision: AnnouncementDecision
+        do {
+            decision = try OutputFolder.reading(output) { () -> AnnouncementDecision in
+                decide(amount, transactionID: transactionID, arrival: arrival, delivery: delivery, prefix: prefix, output: output, groupPath: groupPath)
+            }
+        } catch {
+            decision = Announcer.unavailable("\(error)", transactionID: transactionID, at: arrival ?? SystemClock().now())
         }
         if format == "json" {
             console.out(try JSONFormatting.text(decision))

@@ -77,3 +77,30 @@ import Testing
         #expect(snapshot(of: output) == before)
     }
 }
+
+extension StagedSetTests {
+    /// A folder put where Output was while the set was being built is not swapped out and deleted.
+    @Test func aFolderPutAtOutputDuringTheBuildIsRefused() async throws {
+        let folder = try TemporaryDirectory()
+        defer { folder.remove() }
+        let (output, assets, files) = try await builtSet(in: folder)
+        let started = try OutputFolder(url: output, displayName: "Output", assets: assets)
+        try FileManager.default.moveItem(at: output, to: folder.url.appendingPathComponent("Output.moved"))
+        try FileManager.default.createDirectory(at: output, withIntermediateDirectories: false)
+        try Data("precious".utf8).write(to: output.appendingPathComponent("precious.txt"))
+        #expect(throws: BuildProblem(
+            "Output",
+            "holds files but no soundset manifest; refusing to replace it (empty it or choose another --output); it was put there while the set was being built")
+        ) { try started.commit(files) }
+        #expect(try String(contentsOf: output.appendingPathComponent("precious.txt"), encoding: .utf8) == "precious")
+        // A file put there instead.
+        try FileManager.default.removeItem(at: output)
+        try Data("a file".utf8).write(to: output)
+        #expect(throws: BuildProblem(
+            "Output", "is a file, not a folder; refusing to replace it (choose another --output); it was put there while the set was being built")
+        ) { try started.commit(files) }
+        #expect(try String(contentsOf: output, encoding: .utf8) == "a file")
+        let left = try FileManager.default.contentsOfDirectory(atPath: folder.url.path).filter { $0.hasPrefix(".soundset-staging") }
+        #expect(left.isEmpty)
+    }
+}

@@ -128,13 +128,15 @@ public final class RunningSoundset: @unchecked Sendable {
     private let err: URL
 
     /// Starts `soundset arguments…` in `directory`, with `environment` added.
-    public init(_ arguments: [String], in directory: URL, environment: [String: String] = [:]) throws {
+    /// - Parameter executable: another program to start with `arguments` instead (`setpriv`, which
+    ///   then names soundset among them).
+    public init(_ arguments: [String], in directory: URL, environment: [String: String] = [:], executable: String? = nil) throws {
         scratch = try TemporaryDirectory("soundset-running")
         out = scratch.url.appendingPathComponent("out")
         err = scratch.url.appendingPathComponent("err")
         _ = FileManager.default.createFile(atPath: out.path, contents: nil)
         _ = FileManager.default.createFile(atPath: err.path, contents: nil)
-        process.executableURL = SoundsetExecutable.url
+        process.executableURL = executable.map { URL(fileURLWithPath: $0) } ?? SoundsetExecutable.url
         process.arguments = arguments
         process.currentDirectoryURL = directory
         var env = ProcessInfo.processInfo.environment

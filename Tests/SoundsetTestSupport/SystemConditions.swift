@@ -61,6 +61,12 @@ public struct TmpfsMount {
         }
     }
 
+    /// Binds the folder `source` at `url` (an existing folder): a mount point on the same file system.
+    public init(binding source: URL, at url: URL) throws {
+        self.url = url
+        guard Self.run(["/bin/mount", "--bind", source.path, url.path]) == 0 else { throw POSIXError(.EPERM) }
+    }
+
     public func unmount() { _ = Self.run(["/bin/umount", url.path]) }
 
     private static func run(_ command: [String]) -> Int32 {

@@ -2,14 +2,22 @@ import Foundation
 import SoundsetAudio
 import SoundsetRuntime
 
-/// `soundset check`: reads Assets and Output, writes nothing, reports every problem.
+/// `soundset check`: reads Assets and Output, writes nothing but the shared lock it reads under
+/// (`.soundset-cache/swap-<name>`), reports every problem.
 public enum Checker {
     /// Runs every check.
     /// - Parameters:
     ///   - assetsDisplay, outputDisplay: how the folders are named in problems (as the user gave them).
     /// The check reads the set while no build swaps a new one in, so it never reports a mix of two.
     public static func run(assets: URL, assetsDisplay: String, output: URL, outputDisplay: String) -> CheckReport {
-        OutputFolder.reading(output) { checkHoldingSwapLock(assets: assets, assetsDisplay: assetsDisplay, output: output, outputDisplay: outputDisplay) }
+        do {
+            return try OutputFolder.reading(output) {
+                checkHoldingSwapLock(assets: assets, assetsDisplay: assetsDisplay, output: output, outputDisplay: outputDisplay)
+            }
+        } catch {
+            let problem = error as? BuildProblem ?? BuildProblem(outputDisplay, "\(error)")
+            return CheckReport(ok: false, problems: [CheckProblem("integrity", problem.subject, problem.message)], budget: nil, clips: 0)
+        }
     }
 
     private static func checkHoldingSwapLock(assets: URL, assetsDisplay: String, output: URL, outputDisplay: String) -> CheckReport {

@@ -218,9 +218,19 @@ public final class DiskMemo: BuildMemo, @unchecked Sendable {
 
     /// Removes every entry whose key is not in `keep`: only regular files that the memo wrote,
     /// recognised by name and header, never through a link.
+    /// Keeps this build's entries and those the records of other output folders beside it name
+    /// (`Output` and `Output-en` share the folder): a build of one never drops another's.
     func prune(keeping keys: Set<String>) {
-        for name in (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? [] {
-            guard name.hasSuffix(".\(ClipEntry.fileExtension)"), !keys.contains(String(name.dropLast(ClipEntry.fileExtension.count + 1))) else { continue }
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
+        var kept = keys
+        for name in names where name.hasPrefix("build-") && name.hasSuffix(".json") && name != recordURL.lastPathComponent {
+            guard let data = try? RegularFile.read(folder.appendingPathComponent(name), maxBytes: 64 << 20, followingLinks: false),
+                let other = try? JSONDecoder().decode(BuildRecord.self, from: data)
+            else { continue }
+            kept.formUnion(other.finished.values.map(\.key))
+        }
+        for name in names {
+            guard name.hasSuffix(".\(ClipEntry.fileExtension)"), !kept.contains(String(name.dropLast(ClipEntry.fileExtension.count + 1))) else { continue }
             let url = folder.appendingPathComponent(name)
             if ClipEntry.isEntry(url) { RegularFile.remove(url) }
         }

@@ -6,15 +6,19 @@ import Foundation
     import Darwin
 #endif
 
-/// What `stat` says about a file: size, modification time to the nanosecond, inode. When all three
-/// are unchanged the file's bytes are taken to be unchanged too (as make and git's index do), so a
-/// rebuild need not read them again; unless the file was modified at or after the stamps were taken
-/// (see `BuildRecord.stampedAt`).
+/// What `stat` says about a file: size, modification time to the nanosecond, inode, and the time its
+/// inode last changed. When all are unchanged the file's bytes are taken to be unchanged too (as
+/// make and git's index do), so a rebuild need not read them again; unless the file was modified at
+/// or after the stamps were taken (see `BuildRecord.stampedAt`). The change time is the one no
+/// program can set: a file edited in place and given its old modification time back (`touch -r`)
+/// still has a new one.
 public struct FileStamp: Codable, Sendable, Equatable {
     var size: Int64
     var modifiedSeconds: Int64
     var modifiedNanoseconds: Int64
     var inode: UInt64
+    var changedSeconds: Int64
+    var changedNanoseconds: Int64
 
     /// The stamp of the file at `path`, or nil when it cannot be stat'ed or is not a regular file
     /// (without `followingLinks`, a symbolic link is not one).
@@ -25,9 +29,13 @@ public struct FileStamp: Codable, Sendable, Equatable {
         #if canImport(Darwin)
             modifiedSeconds = Int64(info.st_mtimespec.tv_sec)
             modifiedNanoseconds = Int64(info.st_mtimespec.tv_nsec)
+            changedSeconds = Int64(info.st_ctimespec.tv_sec)
+            changedNanoseconds = Int64(info.st_ctimespec.tv_nsec)
         #else
             modifiedSeconds = Int64(info.st_mtim.tv_sec)
             modifiedNanoseconds = Int64(info.st_mtim.tv_nsec)
+            changedSeconds = Int64(info.st_ctim.tv_sec)
+            changedNanoseconds = Int64(info.st_ctim.tv_nsec)
         #endif
         inode = UInt64(info.st_ino)
     }
@@ -41,14 +49,17 @@ public struct FileStamp: Codable, Sendable, Equatable {
     /// within that tick without its stamp changing.
     func proves(_ recorded: FileStamp, stampedAt: FileTime) -> Bool { self == recorded && recorded.modified < stampedAt }
 
-    // Stored as [size, seconds, nanoseconds, inode]: the record holds one per recording and output
-    // file, and a four-number array decodes in a fraction of a keyed object's time.
+    // Stored as [size, seconds, nanoseconds, inode, change seconds, change nanoseconds]: the record
+    // holds one per recording and output file, and an array of numbers decodes in a fraction of a
+    // keyed object's time.
     public init(from decoder: Decoder) throws {
         var container = try decoder.unkeyedContainer()
         size = try container.decode(Int64.self)
         modifiedSeconds = try container.decode(Int64.self)
         modifiedNanoseconds = try container.decode(Int64.self)
         inode = try container.decode(UInt64.self)
+        changedSeconds = try container.decode(Int64.self)
+        changedNanoseconds = try container.decode(Int64.self)
     }
 
     public func encode(to encoder: Encoder) throws {
@@ -57,5 +68,7 @@ public struct FileStamp: Codable, Sendable, Equatable {
         try container.encode(modifiedSeconds)
         try container.encode(modifiedNanoseconds)
         try container.encode(inode)
+        try container.encode(changedSeconds)
+        try container.encode(changedNanoseconds)
     }
 }

@@ -19,7 +19,7 @@ public struct OutputFolder: Sendable {
 
     /// Runs `body` while no build swaps a new set into the folder at `url` (a shared lock on its
     /// swap lock): a reader of the manifest and the clips sees one set whole.
-    public static func reading<T>(_ url: URL, _ body: () throws -> T) rethrows -> T {
+    public static func reading<T>(_ url: URL, _ body: () throws -> T) throws -> T {
         try OutputLocks.reading(url, body)
     }
 
@@ -49,29 +49,38 @@ public struct OutputFolder: Sendable {
     public init(url: URL, displayName: String, assets: URL) throws(BuildProblem) {
         self.url = url.standardizedFileURL
         self.displayName = displayName
-        let fileManager = FileManager.default
         let outputPath = self.url.resolvingSymlinksInPath().path
         let assetsPath = assets.standardizedFileURL.resolvingSymlinksInPath().path
         if assetsPath == outputPath || assetsPath.hasPrefix(outputPath.hasSuffix("/") ? outputPath : outputPath + "/") {
             throw BuildProblem(displayName, "is the assets folder or contains it; refusing to replace it (choose another --output)")
         }
-        var isDirectory: ObjCBool = false
-        guard fileManager.fileExists(atPath: self.url.path, isDirectory: &isDirectory) else { return }
-        guard isDirectory.boolValue else {
-            throw BuildProblem(displayName, "is a file, not a folder; refusing to replace it (choose another --output)")
-        }
-        var folder = stat()
-        var parentFolder = stat()
-        if stat(self.url.path, &folder) == 0, stat(self.url.deletingLastPathComponent().path, &parentFolder) == 0, folder.st_dev != parentFolder.st_dev {
+        // The staging and retired folders beside it are named after it, plus a UUID.
+        let longest = retiredPrefix.utf8.count + 36
+        if longest > 255 {
             throw BuildProblem(
                 displayName,
-                "is a mount point, which cannot be replaced (soundset swaps in a whole new folder): point --output one level down, e.g. \(displayName)/Set")
+                "its name is \(url.lastPathComponent.utf8.count) bytes, too long for the staging folder beside it (at most \(255 - longest + url.lastPathComponent.utf8.count)): choose a shorter --output"
+            )
         }
-        let entries = (try? fileManager.contentsOfDirectory(atPath: self.url.path)) ?? []
-        if entries.filter({ $0 != ".DS_Store" }).isEmpty { return }
-        guard (try? Manifest.load(from: self.url.appendingPathComponent(SoundSetLayout.manifestName))) != nil else {
-            throw BuildProblem(displayName, "holds files but no soundset manifest; refusing to replace it (empty it or choose another --output)")
+        if let refusal { throw BuildProblem(displayName, refusal) }
+    }
+
+    /// Why the folder at `url` may not be replaced as it is now, or nil: asked when the build starts,
+    /// and again under the swap lock just before the swap, for what was put there meanwhile.
+    private var refusal: String? {
+        var info = stat()
+        guard lstat(url.path, &info) == 0 else { return nil }
+        if info.st_mode & S_IFMT == S_IFLNK { return "is a symbolic link; refusing to replace it (point --output at its target)" }
+        guard info.st_mode & S_IFMT == S_IFDIR else { return "is a file, not a folder; refusing to replace it (choose another --output)" }
+        if MountPoints.isMountPoint(url) {
+            return "is a mount point, which cannot be replaced (soundset swaps in a whole new folder): point --output one level down, e.g. \(displayName)/Set"
         }
+        let entries = (try? FileManager.default.contentsOfDirectory(atPath: url.path)) ?? []
+        if entries.filter({ $0 != ".DS_Store" }).isEmpty { return nil }
+        guard (try? Manifest.load(from: url.appendingPathComponent(SoundSetLayout.manifestName))) != nil else {
+            return "holds files but no soundset manifest; refusing to replace it (empty it or choose another --output)"
+        }
+        return nil
     }
 
     /// Writes `set` into a staging folder beside the output folder and swaps it in.
@@ -178,9 +187,9 @@ public struct OutputFolder: Sendable {
     /// a kill between the two renames is undone by the next build.
     private func swap(in staging: URL) throws(BuildProblem) {
         // Readers hold the swap lock shared while they read: none sees half of each set.
-        let lock = OutputLocks.swap(url)
-        _ = try? lock?.lock()
-        defer { lock?.unlock() }
+        let lock = try OutputLocks.swap(url)
+        defer { lock.unlock() }
+        if let refusal { throw BuildProblem(displayName, "\(refusal); it was put there while the set was being built") }
         let fileManager = FileManager.default
         if fileManager.fileExists(atPath: url.path), AtomicExchange.exchange(staging.path, url.path) {
             try? fileManager.removeItem(at: staging)

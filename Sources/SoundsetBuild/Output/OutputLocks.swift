@@ -52,17 +52,50 @@ enum OutputLocks {
         return lock
     }
 
-    /// The swap lock of `output`, or nil when it cannot be made (a read-only checkout: nobody builds
-    /// there either).
-    static func swap(_ output: URL) -> LockFile? {
-        guard let folder = folder(for: output) else { return nil }
-        return try? LockFile(folder.appendingPathComponent("swap-\(output.lastPathComponent)"))
+    /// The swap lock's file of `output`.
+    static func swapURL(_ output: URL) -> URL { DiskMemo.folder(for: output).appendingPathComponent("swap-\(output.lastPathComponent)") }
+
+    /// The swap lock of `output`, taken for the swap itself.
+    /// - Throws: `BuildProblem` naming the lock file when it cannot be made or locked: a build never
+    ///   swaps a set in unlocked, so no reader can see half of it.
+    static func swap(_ output: URL) throws(BuildProblem) -> LockFile {
+        let url = swapURL(output)
+        do {
+            try MemoFolder.create(url.deletingLastPathComponent())
+            let lock = try LockFile(url)
+            try lock.lock()
+            return lock
+        } catch {
+            throw BuildProblem(url.path, "cannot be locked for the swap (\(error.reason)); remove it if it is not a regular file, and check that its folder is writable")
+        }
     }
 
-    /// Runs `body` holding `output`'s swap lock shared: no build swaps a new set in meanwhile.
-    static func reading<T>(_ output: URL, _ body: () throws -> T) rethrows -> T {
-        let lock = swap(output.standardizedFileURL)
-        _ = try? lock?.lock(exclusive: false)
+    /// Runs `body` holding `output`'s swap lock shared: no build swaps a new set in meanwhile. A
+    /// symbolic `output` is resolved first, as a build resolves it, so both take the same lock. The
+    /// lock is opened for reading when it is there (another user's build may have made it); when it
+    /// is not and cannot be made (a read-only checkout, where nobody builds either), or the output
+    /// folder does not exist, `body` runs without it.
+    /// - Throws: `BuildProblem` naming the lock file when it is there but cannot be locked (not a
+    ///   regular file, say), and what `body` throws.
+    static func reading<T>(_ output: URL, _ body: () throws -> T) throws -> T {
+        let resolved = (try? OutputFolder.resolve(output, display: output.path)) ?? output.standardizedFileURL
+        let url = swapURL(resolved)
+        var lock: LockFile?
+        do {
+            lock = try LockFile(url, existing: true)
+        } catch where error.reason == LockFile.missing {
+            var isFolder: ObjCBool = false
+            if FileManager.default.fileExists(atPath: resolved.path, isDirectory: &isFolder), isFolder.boolValue,
+                (try? MemoFolder.create(url.deletingLastPathComponent())) != nil
+            {
+                lock = try? LockFile(url)
+            }
+        } catch {
+            throw BuildProblem(url.path, "cannot be locked for reading (\(error.reason)); remove it if it is not a regular file")
+        }
+        do { try lock?.lock(exclusive: false) } catch {
+            throw BuildProblem(url.path, "cannot be locked for reading (\(error.reason))")
+        }
         defer { lock?.unlock() }
         return try body()
     }

@@ -46,24 +46,35 @@ enum ReportGatherer {
         do { manifest = try Manifest.load(from: output.appendingPathComponent(SoundSetLayout.manifestName)) } catch {
             throw BuildProblem("\(outputDisplay)/\(SoundSetLayout.manifestName)", "missing or unreadable: run soundset build first")
         }
-        let configuration =
-            (try? ConfigurationLoader.load(
-                from: assets.appendingPathComponent(ConfigurationLoader.fileName),
-                displayPath: ConfigurationLoader.fileName)) ?? Configuration()
+        let configPath = "\(assetsDisplay)/\(ConfigurationLoader.fileName)"
+        let configuration = try ConfigurationLoader.load(from: assets.appendingPathComponent(ConfigurationLoader.fileName), displayPath: configPath)
+        guard configuration.hash == manifest.configurationHash else {
+            throw BuildProblem(configPath, "changed since the set was built: run make sounds")
+        }
         let sounds = output.appendingPathComponent(SoundSetLayout.soundsName)
         let memo = DiskMemo(output: output.standardizedFileURL)
         let configurationHash = configuration.hash
         var clips: [ClipReport] = []
         for clip in manifest.clips {
             let sourceURL = assets.appendingPathComponent(clip.source.file)
-            let display = "\(assetsDisplay)/\(clip.source.file)"
-            let source = try SoundFile.open(reading: sourceURL.path)
+            let display = "\(assetsDisplay)/\(ClipName.printable(clip.source.file))"
+            // The recording as it was built: its bytes read once, hashed, and decoded from memory.
+            let bytes: Data
+            do { bytes = try RegularFile.read(sourceURL, maxBytes: PrepareStage.maxRecordingBytes) } catch {
+                throw BuildProblem(display, error.reason)
+            }
+            guard SHA256.hex(bytes) == clip.source.sha256 else { throw BuildProblem(display, "changed since the set was built: run make sounds") }
+            let source = try SoundFile.open(bytes: bytes, path: display)
             let mono = Mono.mixDown(try source.readAll(), channels: source.info.channels)
             let recording = Recording(name: clip.name, fileName: clip.source.file, url: sourceURL, displayPath: display, info: source.info)
             let key = ClipKey.of(sourceSHA256: clip.source.sha256, configurationHash: configurationHash)
-            guard let prepared = memo.summary(of: recording, sha256: clip.source.sha256, key: key) else {
-                throw BuildProblem(
-                    display, "is not in the build's \(DiskMemo.folderName), or changed since the set was built: run soundset build (without --no-cache) first")
+            // What the build found, from its memo; prepared again when the memo does not have it
+            // (a fresh clone with the set committed, a cache removed, a build with --no-cache).
+            let prepared: ClipSummary
+            if let remembered = memo.summary(of: recording, sha256: clip.source.sha256, key: key) {
+                prepared = remembered
+            } else {
+                prepared = try ClipPreparer.prepare(recording, bytes: bytes, sourceSHA256: clip.source.sha256, key: key, configuration: configuration).summary
             }
             let output = try SoundFile.open(reading: sounds.appendingPathComponent(clip.file).path)
             let outputSamples = try output.readAll()

@@ -17,11 +17,18 @@ public final class LockFile {
     public let url: URL
 
     /// Opens (creating when missing) the lock file at `url`; it must be a regular file.
-    /// - Throws: `RegularFile.Failure` when it cannot be opened.
-    public init(_ url: URL) throws(RegularFile.Failure) {
+    /// - Parameter existing: open it only if it is there, for reading: a shared lock needs no write
+    ///   permission, so a reader may lock a file another user's build made.
+    /// - Throws: `RegularFile.Failure` when it cannot be opened (`missing` when `existing` and absent).
+    public init(_ url: URL, existing: Bool = false) throws(RegularFile.Failure) {
         self.url = url
-        let descriptor = open(url.path, O_RDWR | O_CREAT | O_CLOEXEC | O_NONBLOCK | O_NOFOLLOW, 0o644)
-        guard descriptor >= 0 else { throw RegularFile.Failure(reason: "cannot open \(url.lastPathComponent) (\(RegularFile.systemReason(errno)))") }
+        let flags = existing ? O_RDONLY : O_RDWR | O_CREAT
+        let descriptor = open(url.path, flags | O_CLOEXEC | O_NONBLOCK | O_NOFOLLOW, 0o644)
+        guard descriptor >= 0 else {
+            let code = errno
+            if existing && code == ENOENT { throw RegularFile.Failure(reason: Self.missing) }
+            throw RegularFile.Failure(reason: "cannot open \(url.lastPathComponent) (\(RegularFile.systemReason(code)))")
+        }
         var info = stat()
         guard fstat(descriptor, &info) == 0, info.st_mode & S_IFMT == S_IFREG else {
             close(descriptor)
@@ -29,6 +36,9 @@ public final class LockFile {
         }
         self.descriptor = descriptor
     }
+
+    /// The reason `init(_:existing:)` gives for a lock file that is not there.
+    public static let missing = "is missing"
 
     deinit { close(descriptor) }
 
