@@ -1,14 +1,14 @@
 SHELL := /bin/bash
 # soundset: `make sounds` builds Output/ from Assets/, `make test` runs the tests.
 # Both install the C libraries first when they are missing (apt-get or brew): libsndfile,
-# libsamplerate, libebur128 and OpenSSL's libcrypto (SHA-256).
+# libsamplerate, libebur128, OpenSSL's libcrypto (SHA-256) and librubberband (tempo).
 
 SWIFT      ?= swift
 ASSETS     ?= Assets
 OUTPUT     ?= Output
-APT_DEPS   := libsndfile1-dev libsamplerate0-dev libebur128-dev libssl-dev pkg-config
-BREW_DEPS  := libsndfile libsamplerate libebur128 openssl@3 pkg-config
-PKGS       := sndfile samplerate libebur128 libcrypto
+APT_DEPS   := libsndfile1-dev libsamplerate0-dev libebur128-dev libssl-dev librubberband-dev pkg-config
+BREW_DEPS  := libsndfile libsamplerate libebur128 openssl@3 rubberband pkg-config
+PKGS       := sndfile samplerate libebur128 libcrypto rubberband
 # Homebrew keeps openssl@3 out of the default search paths ("keg-only"): point pkg-config at it.
 ifeq ($(shell uname -s),Darwin)
 export PKG_CONFIG_PATH := $(shell brew --prefix openssl@3 2>/dev/null)/lib/pkgconfig:$(PKG_CONFIG_PATH)
@@ -47,7 +47,7 @@ setup:
 	  echo "installing $(APT_DEPS) with apt-get"; \
 	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq $(APT_DEPS) >/dev/null; \
 	else \
-	  echo "install the development packages of libsndfile, libsamplerate, libebur128 and OpenSSL (libcrypto), and pkg-config"; exit 1; \
+	  echo "install the development packages of libsndfile, libsamplerate, libebur128, OpenSSL (libcrypto) and librubberband, and pkg-config"; exit 1; \
 	fi
 
 # On Linux the Swift runtime and Foundation are linked into the binary: it then starts in 4 ms

@@ -24,11 +24,14 @@ let package = Package(
         .systemLibrary(
             name: "CCrypto", pkgConfig: "libcrypto",
             providers: [.apt(["libssl-dev"]), .brew(["openssl@3"])]),
+        .systemLibrary(
+            name: "CRubberBand", pkgConfig: "rubberband",
+            providers: [.apt(["librubberband-dev"]), .brew(["rubberband"])]),
         // Header-only: system calls Swift cannot make itself (see its shim.h).
         .systemLibrary(name: "CSystem"),
 
         .target(name: "SoundsetRuntime"),
-        .target(name: "SoundsetAudio", dependencies: ["CSndFile", "CSampleRate", "CEBUR128", "CCrypto", "SoundsetRuntime"]),
+        .target(name: "SoundsetAudio", dependencies: ["CSndFile", "CSampleRate", "CEBUR128", "CCrypto", "CRubberBand", "SoundsetRuntime"]),
         .target(name: "SoundsetBuild", dependencies: ["SoundsetAudio", "SoundsetRuntime", "CSystem"]),
         .target(name: "SoundsetCLI", dependencies: ["SoundsetBuild", "SoundsetRuntime"]),
         .executableTarget(name: "soundset", dependencies: ["SoundsetCLI"]),

@@ -6,9 +6,19 @@ import SoundsetRuntime
 /// write the set → swap. Each step is a stage in `Stages/`; what earlier builds found is the memo's
 /// (`Memo/`), which every stage asks before it works.
 public enum BuildPipeline {
-    /// Runs the build.
+    /// Runs the build, and says when the set's longest composed announcement outlasts the banner
+    /// (the check's banner budget), so a designer hears of it before the app's CI does.
     /// - Throws: `BuildFailure` with every problem found; the output folder is then untouched.
     public static func run(_ options: BuildOptions) async throws -> BuildReport {
+        var report = try await build(options)
+        if let warning = Checker.bannerWarning(report.manifest, assets: options.assets, assetsDisplay: options.assetsDisplay) {
+            report.warnings.append(warning)
+        }
+        return report
+    }
+
+    /// The build itself.
+    private static func build(_ options: BuildOptions) async throws -> BuildReport {
         let outputURL = try failing { () throws(BuildProblem) in try OutputFolder.resolve(options.output, display: options.outputDisplay) }
         // A folder refused now is refused before anything is written beside it (asked again below,
         // holding the lock, for what another build did meanwhile).

@@ -7,7 +7,7 @@ enum AnnouncementCommand {
     enum Kind { case plan, render }
 
     static func run(_ kind: Kind, _ arguments: [String], console: Console) throws -> Int32 {
-        var options: Set<String> = ["--output", "--locale", "--prefix", "--suffix", "--gap-ms", "--format"]
+        var options: Set<String> = ["--output", "--locale", "--prefix", "--suffix", "--join", "--gap-ms", "--format"]
         if kind == .render { options.insert("--out") }
         let parsed = try Arguments(arguments, options: options, flags: ["--help", "-h"], repeatable: ["--reading"])
         if parsed.wantsHelp {
@@ -72,6 +72,11 @@ enum AnnouncementCommand {
         var announcement = manifest.announcement ?? AnnouncementSettings()
         if let prefix = parsed.options["--prefix"] { announcement.prefix = prefix.isEmpty || prefix == "none" ? nil : prefix }
         if let suffix = parsed.options["--suffix"] { announcement.suffix = suffix.isEmpty || suffix == "none" ? nil : suffix }
+        if let text = parsed.options["--join"] {
+            guard let join = AnnouncementSettings.Join(rawValue: text) else { throw UsageError("--join needs speech or file") }
+            announcement.join = join
+            announcement.gapMs = join.defaultGapMs
+        }
         if let gapMs { announcement.gapMs = gapMs }
 
         let plan: AnnouncementPlan

@@ -42,6 +42,9 @@ enum CheckCommand {
             text += String(
                 format: "; longest announcement up to %@ is %@: %.3f s in %d steps (budget %g s); most steps %d (limit %d)",
                 budget.maxAmount, budget.worstAmount, budget.seconds, budget.steps, budget.limitSeconds, budget.maxSteps, budget.limitSteps)
+            let composed = budget.composed
+            text += String(format: "; composed %@: %.3f s (banner %g s)", composed.amount, composed.seconds, composed.limitSeconds)
+            if let dropped = composed.prefixDroppedFrom { text += ", played without the prefix (the smallest amount that is: \(dropped))" }
         }
         return text
     }

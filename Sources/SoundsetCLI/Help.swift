@@ -29,8 +29,10 @@ enum Help {
         Builds the sound set. Every non-hidden audio file directly in the assets folder (WAV, AIFF,
         FLAC, Ogg Vorbis, CAF, and MP3 where libsndfile reads it) is one clip, named after its file
         without the extension; DIR/soundset.json configures the build (see README.md). Each clip is
-        mixed to mono, trimmed of room tone, resampled, brought to one loudness for the whole set with
-        its true peak under the ceiling, and written to OUTPUT/Sounds with OUTPUT/manifest.json.
+        mixed to mono, trimmed of room tone, resampled, sped up by tempo (at the same pitch), brought
+        to one loudness for the whole set with its true peak under the ceiling, and written to
+        OUTPUT/Sounds with OUTPUT/manifest.json (which says where each word's speech lies). A set
+        whose longest composed announcement outlasts the banner is built, with a warning.
         The output folder is replaced whole only when every recording is good; otherwise nothing is
         written and every problem is printed. One build at a time per output folder: a second one
         waits for the first (and says so), and check, plan and render never see half of two sets.
@@ -56,7 +58,10 @@ enum Help {
           --prefix NAME         clip before the amount, e.g. received; none for no prefix
                                 (default: announcement.prefix of the set)
           --suffix NAME         clip after the amount; none for no suffix (default: announcement.suffix)
-          --gap-ms N            silence between clips in ms (default: announcement.gapMs)
+          --join speech|file    speech: each word's speech starts the gap after the last one's
+                                ends, the pads crossfaded; file: whole clips one after another
+                                (default: announcement.join; the gap then defaults to 25 or 0 ms)
+          --gap-ms N            the gap in ms (default: announcement.gapMs)
           --reading KEY=VALUE   override a reading option for this run; repeatable:
                                 style=point|yuanJiaoFen, useLiang=true|false, keepTrailingZeros=true|false
           --format text|json    output format (default: text)
@@ -65,12 +70,13 @@ enum Help {
 
     static let plan = """
         usage: soundset plan AMOUNT [--output DIR] [--locale zh-CN|en-US] [--prefix NAME] [--suffix NAME]
-                                    [--gap-ms N] [--reading KEY=VALUE]... [--format text|json]
+                                    [--join speech|file] [--gap-ms N] [--reading KEY=VALUE]... [--format text|json]
 
         Reads AMOUNT (digits with at most two decimals, below 10^12, e.g. 123.45) and prints the clips
-        that announce it, after the Copy rule, with each clip's start and duration from the manifest.
+        that announce it, after the Copy rule, with each clip's start and duration from the manifest
+        (joined by speech, a clip starts inside the previous one's trailing pad).
         JSON keys: amount, locale, tokens, clips, steps [{clip, file, start, seconds, startFrame, frames}],
-        gapFrames, sampleRate, totalFrames, totalSeconds.
+        join, gapFrames, sampleRate, totalFrames, totalSeconds.
 
         options:
         \(announcementOptions)
@@ -80,10 +86,12 @@ enum Help {
 
     static let render = """
         usage: soundset render AMOUNT --out FILE [--output DIR] [--locale zh-CN|en-US] [--prefix NAME]
-                                      [--suffix NAME] [--gap-ms N] [--reading KEY=VALUE]... [--format text|json]
+                                      [--suffix NAME] [--join speech|file] [--gap-ms N] [--reading KEY=VALUE]...
+                                      [--format text|json]
 
         Composes the announcement of AMOUNT into one sound file in the set's format (its container,
-        encoding and rate), gaps as digital silence: what an app sets as a notification's sound.
+        encoding and rate), joined by speech (the crossfades mixed) or by file (gaps as digital
+        silence): what an app sets as a notification's sound.
         FILE must end in the set's container extension; it is written whole or not at all.
 
         options:
@@ -129,7 +137,8 @@ enum Help {
     static let check = """
         usage: soundset check [--assets DIR] [--output DIR] [--format text|json]
 
-        Checks the built set without writing anything, and reports every problem, one line each:
+        Checks the built set without writing anything (but its lock file in .soundset-cache when it is
+        missing), and reports every problem, one line each:
           integrity     every file the manifest lists is there with its sha256, frames, rate, channels,
                         container and encoding; copies are byte-identical; no unlisted files
           freshness     recordings, configuration and tool version are what the set was built from
@@ -137,10 +146,13 @@ enum Help {
           format        container, encoding, channels and rate are ones iOS plays
           completeness  every clip and copy the locale's reading can need is in the set
           budget        the longest announcement of any amount up to maxAmount, computed exactly, is
-                        under maxAnnouncementSeconds and at most 64 notifications
+                        under maxAnnouncementSeconds and at most 64 notifications; the longest
+                        composed sound (without the prefix and suffix where whole it would not fit)
+                        lasts at most announcement.bannerSeconds
         With GITHUB_ACTIONS=true each problem is also printed as a GitHub Actions error annotation.
         JSON: {ok, problems: [{check, subject, message}], budget: {worstAmount, seconds, steps,
-        limitSeconds, mostStepsAmount, maxSteps, limitSteps, maxAmount}, clips}.
+        limitSeconds, mostStepsAmount, maxSteps, limitSteps, maxAmount, composed: {seconds, amount,
+        limitSeconds, prefixDroppedFrom}}, clips}.
 
         options:
           --assets DIR          folder of recordings (default: Assets)

@@ -155,7 +155,9 @@ actor BuiltSet {
             try writeConfig(
                 folder, #"{"sampleRate": 16000, "announcement": {"prefix": "received"}, "maxAnnouncementSeconds": \#(limit), "maxAmount": "999999999999.99"}"#)
         }
-        #expect(report.problems.count == 1, "\(report.problems)")
+        // The chain's budget, then the banner's (BannerBudgetTests).
+        #expect(report.problems.count == 2, "\(report.problems)")
+        #expect(report.problems.last?.message.hasPrefix("the composed announcement of ") == true)
         #expect(report.problems.first?.check == "budget")
         #expect(report.problems.first?.subject == "Assets/soundset.json")
         let budget = try #require(report.budget)
@@ -256,5 +258,71 @@ extension CheckTests {
             #expect(mkfifo(clip.path, 0o644) == 0)
         }
         #expect(fifo.problems == [CheckProblem("integrity", "Output/Sounds/5.caf", "is not a regular file: run make sounds")])
+    }
+}
+
+/// The banner budget: the longest composed sound as the announcer plays it, found exactly.
+@Suite struct BannerBudgetTests {
+    /// Builds the complete pack with `bannerSeconds` and `maxAmount` 999.99, and checks it.
+    func check(banner: Double) async throws -> (CheckReport, Manifest) {
+        let folder = try TemporaryDirectory()
+        defer { folder.remove() }
+        let assets = try folder.folder("Assets")
+        try AssetPacks.completeChinese(in: assets)
+        try Data(#"{"sampleRate": 16000, "announcement": {"prefix": "received", "bannerSeconds": \#(banner)}, "maxAmount": "999.99"}"#.utf8)
+            .write(to: assets.appendingPathComponent("soundset.json"))
+        let output = folder.url.appendingPathComponent("Output")
+        let built = try await BuildPipeline.run(BuildOptions(assets: assets, assetsDisplay: "Assets", output: output, outputDisplay: "Output", jobs: 2))
+        return (Checker.run(assets: assets, assetsDisplay: "Assets", output: output, outputDisplay: "Output"), built.manifest)
+    }
+
+    /// Every amount's whole and bare length, by planning each one.
+    static func lengths(_ manifest: Manifest) throws -> (whole: [Int], bare: [Int]) {
+        let planner = Planner(manifest: manifest)
+        var bareSettings = manifest.announcement!
+        bareSettings.prefix = nil
+        var whole: [Int] = []
+        var bare: [Int] = []
+        for minor in Int64(0)...99_999 {
+            let amount = try Amount(minorUnits: minor)
+            whole.append(try planner.plan(amount).totalFrames)
+            bare.append(try planner.plan(amount, announcement: bareSettings).totalFrames)
+        }
+        return (whole, bare)
+    }
+
+    @Test func theBudgetIsWhatTheLongestAmountPlays() async throws {
+        // First a banner every whole announcement fits.
+        let (roomy, manifest) = try await check(banner: 30)
+        let (whole, bare) = try Self.lengths(manifest)
+        let composed = try #require(roomy.budget?.composed)
+        #expect(composed.seconds == Double(whole.max()!) / 16000)
+        #expect(composed.amount == (try Amount(minorUnits: Int64(whole.firstIndex(of: whole.max()!)!))).description)
+        #expect(composed.prefixDroppedFrom == nil)
+        #expect(roomy.ok, "\(roomy.problems)")
+
+        // A banner between the longest bare and the longest whole: the prefix goes, the check passes.
+        let between = ((Double(bare.max()!) + Double(whole.max()!)) / 2 / 16000 * 100).rounded() / 100
+        let (dropping, _) = try await check(banner: between)
+        let dropped = try #require(dropping.budget?.composed)
+        #expect(dropping.ok, "\(dropping.problems)")
+        #expect(dropped.seconds == Double(bare.max()!) / 16000)
+        let firstDropped = whole.firstIndex { Double($0) > between * 16000 }!
+        #expect(dropped.prefixDroppedFrom == (try Amount(minorUnits: Int64(firstDropped))).description)
+
+        // A banner shorter than the longest bare amount: the check fails, naming it and the way out.
+        let short = ((Double(bare.max()!) / 16000 - 0.05) * 100).rounded(.down) / 100
+        let (failing, _) = try await check(banner: short)
+        let worst = try Amount(minorUnits: Int64(bare.firstIndex(of: bare.max()!)!))
+        let smallest = try Amount(minorUnits: Int64(whole.firstIndex { Double($0) > short * 16000 }!))
+        #expect(
+            failing.problems == [
+                CheckProblem(
+                    "budget", "Assets/soundset.json",
+                    String(
+                        format:
+                            "the composed announcement of %@ lasts %.3f s even without its prefix and suffix, over the %g s banner, which cuts it off: record faster takes, set tempo (e.g. 0.85), set announcement.delivery to auto (a chain when the banner is too short), or lower maxAmount; the smallest amount that plays without the prefix and suffix is %@",
+                        worst.description, Double(bare.max()!) / 16000, short, smallest.description))
+            ])
     }
 }

@@ -71,7 +71,7 @@ import Testing
     @Test func theKnownKeysOfEachLevelComeFromTheTable() {
         #expect(
             ConfigurationKey.names(under: []) == [
-                "locale", "sampleRate", "container", "encoding", "loudness", "limiter", "trim", "copies", "reading", "announcement", "limits",
+                "locale", "sampleRate", "container", "encoding", "loudness", "limiter", "trim", "tempo", "copies", "reading", "announcement", "limits",
                 "maxAmount", "maxAnnouncementSeconds", "report",
             ])
         #expect(ConfigurationKey.names(under: ["announcement"]) == AnnouncementSettings.keys)
@@ -167,7 +167,7 @@ import Testing
     @Test func keysAndValuesFromTheFileArePrintedEscaped() {
         #expect(
             Self.problems(#"{"x\n::error file=Assets/7.wav::forged": 1}"#) == [
-                #"Assets/soundset.json: x\n::error file=Assets/7.wav::forged: unknown key (known keys here: locale, sampleRate, container, encoding, loudness, limiter, trim, copies, reading, announcement, limits, maxAmount, maxAnnouncementSeconds, report)"#
+                #"Assets/soundset.json: x\n::error file=Assets/7.wav::forged: unknown key (known keys here: locale, sampleRate, container, encoding, loudness, limiter, trim, tempo, copies, reading, announcement, limits, maxAmount, maxAnnouncementSeconds, report)"#
             ])
         #expect(
             Self.problems(#"{"trim": {"\u202Epad\r": 1}, "limits": {"maxSeconds": {"a\u0007": 1}}}"#) == [

@@ -36,6 +36,10 @@ import Testing
             #expect(card.contains(String(format: "→ %.3f s", clip.seconds)), "\(clip.name)")
             #expect(card.contains("src=\"data:audio/wav;base64,"), "\(clip.name)")
         }
+        // The banner budget, and where the optional takes of 一 would be heard.
+        #expect(html.contains("<h3>Longest composed</h3>"))
+        #expect(html.contains("<b>1_yi2</b>, 一 before 万 and 亿 (yí): not recorded: 1 is read instead; heard in 10010.50, 10000.00, 110000.00, 100000000.00<br/>"))
+        #expect(html.contains("<b>1_yi4</b>, 一 before 十, 百 and 千 (yì): not recorded: 1 is read instead; heard in 10010.50, 1000.00, 110.00, 1100000.00</p>"))
         // Self-contained: no scripts, no external resources.
         for forbidden in ["<script", "<link", "http://", "https://", "src=\"//", "@import", "url("] {
             #expect(!html.contains(forbidden), "\(forbidden)")

@@ -100,7 +100,7 @@ import Testing
         ("[1, 2]", "Assets/soundset.json: must hold a JSON object, not an array"),
         (
             #"{"sampleRat": 44100}"#,
-            "Assets/soundset.json: sampleRat: unknown key (known keys here: locale, sampleRate, container, encoding, loudness, limiter, trim, copies, reading, announcement, limits, maxAmount, maxAnnouncementSeconds, report)"
+            "Assets/soundset.json: sampleRat: unknown key (known keys here: locale, sampleRate, container, encoding, loudness, limiter, trim, tempo, copies, reading, announcement, limits, maxAmount, maxAnnouncementSeconds, report)"
         ),
         (#"{"sampleRate": "44100"}"#, "Assets/soundset.json: sampleRate: must be a whole number (Hz), not a string"),
         (
@@ -125,7 +125,7 @@ import Testing
         ),
         (
             #"{"x\n::error file=Assets/7.wav::forged": 1}"#,
-            #"Assets/soundset.json: x\n::error file=Assets/7.wav::forged: unknown key (known keys here: locale, sampleRate, container, encoding, loudness, limiter, trim, copies, reading, announcement, limits, maxAmount, maxAnnouncementSeconds, report)"#
+            #"Assets/soundset.json: x\n::error file=Assets/7.wav::forged: unknown key (known keys here: locale, sampleRate, container, encoding, loudness, limiter, trim, tempo, copies, reading, announcement, limits, maxAmount, maxAnnouncementSeconds, report)"#
         ),
         (#"{"locale": "zh\r\n::error::forged"}"#, #"Assets/soundset.json: locale: 'zh\r\n::error::forged' is not one of zh-CN, en-US"#),
     ])
@@ -152,7 +152,7 @@ import Testing
         #expect(lines.filter { $0.hasPrefix("::error ") }.count == texts.count, "\(lines)")
         #expect(
             texts.contains(
-                #"[configuration] Assets/soundset.json: x\n::error file=Assets/7.wav::forged: unknown key (known keys here: locale, sampleRate, container, encoding, loudness, limiter, trim, copies, reading, announcement, limits, maxAmount, maxAnnouncementSeconds, report)"#
+                #"[configuration] Assets/soundset.json: x\n::error file=Assets/7.wav::forged: unknown key (known keys here: locale, sampleRate, container, encoding, loudness, limiter, trim, tempo, copies, reading, announcement, limits, maxAmount, maxAnnouncementSeconds, report)"#
             ), "\(lines)")
         #expect(lines.count == texts.count * 2 + 1, "\(lines)")
     }

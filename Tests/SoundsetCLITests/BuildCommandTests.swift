@@ -84,3 +84,55 @@ import Testing
         #expect(result.stderr.hasPrefix("error: Nowhere: no such folder (pass the folder of recordings with --assets DIR)\n"))
     }
 }
+
+@Suite struct BannerWarningTests {
+    /// A set whose longest composed announcement outlasts the banner builds, with a warning that
+    /// says so (every later build too, up to date or not), and the check fails on it.
+    @Test func theBuildWarnsOfTheBannerBudget() throws {
+        let folder = try TemporaryDirectory()
+        defer { folder.remove() }
+        let assets = try folder.folder("Assets")
+        try AssetPacks.completeChinese(in: assets)
+        try Data(#"{"sampleRate": 16000, "announcement": {"prefix": "received", "bannerSeconds": 1}}"#.utf8)
+            .write(to: assets.appendingPathComponent("soundset.json"))
+        let built = try SoundsetExecutable.run(["build", "--quiet"], in: folder.url)
+        #expect(built.status == 0, "\(built.stderr)")
+        let check = try SoundsetExecutable.run(["check", "--format", "json"], in: folder.url)
+        #expect(check.status == 1)
+        let budget = (try JSONSerialization.jsonObject(with: Data(check.stdout.utf8)) as! [String: Any])["budget"] as! [String: Any]
+        let composed = budget["composed"] as! [String: Any]
+        let seconds = composed["seconds"] as! Double
+        let expected = String(
+            format:
+                "warning: Assets/soundset.json: the composed announcement of %@ lasts %.3f s without its prefix, over the 1 s banner (soundset check fails on it): set tempo, lower maxAmount or use delivery auto\n",
+            composed["amount"] as! String, seconds)
+        #expect(built.stderr == expected)
+        #expect(composed["prefixDroppedFrom"] as? String == "0.01")  // 收款到账 零点零一元
+        let again = try SoundsetExecutable.run(["build"], in: folder.url)
+        #expect(again.stdout.hasPrefix("Output is up to date"))
+        #expect(again.stderr == expected)
+        // A set that fits says nothing.
+        try Data(#"{"sampleRate": 16000, "announcement": {"prefix": "received"}, "maxAmount": "9.99"}"#.utf8)
+            .write(to: assets.appendingPathComponent("soundset.json"))
+        #expect(try SoundsetExecutable.run(["build", "--quiet"], in: folder.url).stderr == "")
+    }
+
+    /// Speech bounds outside their clip make the manifest one the runtime refuses; the check names it.
+    @Test func speechOutsideItsClipFailsTheCheck() throws {
+        let folder = try TemporaryDirectory()
+        defer { folder.remove() }
+        try AssetPacks.completeChinese(in: try folder.folder("Assets"))
+        #expect(try SoundsetExecutable.run(["build", "--quiet"], in: folder.url).status == 0)
+        let path = folder.url.appendingPathComponent("Output/manifest.json")
+        var manifest = try Manifest.load(from: path)
+        let frames = manifest.clips[0].frames
+        manifest.clips[0].speech = Manifest.Speech(start: 10, end: frames + 1)
+        try manifest.encoded().write(to: path)
+        let check = try SoundsetExecutable.run(["check"], in: folder.url)
+        #expect(check.status == 1)
+        #expect(
+            check.stdout.hasPrefix(
+                "[integrity] Output/manifest.json: not a soundset manifest (clip '0' has speech from frame 10 to \(frames + 1), not inside its \(frames) frames): run make sounds\n"
+            ), "\(check.stdout)")
+    }
+}

@@ -17,7 +17,8 @@ import Testing
         let pass = try SoundsetExecutable.run(["check"], in: folder.url)
         #expect(pass.status == 0, "\(pass.stdout)")
         #expect(pass.stdout.hasPrefix("check passed: 18 clips; longest announcement up to 99999999.99 is "))
-        #expect(pass.stdout.hasSuffix(" steps (budget 25 s); most steps 20 (limit 64)\n"))
+        #expect(pass.stdout.contains(" steps (budget 25 s); most steps 20 (limit 64); composed "))
+        #expect(pass.stdout.hasSuffix(" s (banner 5 s)\n"), "\(pass.stdout)")
 
         let json = try SoundsetExecutable.run(["check", "--format", "json"], in: folder.url)
         let object = try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as! [String: Any]
@@ -25,6 +26,11 @@ import Testing
         #expect((object["problems"] as? [Any])?.isEmpty == true)
         let budget = try #require(object["budget"] as? [String: Any])
         for key in ["worstAmount", "seconds", "steps", "limitSeconds"] { #expect(budget[key] != nil, "\(key)") }
+        let composed = try #require(budget["composed"] as? [String: Any])
+        #expect(composed["limitSeconds"] as? Double == 5)
+        #expect((composed["seconds"] as? Double ?? 99) <= 5)
+        #expect(composed["amount"] as? String == budget["worstAmount"] as? String)
+        #expect(composed["prefixDroppedFrom"] == nil)
 
         try WAVFile.write(Takes.word().samples, to: folder.url.appendingPathComponent("Assets/7.wav"), rate: 16000)
         let fail = try SoundsetExecutable.run(["check"], in: folder.url, environment: ["GITHUB_ACTIONS": "false"])

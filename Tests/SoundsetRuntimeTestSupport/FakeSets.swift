@@ -43,12 +43,15 @@ public enum FakeSets {
     /// Writes `folder/Sounds` with one file per clip (the `i`th by name has 200 + 37·i frames of a
     /// distinct ramp, unless `frames` says how many a clip has) and `folder/manifest.json` with each
     /// file's true sha256; returns the manifest.
-    /// - Parameter announcement: the manifest's announcement settings (their prefix and gap are
-    ///   `prefix` and `gapMs`).
+    /// - Parameters:
+    ///   - announcement: the manifest's announcement settings (their prefix and gap are `prefix` and
+    ///     `gapMs`).
+    ///   - speech: each clip's speech bounds, from its frames; none when nil.
     @discardableResult
     public static func write(
         in folder: URL, container: Container = .caf, encoding: Encoding = .pcm16, rate: Int = 8000,
-        prefix: String? = nil, gapMs: Double = 25, announcement: AnnouncementSettings = AnnouncementSettings(), frames: ((String) -> Int)? = nil
+        prefix: String? = nil, gapMs: Double = 25, announcement: AnnouncementSettings = AnnouncementSettings(), frames: ((String) -> Int)? = nil,
+        speech: ((_ frames: Int) -> Manifest.Speech)? = nil
     ) throws -> Manifest {
         let sounds = try TemporaryDirectory.folder(folder, "Sounds")
         var manifest = manifest(prefix: prefix, gapMs: gapMs)
@@ -70,6 +73,7 @@ public enum FakeSets {
             manifest.clips[index].frames = count
             manifest.clips[index].seconds = Double(count) / Double(rate)
             manifest.clips[index].sha256 = SHA256Digest.hex(data)
+            manifest.clips[index].speech = speech?(count)
             if manifest.clips[index].copy != nil {
                 let copy = "\(name)Copy.\(container.fileExtension)"
                 manifest.clips[index].copy = copy

@@ -11,7 +11,7 @@ struct Shop {
     let clock = ManualClock(1000)
     let keys = CountingKeys()
 
-    init(_ settings: AnnouncementSettings = AnnouncementSettings(), word: Int = 3200, phrase: Int = 12000, label: String = "shop") throws {
+    init(_ settings: AnnouncementSettings = AnnouncementSettings(join: .file), word: Int = 3200, phrase: Int = 12000, label: String = "shop") throws {
         folder = try TemporaryDirectory(label)
         let setFolder = folder.url.appendingPathComponent("Output")
         try FakeSets.write(
@@ -135,7 +135,7 @@ struct Shop {
         #expect(cut.clips.first == "1")
         #expect(cut.reason == "the amount alone lasts 5.20 s, over the 5 s banner: the banner will cut it")
         // ... auto chains it whole ...
-        let auto = shop.announce("12345.67", at: 4000, AnnouncementSettings(prefix: "received", delivery: .auto))
+        let auto = shop.announce("12345.67", at: 4000, AnnouncementSettings(prefix: "received", join: .file, delivery: .auto))
         #expect(auto.outcome == .announced)
         #expect(auto.delivery == .chain)
         #expect(auto.sound == nil)
@@ -143,7 +143,7 @@ struct Shop {
         #expect(auto.reason == "the amount alone lasts 5.20 s, over the 5 s banner: chained")
         #expect(auto.notifications.count == 14)
         // ... and chain always chains.
-        let chain = shop.announce("1", at: 5000, AnnouncementSettings(prefix: "received", delivery: .chain))
+        let chain = shop.announce("1", at: 5000, AnnouncementSettings(prefix: "received", join: .file, delivery: .chain))
         #expect(chain.delivery == .chain)
         #expect(chain.notifications.map(\.at) == [5000, 5001.5, 5001.9])
         #expect(chain.notifications.map(\.sound) == ["received", "1", "yuan"].map { "ss\(shop.set.id)-\($0).caf" })
@@ -152,7 +152,7 @@ struct Shop {
     }
 
     @Test func theCopyRulePlaysInstalledCopies() throws {
-        let shop = try Shop(AnnouncementSettings(prefix: "received", delivery: .chain))
+        let shop = try Shop(AnnouncementSettings(prefix: "received", join: .file, delivery: .chain))
         defer { shop.folder.remove() }
         let decision = shop.announce("2.22", at: 1000)
         #expect(decision.clips == ["received", "2", "point", "2", "2Copy", "yuan"])
@@ -163,9 +163,9 @@ struct Shop {
 
     @Test func aChainNeverMakesMoreThanSixtyFourPending() throws {
         // 0.1 s words and a 1 s banner: 12345.67 needs 13 clips alone (1.3 s), 14 with the prefix.
-        let shop = try Shop(AnnouncementSettings(prefix: "received", bannerSeconds: 1), word: 800, phrase: 800)
+        let shop = try Shop(AnnouncementSettings(prefix: "received", join: .file, bannerSeconds: 1), word: 800, phrase: 800)
         defer { shop.folder.remove() }
-        let chain = AnnouncementSettings(prefix: "received", delivery: .chain, bannerSeconds: 1)
+        let chain = AnnouncementSettings(prefix: "received", join: .file, delivery: .chain, bannerSeconds: 1)
         let chains = (0..<4).map { _ in shop.announce("12345.67", at: 1000, chain) }
         #expect(chains.allSatisfy { $0.delivery == .chain && $0.notifications.count == 14 })
         // 56 pending: 14 more would make 70.
@@ -174,7 +174,7 @@ struct Shop {
         #expect(refused.reason == "a chain of 14 would make 70 notifications pending, more than iOS keeps (64)")
         #expect(refused.sound == "ss\(shop.set.id)-received.caf")
         // Under auto it is composed instead (and the banner cuts it).
-        let auto = shop.announce("12345.67", at: 1000, AnnouncementSettings(prefix: "received", delivery: .auto, bannerSeconds: 1))
+        let auto = shop.announce("12345.67", at: 1000, AnnouncementSettings(prefix: "received", join: .file, delivery: .auto, bannerSeconds: 1))
         #expect(auto.delivery == .composed)
         #expect(auto.outcome == .shortened)
         #expect(
@@ -231,7 +231,7 @@ struct Shop {
         #expect(decision.sound?.hasSuffix("-received.caf") == true)
 
         // A set with no fallback clip plays the system's sound.
-        let plain = try Shop(AnnouncementSettings(prefix: "received"), label: "plain")
+        let plain = try Shop(AnnouncementSettings(prefix: "received", join: .file), label: "plain")
         defer { plain.folder.remove() }
         var bare = plain.set.manifest
         bare.clips.removeAll { $0.name == "received" || $0.name == "7" }
@@ -279,7 +279,7 @@ struct Shop {
     }
 
     @Test func theLeadInIsSilenceBeforeTheFirstClip() throws {
-        let shop = try Shop(AnnouncementSettings(prefix: "received", leadInMs: 500))
+        let shop = try Shop(AnnouncementSettings(prefix: "received", join: .file, leadInMs: 500))
         defer { shop.folder.remove() }
         let decision = shop.announce("1", at: 1000)
         #expect(abs(decision.end - decision.start - 2.8) < 1e-9)
@@ -291,7 +291,7 @@ struct Shop {
     }
 
     @Test func aSetChangedBetweenPushesIsInstalledUnderNewNamesAndTheOldOneRemovedWhenUnused() throws {
-        let shop = try Shop(AnnouncementSettings(prefix: "received", delivery: .chain))
+        let shop = try Shop(AnnouncementSettings(prefix: "received", join: .file, delivery: .chain))
         defer { shop.folder.remove() }
         let old = shop.set.id
         let chain = shop.announce("1", at: 1000)
@@ -299,7 +299,7 @@ struct Shop {
         // The app ships a new take of 1.
         let newFolder = shop.folder.url.appendingPathComponent("Output2")
         try FakeSets.write(
-            in: newFolder, rate: 8000, prefix: "received", gapMs: 0, announcement: AnnouncementSettings(prefix: "received"),
+            in: newFolder, rate: 8000, prefix: "received", gapMs: 0, announcement: AnnouncementSettings(prefix: "received", join: .file),
             frames: { $0 == "received" ? 12000 : $0 == "1" ? 3000 : 3200 })
         let newSet = try SoundSet(folder: newFolder)
         #expect(newSet.id != old)
@@ -358,7 +358,7 @@ extension AnnouncerTests {
         let next = shop.announce("2", at: 1000)
         #expect(abs(next.start - (bad.end + 0.3)) < 1e-9)
         // A failure that would wait too long keeps the push's own sound, and says both.
-        let impatient = AnnouncementSettings(prefix: "received", maxWaitSeconds: 1)
+        let impatient = AnnouncementSettings(prefix: "received", join: .file, maxWaitSeconds: 1)
         let late = shop.announce("x", at: 1000, impatient)
         #expect(late.sound == nil)
         #expect(late.systemSound == false)
@@ -443,7 +443,7 @@ extension AnnouncerTests {
         #expect(try Data(contentsOf: installed) == source)
         // Chain: its files are checked too, and mended.
         try bytes.write(to: installed)
-        let chain = shop.announce("5", at: 3000, AnnouncementSettings(prefix: "received", delivery: .chain))
+        let chain = shop.announce("5", at: 3000, AnnouncementSettings(prefix: "received", join: .file, delivery: .chain))
         #expect(chain.delivery == .chain)
         #expect(try Data(contentsOf: installed) == source)
         // The fallback clip, damaged, is mended before it is offered.

@@ -99,7 +99,7 @@ final class Gate: @unchecked Sendable {
     }
 
     @Test func aChainIsScheduledFromTheClockWithoutDrift() async throws {
-        let shop = try Shop(AnnouncementSettings(prefix: "received", delivery: .chain))
+        let shop = try Shop(AnnouncementSettings(prefix: "received", join: .file, delivery: .chain))
         defer { shop.folder.remove() }
         // Every add takes 0.05 s: each delay is measured when it is added, so the clips still fire
         // at 1000, 1001.5 and 1001.9, not 0.05 s later each.
@@ -123,10 +123,10 @@ final class Gate: @unchecked Sendable {
         _ = await flow(shop, recorder).run(AnnouncementRequest(amount: .text("1"), transactionID: "t"))
         _ = await flow(shop, recorder).run(AnnouncementRequest(amount: .text("1"), transactionID: "t"))
         _ = await flow(shop, recorder).run(AnnouncementRequest(amount: .text("1e5")))
-        let impatient = AnnouncementSettings(prefix: "received", maxWaitSeconds: 0)
+        let impatient = AnnouncementSettings(prefix: "received", join: .file, maxWaitSeconds: 0)
         _ = await flow(shop, recorder, settings: impatient).run(AnnouncementRequest(amount: .text("1")))
         let refusing = Recorder(clock: shop.clock, failingAt: 0)
-        _ = await flow(shop, refusing, settings: AnnouncementSettings(prefix: "received", delivery: .chain, maxWaitSeconds: 25))
+        _ = await flow(shop, refusing, settings: AnnouncementSettings(prefix: "received", join: .file, delivery: .chain, maxWaitSeconds: 25))
             .run(AnnouncementRequest(amount: .text("1")))
         #expect(
             recorder.handedOver == [.named("soundset-k0.caf"), .silent, .named("ss\(shop.set.id)-received.caf"), .unchanged])
@@ -158,7 +158,7 @@ final class Gate: @unchecked Sendable {
     }
 
     @Test func aChainTheSystemRefusesIsWithdrawnWhole() async throws {
-        let shop = try Shop(AnnouncementSettings(prefix: "received", delivery: .chain))
+        let shop = try Shop(AnnouncementSettings(prefix: "received", join: .file, delivery: .chain))
         defer { shop.folder.remove() }
         // The third add fails: the two added are removed, the queue forgets the chain, and the push
         // plays the system's sound rather than half an amount.
@@ -215,7 +215,7 @@ final class Gate: @unchecked Sendable {
     }
 
     @Test func aWithdrawnChainsTransactionMayBeRetried() async throws {
-        let shop = try Shop(AnnouncementSettings(prefix: "received", delivery: .chain))
+        let shop = try Shop(AnnouncementSettings(prefix: "received", join: .file, delivery: .chain))
         defer { shop.folder.remove() }
         let refusing = Recorder(clock: shop.clock, failingAt: 0)
         _ = await flow(shop, refusing).run(AnnouncementRequest(amount: .text("1"), transactionID: "T"))

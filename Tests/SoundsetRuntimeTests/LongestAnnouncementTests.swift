@@ -108,3 +108,124 @@ import Testing
         #expect(SpeechLocale.enUS.copiesNeeded() == [])
     }
 }
+
+/// The search with speech joins: each clip's speech counts, and the pads of the two ends.
+@Suite struct LongestSpeechAnnouncementTests {
+    /// Random clips with pads of their own, so that which clip comes first and last matters.
+    static func timings(seed: UInt64) -> [String: ClipTiming] {
+        var generator = SplitMix64(seed: seed)
+        let names = ChineseToken.all.map(\.clipName) + ChineseReading.toneVariants + EnglishReading.clipNames + ["received", "thanks"]
+        return Dictionary(
+            names.map { name in
+                let lead = Int(generator.next() % 300)
+                let tail = Int(generator.next() % 300)
+                return (name, ClipTiming(frames: lead + tail + 100 + Int(generator.next() % 800), lead: lead, tail: tail))
+            }, uniquingKeysWith: { a, _ in a })
+    }
+
+    struct Case: Sendable, CustomStringConvertible {
+        var maximum: String
+        var locale: SpeechLocale
+        var reading = ReadingOptions()
+        var prefix: String?
+        var suffix: String?
+        var variants: Set<String> = []
+        var gap = 25
+        var seed: UInt64
+        var description: String { "\(maximum) \(locale.rawValue) \(reading.style) \(prefix ?? "-")/\(suffix ?? "-") \(variants.sorted()) seed \(seed)" }
+    }
+
+    static let cases: [Case] = [
+        Case(maximum: "0.99", locale: .zhCN, seed: 1), Case(maximum: "12.34", locale: .zhCN, prefix: "received", seed: 2),
+        Case(maximum: "1234.56", locale: .zhCN, seed: 3), Case(maximum: "2050.5", locale: .zhCN, suffix: "thanks", seed: 4),
+        Case(maximum: "1101.01", locale: .zhCN, reading: ReadingOptions(style: .yuanJiaoFen), seed: 5),
+        Case(maximum: "1010.1", locale: .zhCN, reading: ReadingOptions(style: .yuanJiaoFen), prefix: "received", seed: 6),
+        Case(maximum: "11010.11", locale: .zhCN, variants: Set(ChineseReading.toneVariants), seed: 7),
+        Case(maximum: "1110", locale: .zhCN, prefix: "received", variants: ["1_yi4"], gap: 0, seed: 8),
+        Case(maximum: "1001.01", locale: .enUS, seed: 9), Case(maximum: "2100.99", locale: .enUS, prefix: "received", suffix: "thanks", seed: 10),
+        Case(maximum: "3001", locale: .enUS, suffix: "thanks", seed: 11),
+    ]
+
+    func length(_ testCase: Case, _ minor: Int64, _ timings: [String: ClipTiming]) throws -> Int {
+        let reading = testCase.locale.read(try Amount(minorUnits: minor), options: testCase.reading, variants: testCase.variants)
+        let clips = [testCase.prefix].compactMap { $0 } + reading + [testCase.suffix].compactMap { $0 }
+        return Timeline.length(of: clips.map { timings[$0]! }, gapFrames: testCase.gap)
+    }
+
+    /// The search and the first amount over a threshold equal brute force over every amount.
+    @Test(arguments: cases)
+    func equalsBruteForce(testCase: Case) throws {
+        let timings = Self.timings(seed: testCase.seed)
+        let maximum = try Amount(testCase.maximum)
+        let lengths = try (0...maximum.minorUnits).map { try length(testCase, $0, timings) }
+        let longest = lengths.max()!
+        let found = LongestAnnouncement.search(
+            upTo: maximum, locale: testCase.locale, reading: testCase.reading, variants: testCase.variants, prefix: testCase.prefix,
+            suffix: testCase.suffix, timings: timings, gapFrames: testCase.gap, objective: .duration)
+        #expect(found.frames == longest)
+        #expect(found.amount.minorUnits == Int64(lengths.firstIndex(of: longest)!))
+        for threshold in [0, longest / 3, longest / 2, longest * 3 / 4, longest - 1, longest] {
+            let first = LongestAnnouncement.firstLonger(
+                than: threshold, upTo: maximum, locale: testCase.locale, reading: testCase.reading, variants: testCase.variants,
+                prefix: testCase.prefix, suffix: testCase.suffix, timings: timings, gapFrames: testCase.gap)
+            #expect(first?.minorUnits == lengths.firstIndex { $0 > threshold }.map(Int64.init), "over \(threshold)")
+        }
+    }
+
+    /// The planner places the clips as the search measures them.
+    @Test func thePlansLengthIsTheSearchs() throws {
+        var manifest = FakeSets.manifest()
+        var generator = SplitMix64(seed: 21)
+        for index in manifest.clips.indices {
+            let frames = manifest.clips[index].frames
+            let start = Int(generator.next() % 60)
+            manifest.clips[index].speech = Manifest.Speech(start: start, end: frames - Int(generator.next() % 60))
+        }
+        manifest.announcement = AnnouncementSettings(prefix: "received", join: .speech, gapMs: 25)
+        let timings = Dictionary(uniqueKeysWithValues: manifest.clips.map { ($0.name, ClipTiming($0, join: .speech)) })
+        let found = LongestAnnouncement.search(
+            upTo: try Amount("99999999.99"), locale: .zhCN, prefix: "received", timings: timings, gapFrames: 25, objective: .duration)
+        let plan = try Planner(manifest: manifest).plan(found.amount)
+        #expect(plan.totalFrames == found.frames)
+    }
+}
+
+/// 一 in its changed tones, when the set has the takes.
+@Suite struct ToneVariantTests {
+    static let both = Set(ChineseReading.toneVariants)
+
+    @Test(arguments: [
+        ("10000", "1_yi2 ten_thousand yuan"), ("1000", "1_yi4 thousand yuan"), ("110", "1_yi4 hundred 1_yi4 ten yuan"),
+        ("11", "ten 1 yuan"), ("0.1", "0 point 1 yuan"), ("100000000", "1_yi2 hundred_million yuan"),
+        ("110000", "ten 1_yi2 ten_thousand yuan"), ("101", "1_yi4 hundred 0 1 yuan"), ("1.1", "1 point 1 yuan"),
+        ("10000000", "1_yi4 thousand ten_thousand yuan"), ("11000", "1_yi2 ten_thousand 1_yi4 thousand yuan"),
+    ])
+    func readsTheIssuesVectors(amount: String, tokens: String) throws {
+        #expect(SpeechLocale.zhCN.read(try Amount(amount), variants: Self.both).joined(separator: " ") == tokens)
+        // Without the takes, every 一 is `1`.
+        #expect(SpeechLocale.zhCN.read(try Amount(amount)).joined(separator: " ") == tokens.replacingOccurrences(of: "1_yi2", with: "1").replacingOccurrences(of: "1_yi4", with: "1"))
+    }
+
+    @Test func eachTakeIsUsedOnItsOwn() throws {
+        #expect(SpeechLocale.zhCN.read(try Amount("11000"), variants: ["1_yi4"]).joined(separator: " ") == "1 ten_thousand 1_yi4 thousand yuan")
+        #expect(SpeechLocale.zhCN.read(try Amount("11000"), variants: ["1_yi2"]).joined(separator: " ") == "1_yi2 ten_thousand 1 thousand yuan")
+    }
+
+    /// The planner uses the takes the set has, and the check's completeness does not ask for them.
+    @Test func thePlannerUsesTheTakesTheSetHas() throws {
+        var manifest = FakeSets.manifest()
+        #expect(try Planner(manifest: manifest).plan(try Amount("10000")).tokens == ["received", "1", "ten_thousand", "yuan"])
+        var variant = manifest.clips[1]
+        variant.name = "1_yi2"
+        variant.file = "1_yi2.caf"
+        variant.copy = nil
+        manifest.clips.append(variant)
+        #expect(try Planner(manifest: manifest).plan(try Amount("10000")).tokens == ["received", "1_yi2", "ten_thousand", "yuan"])
+        #expect(try Planner(manifest: manifest).plan(try Amount("1000")).tokens == ["received", "1", "thousand", "yuan"])
+    }
+
+    /// No variant can follow itself, so none needs a copy.
+    @Test func variantsNeedNoCopies() {
+        #expect(SpeechLocale.zhCN.copiesNeeded(prefix: "received", variants: Self.both) == (1...9).map(String.init))
+    }
+}

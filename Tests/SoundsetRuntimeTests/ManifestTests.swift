@@ -110,7 +110,8 @@ import Testing
         let text = String(decoding: try Self.sample.encoded(), as: UTF8.self)
             .replacingOccurrences(of: "  \"channels\" : 1,", with: "  \"announcement\" : { \"gapMs\" : 40, \"prefix\" : \"yuan\" },\n  \"channels\" : 1,")
         let manifest = try Manifest.decode(Data(text.utf8))
-        #expect(manifest.announcement == AnnouncementSettings(prefix: "yuan", gapMs: 40))
+        #expect(manifest.announcement == AnnouncementSettings(prefix: "yuan", join: .file, gapMs: 40))
+        #expect(manifest.announcement?.join == .file)
         #expect(manifest.announcement?.bannerSeconds == 5)
         #expect(manifest.announcement?.delivery == .composed)
     }

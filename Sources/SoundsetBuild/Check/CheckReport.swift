@@ -33,6 +33,23 @@ public struct CheckBudget: Codable, Sendable, Equatable {
     public var limitSteps: Int
     /// The largest amount searched (the configuration's maxAmount).
     public var maxAmount: String
+    /// The longest composed sound, held against the banner.
+    public var composed: ComposedBudget
+}
+
+/// The longest composed announcement, by the announcer's rules: an announcement longer than the
+/// banner plays without its prefix and suffix.
+public struct ComposedBudget: Codable, Sendable, Equatable {
+    /// How long the longest composed sound lasts, seconds (the lead-in included): the amount's whole
+    /// announcement when every amount fits whole, else the longest bare amount's.
+    public var seconds: Double
+    /// The amount that plays it.
+    public var amount: String
+    /// The banner, seconds (`announcement.bannerSeconds`).
+    public var limitSeconds: Double
+    /// The smallest amount that loses its prefix and suffix to fit, or nil when none does (or the
+    /// set has neither).
+    public var prefixDroppedFrom: String?
 }
 
 /// Everything one run of `soundset check` found.

@@ -236,7 +236,8 @@ public enum Checker {
                     "the \(locale.rawValue) reading needs clips the set lacks: \(missing.joined(separator: ", ")) (record \(assetsDisplay)/<name>.wav for each and run make sounds)"
                 ))
         }
-        let missingCopies = locale.copiesNeeded(options: reading, prefix: announcement.prefix, suffix: announcement.suffix)
+        let variants = Set(locale.optionalClipNames.filter(names.contains))
+        let missingCopies = locale.copiesNeeded(options: reading, prefix: announcement.prefix, suffix: announcement.suffix, variants: variants)
             .filter { names.contains($0) && !withCopies.contains($0) }
         if !missingCopies.isEmpty {
             problems.append(
@@ -250,33 +251,91 @@ public enum Checker {
 
     static func worstCase(_ manifest: Manifest, locale: SpeechLocale, configuration: Configuration) -> (budget: CheckBudget, problems: [String]) {
         let announcement = manifest.announcement ?? AnnouncementSettings()
-        let reading = manifest.reading ?? ReadingOptions()
-        let frames = Dictionary(manifest.clips.map { ($0.name, $0.frames) }, uniquingKeysWith: { a, _ in a })
+        let timings = Dictionary(manifest.clips.map { ($0.name, ClipTiming($0, join: announcement.join)) }, uniquingKeysWith: { a, _ in a })
         let rate = Double(max(1, manifest.sampleRate))
         let gapFrames = Int((announcement.gapMs * rate / 1000).rounded())
         let maximum = configuration.maxAmount
-        let longest = LongestAnnouncement.search(
-            upTo: maximum, locale: locale, reading: reading, prefix: announcement.prefix,
-            suffix: announcement.suffix, frames: frames, gapFrames: gapFrames, objective: .duration)
-        let most = LongestAnnouncement.search(
-            upTo: maximum, locale: locale, reading: reading, prefix: announcement.prefix,
-            suffix: announcement.suffix, frames: frames, gapFrames: gapFrames, objective: .steps)
-        let seconds = Double(longest.frames) / rate
-        let budget = CheckBudget(
-            worstAmount: longest.amount.description, seconds: seconds, steps: longest.steps,
-            limitSeconds: configuration.maxAnnouncementSeconds, mostStepsAmount: most.amount.description, maxSteps: most.steps,
-            limitSteps: NotificationSchedule.maxSteps, maxAmount: maximum.description)
+        let variants = Set(locale.optionalClipNames.filter { timings[$0] != nil })
+        func longest(_ objective: LongestAnnouncement.Objective, whole: Bool = true) -> WorstCase {
+            LongestAnnouncement.search(
+                upTo: maximum, locale: locale, reading: manifest.reading ?? ReadingOptions(), variants: variants,
+                prefix: whole ? announcement.prefix : nil, suffix: whole ? announcement.suffix : nil, timings: timings, gapFrames: gapFrames,
+                objective: objective)
+        }
+        // The chain plays every clip at the times the plan gives them, prefix and suffix included.
+        let chain = longest(.duration)
+        let most = longest(.steps)
+        let seconds = Double(chain.frames) / rate
         var problems: [String] = []
         if seconds >= configuration.maxAnnouncementSeconds {
             problems.append(
                 String(
                     format:
                         "the longest announcement, %@, lasts %.3f s in %d steps, over the %g s budget: shorten the clips, lower maxAmount or raise maxAnnouncementSeconds",
-                    longest.amount.description, seconds, longest.steps, configuration.maxAnnouncementSeconds))
+                    chain.amount.description, seconds, chain.steps, configuration.maxAnnouncementSeconds))
         }
         if most.steps > NotificationSchedule.maxSteps {
             problems.append("the announcement of \(most.amount) needs \(most.steps) notifications; iOS keeps at most \(NotificationSchedule.maxSteps) pending")
         }
+        let (composed, composedProblem) = composedBudget(
+            manifest, announcement: announcement, whole: chain, bare: announcement.prefix == nil && announcement.suffix == nil ? chain : longest(.duration, whole: false)
+        ) { frames in
+            LongestAnnouncement.firstLonger(
+                than: frames, upTo: maximum, locale: locale, reading: manifest.reading ?? ReadingOptions(), variants: variants,
+                prefix: announcement.prefix, suffix: announcement.suffix, timings: timings, gapFrames: gapFrames)
+        }
+        if let composedProblem { problems.append(composedProblem) }
+        let budget = CheckBudget(
+            worstAmount: chain.amount.description, seconds: seconds, steps: chain.steps,
+            limitSeconds: configuration.maxAnnouncementSeconds, mostStepsAmount: most.amount.description, maxSteps: most.steps,
+            limitSteps: NotificationSchedule.maxSteps, maxAmount: maximum.description, composed: composed)
         return (budget, problems)
+    }
+
+    /// The banner budget's problem for a set just built from `assets`, as a warning, or nil when the
+    /// budget holds (or the set is not complete enough to say).
+    public static func bannerWarning(_ manifest: Manifest, assets: URL, assetsDisplay: String) -> BuildProblem? {
+        let configPath = "\(assetsDisplay)/\(ConfigurationLoader.fileName)"
+        guard let configuration = try? ConfigurationLoader.load(from: assets.appendingPathComponent(ConfigurationLoader.fileName), displayPath: configPath),
+            completeness(manifest, manifestPath: "", assetsDisplay: assetsDisplay).isEmpty
+        else { return nil }
+        let announcement = manifest.announcement ?? AnnouncementSettings()
+        let budget = worstCase(manifest, locale: manifest.locale, configuration: configuration).budget.composed
+        guard budget.seconds > budget.limitSeconds else { return nil }
+        let phrases = announcement.prefix != nil || announcement.suffix != nil
+        return BuildProblem(
+            configPath,
+            String(
+                format: "the composed announcement of %@ lasts %.3f s%@, over the %g s banner (soundset check fails on it): set tempo, lower maxAmount or use delivery auto",
+                budget.amount, budget.seconds, phrases ? " without its prefix" : "", budget.limitSeconds))
+    }
+
+    /// The banner budget: the longest composed sound as the announcer plays it (`AnnouncementRules`:
+    /// whole when it fits the banner, else without its prefix and suffix), and the problem when even
+    /// the bare amount outlasts the banner.
+    /// - Parameters:
+    ///   - whole, bare: the longest announcements with and without the prefix and suffix.
+    ///   - firstLonger: the smallest amount whose whole announcement is longer than the frames given.
+    static func composedBudget(
+        _ manifest: Manifest, announcement: AnnouncementSettings, whole: WorstCase, bare: WorstCase, firstLonger: (Int) -> Amount?
+    ) -> (ComposedBudget, String?) {
+        let rate = Double(max(1, manifest.sampleRate))
+        let leadIn = Int((announcement.leadInMs * rate / 1000).rounded())
+        let banner = announcement.bannerSeconds
+        let bannerFrames = Int((banner * rate).rounded(.down))
+        let seconds = { (worst: WorstCase) in Double(leadIn + worst.frames) / rate }
+        guard leadIn + whole.frames > bannerFrames else {
+            return (ComposedBudget(seconds: seconds(whole), amount: whole.amount.description, limitSeconds: banner, prefixDroppedFrom: nil), nil)
+        }
+        let phrases = announcement.prefix != nil || announcement.suffix != nil
+        let dropped = phrases ? firstLonger(bannerFrames - leadIn) : nil
+        let budget = ComposedBudget(seconds: seconds(bare), amount: bare.amount.description, limitSeconds: banner, prefixDroppedFrom: dropped?.description)
+        guard leadIn + bare.frames > bannerFrames else { return (budget, nil) }
+        var problem = String(
+            format: "the composed announcement of %@ lasts %.3f s%@, over the %g s banner, which cuts it off",
+            bare.amount.description, seconds(bare), phrases ? " even without its prefix and suffix" : "", banner)
+        problem += ": record faster takes, set tempo (e.g. 0.85), set announcement.delivery to auto (a chain when the banner is too short), or lower maxAmount"
+        if let dropped { problem += "; the smallest amount that plays without the prefix and suffix is \(dropped)" }
+        return (budget, problem)
     }
 }

@@ -18,6 +18,9 @@ public struct Configuration: Sendable, Equatable, Codable {
     public var limiter = LimiterSettings()
     /// How silence is trimmed.
     public var trim = TrimSettings()
+    /// Every clip's length after trimming, as a share of its take's (0.7 to 1.0): time-compressed
+    /// by librubberband at the same pitch; 1.0 leaves the takes as they are.
+    public var tempo = 1.0
     /// Clips that get a byte-identical `<name>Copy`; nil means the digit clips `0`-`9` that exist.
     public var copies: [String]?
     /// How amounts are read (zh-CN style, 两, trailing zeros); recorded in the manifest.
@@ -93,10 +96,12 @@ public struct Configuration: Sendable, Equatable, Codable {
             var locale: SpeechLocale, sampleRate: Int, container: Container, encoding: Encoding
             var loudness: LoudnessSettings, limiter: LimiterSettings, trim: TrimSettings, copies: [String]?
             var reading: ReadingOptions, announcement: AnnouncementSettings
+            /// Left out at 1.0, which changes nothing.
+            var tempo: Double?
         }
         let part = BuildPart(
             locale: locale, sampleRate: sampleRate, container: container, encoding: encoding, loudness: loudness,
-            limiter: limiter, trim: trim, copies: copies, reading: reading, announcement: announcement)
+            limiter: limiter, trim: trim, copies: copies, reading: reading, announcement: announcement, tempo: tempo == 1 ? nil : tempo)
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
         return SHA256.hex((try? encoder.encode(part)) ?? Data())

@@ -127,7 +127,7 @@ struct ConfigurationKey: Sendable {
     var rangeText: String? {
         switch kind {
         case .number(let range, let unit, _), .patternMap(let range, let unit, _):
-            "\(Self.format(range.lowerBound)) to \(Self.format(range.upperBound)) \(unit)"
+            "\(Self.format(range.lowerBound)) to \(Self.format(range.upperBound))\(unit.isEmpty ? "" : " \(unit)")"
         case .integer(let range, let unit, _, _): "\(range.lowerBound) to \(range.upperBound) \(unit)"
         case .amounts(let maxCount, _): "at most \(maxCount)"
         case .choice, .boolean, .clipName, .clipNames, .amount: nil

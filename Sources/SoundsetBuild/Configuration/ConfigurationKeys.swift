@@ -1,3 +1,4 @@
+import SoundsetAudio
 import SoundsetRuntime
 
 extension ConfigurationKey {
@@ -45,6 +46,9 @@ extension ConfigurationKey {
                 "trim.maxGapMs", .number(0...2000, unit: "ms", Field(\.trim.maxGapMs)), .build,
                 "pauses longer than this end the word (what lies beyond is dropped)"),
             ConfigurationKey(
+                "tempo", .number(TimeStretcher.tempos, unit: "", Field(\.tempo)), .build,
+                "each clip's length as a share of its take's, time-compressed at the same pitch (librubberband R3)"),
+            ConfigurationKey(
                 "copies", .clipNames(Field(\.copies)), .build, "clips that get a byte-identical `<clip>Copy`", unsetDefault: "digits `0`-`9` present"),
             ConfigurationKey("reading.style", .choice(\.reading.style), .build, "zh-CN decimals: `point` (一点五元) or `yuanJiaoFen` (一元五角)"),
             ConfigurationKey(
@@ -83,6 +87,9 @@ extension ConfigurationKey {
                 "announcement.prefix", .clipName(Field(\.announcement.prefix)), .build, "clip before every amount, e.g. `received` (must be a recording)",
                 unsetDefault: "none"),
             ConfigurationKey("announcement.suffix", .clipName(Field(\.announcement.suffix)), .build, "clip after every amount", unsetDefault: "none"),
+            ConfigurationKey(
+                "announcement.join", .choice(\.announcement.join), .build,
+                "`speech`: each word's speech starts `gapMs` after the last one's ends, the pads crossfaded; `file`: clip after clip, whole"),
             ConfigurationKey(
                 "announcement.delivery", .choice(\.announcement.delivery), .build,
                 "how the app plays it: `composed` (one file as the push's sound), `chain` (one local notification per clip) or `auto` (composed, chained when even the bare amount outlasts the banner)"

@@ -29,6 +29,10 @@ public enum ConfigurationLoader {
         for problem in parsed.problems { reader.fileProblem("\(problem.position): \(problem.message)") }
         var configuration = Configuration()
         reader.read(parsed.value, at: [], into: &configuration)
+        // The gap's default is the join's: 25 ms between words' speech, none between files.
+        if parsed.value.member(at: ["announcement", "gapMs"]) == nil {
+            configuration.announcement.gapMs = configuration.announcement.join.defaultGapMs
+        }
         if configuration.loudness.target >= configuration.loudness.truePeak {
             reader.problem("loudness.target", "must be below loudness.truePeak")
         }

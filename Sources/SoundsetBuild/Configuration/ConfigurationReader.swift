@@ -135,12 +135,12 @@ struct ConfigurationReader {
 
     private mutating func number(_ value: JSONValue, path: String, in range: ClosedRange<Double>, unit: String) -> Double? {
         guard case .number(let number) = value else {
-            problem(path, "must be a number (\(unit)), not \(value.typeName)")
+            problem(path, "must be a number\(unit.isEmpty ? "" : " (\(unit))"), not \(value.typeName)")
             return nil
         }
         guard range.contains(number) else {
             let format = ConfigurationKey.format
-            problem(path, "\(format(number)) \(unit) is out of range (\(format(range.lowerBound)) to \(format(range.upperBound)))")
+            problem(path, "\(format(number))\(unit.isEmpty ? "" : " \(unit)") is out of range (\(format(range.lowerBound)) to \(format(range.upperBound)))")
             return nil
         }
         return number

@@ -8,6 +8,13 @@ enum JSONValue: Equatable, Sendable {
     case object([String: JSONValue])
     case null
 
+    /// The value at `path` inside nested objects, or nil when some key along it is absent.
+    func member(at path: [String]) -> JSONValue? {
+        guard let first = path.first else { return self }
+        guard case .object(let members) = self else { return nil }
+        return members[first]?.member(at: Array(path.dropFirst()))
+    }
+
     /// How the value's type is named in error messages.
     var typeName: String {
         switch self {

@@ -1,5 +1,6 @@
 import Foundation
 import SoundsetAudio
+import SoundsetRuntime
 
 /// What preparing a recording found, without its samples: enough to decide the set's level and to
 /// write the manifest. The build's memo keeps it small; the samples come with `PreparedClip`.
@@ -23,4 +24,15 @@ public struct ClipSummary: Sendable {
 
     /// The clip's name.
     public var name: String { recording.name }
+
+    /// Where the word's sound lies in a clip file of `frames` frames: the trimmer's sound region,
+    /// scaled from the source frames kept to the prepared samples (resampled, and shortened by the
+    /// tempo), so the pads and fades lie outside it.
+    public func speech(inFileOf frames: Int) -> Manifest.Speech {
+        let kept = max(1, region.keepEnd - region.keepStart)
+        let scale = Double(sampleCount) / Double(kept)
+        let start = min(max(0, Int((Double(region.soundStart - region.keepStart) * scale).rounded())), max(0, frames - 1))
+        let end = min(max(start + 1, Int((Double(region.soundEnd - region.keepStart) * scale).rounded())), frames)
+        return Manifest.Speech(start: start, end: end)
+    }
 }

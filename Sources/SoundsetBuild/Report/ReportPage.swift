@@ -31,7 +31,13 @@ enum ReportPage {
             page += card(
                 "Longest announcement", String(format: "%.2f s", budget.seconds),
                 "\(escape(budget.worstAmount)) in \(budget.steps) steps (budget \(fmt(budget.limitSeconds)) s, up to \(escape(budget.maxAmount)))")
+            let composed = budget.composed
+            let dropped = composed.prefixDroppedFrom.map { "; from \(escape($0)) (the smallest such amount) without the prefix" } ?? ""
+            page += card(
+                "Longest composed", String(format: "%.2f s", composed.seconds),
+                "\(escape(composed.amount)), against the \(fmt(composed.limitSeconds)) s banner\(dropped)", alert: composed.seconds > composed.limitSeconds)
         }
+        if manifest.locale == .zhCN { page += tonesCard(data) }
         let count = data.check.problems.count
         page += card(
             "Check", data.check.ok ? "passed" : "\(count) problem\(count == 1 ? "" : "s")",
@@ -70,6 +76,23 @@ enum ReportPage {
         page +=
             "</div>\n</section>\n<footer>Made by soundset \(escape(manifest.toolVersion)). Loudness: BS.1770 K-weighted over the whole clip, ungated; true peak 4x oversampled.</footer>\n</body>\n</html>\n"
         return page
+    }
+
+    /// Which amounts the optional takes of 一 in its changed tones would be heard in, and whether the
+    /// set has them, so a designer knows whether they are worth recording.
+    static func tonesCard(_ data: ReportData) -> String {
+        let names = Set(data.manifest.clips.map(\.name))
+        let samples = (data.announcements.map(\.plan.amount) + ["10000", "110000", "100000000", "1000", "110", "1100000"]).compactMap { try? Amount($0) }
+        var lines: [String] = []
+        for (variant, rule) in [("1_yi2", "一 before 万 and 亿 (yí)"), ("1_yi4", "一 before 十, 百 and 千 (yì)")] {
+            let heard = samples.filter { ChineseReading.tokens(for: $0, variants: [variant]).map(\.clipName).contains(variant) }
+            var seen: [String] = []
+            for amount in heard.map(\.description) where !seen.contains(amount) { seen.append(amount) }
+            let state = names.contains(variant) ? "in the set" : "not recorded: \(escape(ChineseToken.digit(1).clipName)) is read instead"
+            lines.append("<b>\(variant)</b>, \(escape(rule)): \(state); heard in \(seen.prefix(6).map(escape).joined(separator: ", "))")
+        }
+        let both = ChineseReading.toneVariants.allSatisfy(names.contains)
+        return card("Tones of 一", both ? "both takes" : "optional takes", lines.joined(separator: "<br/>"))
     }
 
     static func card(_ title: String, _ value: String, _ detail: String, alert: Bool = false) -> String {

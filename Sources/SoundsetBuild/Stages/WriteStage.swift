@@ -53,7 +53,7 @@ enum WriteStage {
             name: summary.name, file: file.name, copy: file.copyName, frames: figures.frames,
             seconds: Double(figures.frames) / Double(configuration.sampleRate), loudness: rounded(figures.loudness),
             truePeak: rounded(figures.truePeak), gain: rounded(figures.gainDb), limiting: rounded(figures.limitingDb), sha256: figures.sha256,
-            source: Manifest.Source(file: summary.recording.fileName, sha256: summary.sourceSHA256))
+            source: Manifest.Source(file: summary.recording.fileName, sha256: summary.sourceSHA256), speech: summary.speech(inFileOf: figures.frames))
     }
 }
 

@@ -11,6 +11,11 @@ public enum Composer {
     public static let maxClipBytes = 30 * 384_000 * 4 + (1 << 16)
 
     /// Composes `plan` from the clip files in `soundsFolder`, each checked against `manifest`.
+    ///
+    /// The clips are placed as `Timeline` places them for the plan's join: with `join` file the
+    /// clips' bytes follow each other with the gap's silence; with `join` speech the pads overlap
+    /// and each join is mixed (decoded, crossfaded, encoded again) over the gap between the two
+    /// words' speech, every other frame being a clip's own bytes.
     /// - Parameters:
     ///   - leadInFrames: digital silence before the first clip.
     /// - Returns: the file's bytes: exactly `leadInFrames + plan.totalFrames` frames.
@@ -20,24 +25,31 @@ public enum Composer {
         if let problem = manifest.numericProblem { throw .invalid(problem) }
         guard !plan.steps.isEmpty else { throw .empty }
         guard leadInFrames >= 0, plan.gapFrames >= 0 else { throw .invalid("the lead-in and the gap cannot be negative") }
+        guard plan.sampleRate == manifest.sampleRate else { throw .invalid("the plan is at \(plan.sampleRate) Hz, the set at \(manifest.sampleRate) Hz") }
         var expected: [String: Manifest.Clip] = [:]
         for clip in manifest.clips {
             expected[clip.file] = clip
             if let copy = clip.copy { expected[copy] = clip }
         }
+        var timings: [ClipTiming] = []
         var total = leadInFrames
         for (index, step) in plan.steps.enumerated() {
             guard let clip = expected[step.file] else { throw .notInManifest(step.file) }
             guard step.frames == clip.frames else { throw .stale(clip: clip.name, file: step.file, reason: "the plan says \(step.frames) frames, the manifest \(clip.frames)") }
-            total += clip.frames + (index > 0 ? plan.gapFrames : 0)
+            timings.append(ClipTiming(clip, join: plan.join))
+            total += clip.frames + (index > 0 ? plan.gapFrames : 0)  // a bound: overlaps only shorten it
             try checkLength(total, rate: manifest.sampleRate)
         }
+        // The manifest's own timing, not the plan's numbers, places the clips.
+        let timeline = Timeline(timings, gapFrames: plan.gapFrames, crossfades: plan.join == .speech, rate: manifest.sampleRate)
+        guard timeline.placements.map(\.start) == plan.steps.map(\.startFrame), timeline.totalFrames == plan.totalFrames else {
+            throw .invalid("the plan's start frames are not where the manifest's clips place them (plan it again with this manifest)")
+        }
 
-        var out = Data()
-        var format: SoundFormat?
         // Each file is read and checked once, however often it plays (99999999.99 says 9 nine times):
         // its samples are kept until the end, a few clips at most beside the composed file.
         var verified: [String: SoundData] = [:]
+        var sounds: [SoundData] = []
         for step in plan.steps {
             let sound: SoundData
             if let known = verified[step.file] {
@@ -46,19 +58,68 @@ public enum Composer {
                 sound = try verifiedClip(step.file, clip: expected[step.file]!, manifest: manifest, in: soundsFolder)
                 verified[step.file] = sound
             }
-            if let format {
-                guard sound.format.samplesMatch(format) else { throw .formatsDiffer(plan.steps[0].file, step.file) }
-                out.append(Data(repeating: format.silentByte, count: plan.gapFrames * format.bytesPerFrame))
-            } else {
-                format = sound.format
-                out.reserveCapacity(total * sound.format.bytesPerFrame + 128)
-                out.append(SoundData.header(sound.format, frames: total))
-                out.append(Data(repeating: sound.format.silentByte, count: leadInFrames * sound.format.bytesPerFrame))
-            }
-            out.append(sound.samples)
+            guard sound.format.samplesMatch(sounds.first?.format ?? sound.format) else { throw .formatsDiffer(plan.steps[0].file, step.file) }
+            sounds.append(sound)
         }
-        out.append(SoundData.trailer(format!, frames: total))
+        let format = sounds[0].format
+        let frames = leadInFrames + timeline.totalFrames
+        var out = Data()
+        out.reserveCapacity(frames * format.bytesPerFrame + 128)
+        out.append(SoundData.header(format, frames: frames))
+        out.append(Data(repeating: format.silentByte, count: leadInFrames * format.bytesPerFrame))
+        out.append(mixed(sounds, timeline: timeline, format: format))
+        out.append(SoundData.trailer(format, frames: frames))
         return out
+    }
+
+    /// The samples of `sounds` placed on `timeline`: cut at every edge of a file, an audible range
+    /// and a crossfade; a stretch with one clip at full gain is that clip's bytes, a stretch with
+    /// none is silence, and only the crossfades are mixed.
+    static func mixed(_ sounds: [SoundData], timeline: Timeline, format: SoundFormat) -> Data {
+        let placements = timeline.placements
+        var cuts: Set<Int> = [0, timeline.totalFrames]
+        for placement in placements {
+            let audible = placement.audible
+            cuts.formUnion([audible.lowerBound, audible.upperBound])
+            for fade in [placement.fadeIn, placement.fadeOut].compactMap({ $0 }) { cuts.formUnion([fade.lowerBound, fade.upperBound]) }
+        }
+        let edges = cuts.filter { $0 >= 0 && $0 <= timeline.totalFrames }.sorted()
+        let bytesPerFrame = format.bytesPerFrame
+        var out = Data(capacity: timeline.totalFrames * bytesPerFrame)
+        for (lower, upper) in zip(edges, edges.dropFirst()) where upper > lower {
+            let sounding = placements.indices.filter { placements[$0].audible.overlaps(lower..<upper) }
+            let whole = sounding.count == 1 && placements[sounding[0]].gain(at: lower) == 1 && placements[sounding[0]].gain(at: upper - 1) == 1
+            if sounding.isEmpty {
+                out.append(Data(repeating: format.silentByte, count: (upper - lower) * bytesPerFrame))
+            } else if whole {
+                let samples = sounds[sounding[0]].samples
+                let offset = samples.startIndex + (lower - placements[sounding[0]].start) * bytesPerFrame
+                out.append(samples[offset..<(offset + (upper - lower) * bytesPerFrame)])
+            } else {
+                out.append(crossfade(sounding.map { (sounds[$0], placements[$0]) }, frames: lower..<upper, format: format))
+            }
+        }
+        return out
+    }
+
+    /// The frames `frames` of the announcement mixed from `clips`, each at its gain.
+    private static func crossfade(_ clips: [(sound: SoundData, placement: Timeline.Placement)], frames: Range<Int>, format: SoundFormat) -> Data {
+        let channels = format.channels
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(frames.count * format.bytesPerFrame)
+        for frame in frames {
+            for channel in 0..<channels {
+                var sum = 0.0
+                for (sound, placement) in clips {
+                    let within = frame - placement.start
+                    guard within >= 0 && within < sound.frames else { continue }
+                    let sample = sound.samples.withUnsafeBytes { SampleCodec.decode($0, at: within * channels + channel, format: format) }
+                    sum += placement.gain(at: frame) * Double(sample)
+                }
+                SampleCodec.encode(sum, format: format, into: &bytes)
+            }
+        }
+        return Data(bytes)
     }
 
     /// Reads the clip file `file` and checks it against the manifest's entry for `clip`.

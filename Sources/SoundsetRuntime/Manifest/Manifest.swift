@@ -98,11 +98,15 @@ public struct Manifest: Codable, Sendable, Equatable {
         public var sha256: String
         /// The recording the clip was made from.
         public var source: Source
+        /// Where the word's kept sound begins and ends in the file, frames: the pads and fades lie
+        /// outside. Nil in a manifest built before soundset 0.7, where the whole file counts.
+        public var speech: Speech?
 
         public init(
             name: String, file: String, copy: String?, frames: Int, seconds: Double, loudness: Double,
-            truePeak: Double, gain: Double, limiting: Double, sha256: String, source: Source
+            truePeak: Double, gain: Double, limiting: Double, sha256: String, source: Source, speech: Speech? = nil
         ) {
+            self.speech = speech
             self.name = name
             self.file = file
             self.copy = copy
@@ -114,6 +118,18 @@ public struct Manifest: Codable, Sendable, Equatable {
             self.limiting = limiting
             self.sha256 = sha256
             self.source = source
+        }
+    }
+
+    /// Frames of a clip's file where its speech begins (the first frame of detected sound) and ends
+    /// (one past the last): `0 <= start < end <= frames`.
+    public struct Speech: Codable, Sendable, Equatable {
+        public var start: Int
+        public var end: Int
+
+        public init(start: Int, end: Int) {
+            self.start = start
+            self.end = end
         }
     }
 

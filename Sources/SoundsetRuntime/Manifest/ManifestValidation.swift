@@ -59,8 +59,13 @@ extension Manifest {
         }
         guard (1...16).contains(channels) else { return "channels \(channels) is out of range (1 to 16)" }
         let maxFrames = Int(NotificationSchedule.maxSeconds) * sampleRate
-        for clip in clips where !(1..<maxFrames).contains(clip.frames) {
-            return "clip '\(ClipNameRules.printable(clip.name))' has \(clip.frames) frames; a clip has at least 1 and lasts under 30 s"
+        for clip in clips {
+            guard (1..<maxFrames).contains(clip.frames) else {
+                return "clip '\(ClipNameRules.printable(clip.name))' has \(clip.frames) frames; a clip has at least 1 and lasts under 30 s"
+            }
+            if let speech = clip.speech, !(0 <= speech.start && speech.start < speech.end && speech.end <= clip.frames) {
+                return "clip '\(ClipNameRules.printable(clip.name))' has speech from frame \(speech.start) to \(speech.end), not inside its \(clip.frames) frames"
+            }
         }
         if let gap = announcement?.gapMs, !(gap.isFinite && (0...10_000).contains(gap)) {
             return String(format: "announcement.gapMs %g ms is out of range (0 to 10000)", gap)

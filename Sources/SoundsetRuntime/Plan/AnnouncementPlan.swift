@@ -6,7 +6,8 @@ public struct AnnouncementPlan: Codable, Sendable, Equatable {
         public var clip: String
         /// The file in `Sounds/` that plays it.
         public var file: String
-        /// When it starts, seconds from the start of the announcement.
+        /// When its file starts, seconds from the start of the announcement: with `join` speech,
+        /// inside the previous clip's trailing pad.
         public var start: Double
         /// How long it lasts, seconds (its frames / the sample rate).
         public var seconds: Double
@@ -26,11 +27,13 @@ public struct AnnouncementPlan: Codable, Sendable, Equatable {
     public var clips: [String]
     /// The clips with their timing.
     public var steps: [Step]
-    /// Silence between two steps, frames.
+    /// How the clips join: by their speech, or as whole files (`Timeline`).
+    public var join: AnnouncementSettings.Join
+    /// Silence between two words' speech (`join` speech) or two files (`join` file), frames.
     public var gapFrames: Int
     /// Frames per second of every clip.
     public var sampleRate: Int
-    /// Length of the whole announcement, frames: the clips' frames plus the gaps between them.
+    /// Length of the whole announcement, frames: the end of the last clip's file.
     public var totalFrames: Int
     /// Length of the whole announcement, seconds.
     public var totalSeconds: Double
@@ -59,16 +62,16 @@ public enum PlanError: Error, Equatable, CustomStringConvertible {
 public struct Planner: Sendable {
     /// The manifest of the sound set.
     public let manifest: Manifest
-    private let files: [String: (file: String, frames: Int)]
+    private let clips: [String: (file: String, clip: Manifest.Clip)]
 
     public init(manifest: Manifest) {
         self.manifest = manifest
-        var files: [String: (file: String, frames: Int)] = [:]
+        var clips: [String: (file: String, clip: Manifest.Clip)] = [:]
         for clip in manifest.clips {
-            files[clip.name] = (clip.file, clip.frames)
-            if let copy = clip.copy { files[clip.name + CopyRule.suffix] = (copy, clip.frames) }
+            clips[clip.name] = (clip.file, clip)
+            if let copy = clip.copy { clips[clip.name + CopyRule.suffix] = (copy, clip) }
         }
-        self.files = files
+        self.clips = clips
     }
 
     /// Plans the announcement of `amount`.
@@ -84,28 +87,29 @@ public struct Planner: Sendable {
         let chosen = locale ?? manifest.locale
         let settings = announcement ?? manifest.announcement ?? AnnouncementSettings()
         guard settings.gapMs >= 0 && settings.gapMs <= 10_000 else { throw .badGap(settings.gapMs) }
-        let reading = chosen.read(amount, options: reading ?? manifest.reading ?? ReadingOptions())
+        let reading = chosen.read(amount, options: reading ?? manifest.reading ?? ReadingOptions(), variants: variants)
         let tokens = [settings.prefix].compactMap { $0 } + reading + [settings.suffix].compactMap { $0 }
-        let clips = CopyRule.apply(tokens)
+        let names = CopyRule.apply(tokens)
         var missing: [String] = []
-        for clip in clips where files[clip] == nil && !missing.contains(clip) { missing.append(clip) }
+        for name in names where clips[name] == nil && !missing.contains(name) { missing.append(name) }
         guard missing.isEmpty else { throw .missingClips(missing) }
 
         let rate = manifest.sampleRate
         let gapFrames = Int((settings.gapMs * Double(rate) / 1000).rounded())
-        var steps: [AnnouncementPlan.Step] = []
-        var position = 0
-        for clip in clips {
-            let (file, frames) = files[clip]!
-            if !steps.isEmpty { position += gapFrames }
-            steps.append(
-                .init(
-                    clip: clip, file: file, start: Double(position) / Double(rate),
-                    seconds: Double(frames) / Double(rate), startFrame: position, frames: frames))
-            position += frames
+        let chosenClips = names.map { clips[$0]! }
+        let timeline = Timeline(
+            chosenClips.map { ClipTiming($0.clip, join: settings.join) }, gapFrames: gapFrames, crossfades: settings.join == .speech, rate: rate)
+        let steps = zip(names, zip(chosenClips, timeline.placements)).map { name, chosen in
+            let (clip, placement) = chosen
+            return AnnouncementPlan.Step(
+                clip: name, file: clip.file, start: Double(placement.start) / Double(rate), seconds: Double(placement.frames) / Double(rate),
+                startFrame: placement.start, frames: placement.frames)
         }
         return AnnouncementPlan(
-            amount: amount.description, locale: chosen, tokens: tokens, clips: clips, steps: steps,
-            gapFrames: gapFrames, sampleRate: rate, totalFrames: position, totalSeconds: Double(position) / Double(rate))
+            amount: amount.description, locale: chosen, tokens: tokens, clips: names, steps: steps, join: settings.join,
+            gapFrames: gapFrames, sampleRate: rate, totalFrames: timeline.totalFrames, totalSeconds: Double(timeline.totalFrames) / Double(rate))
     }
+
+    /// The tone variants of 一 the set has (`1_yi2`, `1_yi4`): the reading uses those it finds.
+    public var variants: Set<String> { Set(ChineseReading.toneVariants.filter { clips[$0] != nil }) }
 }

@@ -13,11 +13,25 @@ public struct AnnouncementSettings: Codable, Sendable, Equatable {
         case auto
     }
 
+    /// How one clip follows the next.
+    public enum Join: String, Codable, Sendable, CaseIterable {
+        /// Each word's speech starts `gapMs` after the previous word's speech ends; the pads overlap,
+        /// mixed with a short equal-power crossfade.
+        case speech
+        /// Clip after clip, whole, with `gapMs` of silence between them.
+        case file
+
+        /// The gap when `gapMs` is not given: 25 ms between words' speech, none between files.
+        public var defaultGapMs: Double { self == .speech ? 25 : 0 }
+    }
+
     /// Clip played before the amount, e.g. `received` (收款到账); nil for none.
     public var prefix: String?
     /// Clip played after the amount; nil for none.
     public var suffix: String?
-    /// Silence between two clips, milliseconds.
+    /// How clips are joined: by their speech (the default) or whole files.
+    public var join: Join
+    /// Silence between two words' speech (`join` speech) or two files (`join` file), milliseconds.
     public var gapMs: Double
     /// Composed (the default), chain or auto.
     public var delivery: Delivery
@@ -35,13 +49,16 @@ public struct AnnouncementSettings: Codable, Sendable, Equatable {
     /// the system's default sound.
     public var fallback: String?
 
+    /// - Parameter gapMs: nil for the join's default.
     public init(
-        prefix: String? = nil, suffix: String? = nil, gapMs: Double = 0, delivery: Delivery = .composed, bannerSeconds: Double = 5,
-        spacingSeconds: Double = 0.3, maxWaitSeconds: Double = 20, dedupeSeconds: Double = 600, leadInMs: Double = 0, fallback: String? = nil
+        prefix: String? = nil, suffix: String? = nil, join: Join = .speech, gapMs: Double? = nil, delivery: Delivery = .composed,
+        bannerSeconds: Double = 5, spacingSeconds: Double = 0.3, maxWaitSeconds: Double = 20, dedupeSeconds: Double = 600, leadInMs: Double = 0,
+        fallback: String? = nil
     ) {
         self.prefix = prefix
         self.suffix = suffix
-        self.gapMs = gapMs
+        self.join = join
+        self.gapMs = gapMs ?? join.defaultGapMs
         self.delivery = delivery
         self.bannerSeconds = bannerSeconds
         self.spacingSeconds = spacingSeconds
@@ -66,7 +83,9 @@ public struct AnnouncementSettings: Codable, Sendable, Equatable {
 
     /// Every numeric key, in the order the documentation lists them.
     public static let numericKeys: [NumericKey] = [
-        NumericKey(key: "gapMs", range: 0...2000, unit: "ms", meaning: "silence between clips", value: { $0.gapMs }, set: { $0.gapMs = $1 }),
+        NumericKey(
+            key: "gapMs", range: 0...2000, unit: "ms", meaning: "silence between two words' speech (join speech) or two files (join file, where the default is 0)",
+            value: { $0.gapMs }, set: { $0.gapMs = $1 }),
         NumericKey(
             key: "bannerSeconds", range: 1...30, unit: "s", meaning: "how long the banner, and a composed sound, lasts",
             value: { $0.bannerSeconds }, set: { $0.bannerSeconds = $1 }),
@@ -85,7 +104,7 @@ public struct AnnouncementSettings: Codable, Sendable, Equatable {
     ]
 
     /// Every key `announcement` accepts.
-    public static let keys = ["prefix", "suffix", "delivery", "fallback"] + numericKeys.map(\.key)
+    public static let keys = ["prefix", "suffix", "join", "delivery", "fallback"] + numericKeys.map(\.key)
 
     /// The first setting out of its range, as `key: reason`, or nil when all are in range.
     public var problem: String? {
@@ -105,16 +124,18 @@ public struct AnnouncementSettings: Codable, Sendable, Equatable {
     }
 
     private enum CodingKeys: String, CodingKey {
-        case prefix, suffix, gapMs, delivery, bannerSeconds, spacingSeconds, maxWaitSeconds, dedupeSeconds, leadInMs, fallback
+        case prefix, suffix, join, gapMs, delivery, bannerSeconds, spacingSeconds, maxWaitSeconds, dedupeSeconds, leadInMs, fallback
     }
 
-    /// Keys an older manifest lacks take their defaults.
+    /// Keys an older manifest lacks take their defaults, except `join`: a manifest without it was
+    /// built before speech joins (and without speech bounds), so its clips join as files.
     public init(from decoder: any Decoder) throws {
         let values = try decoder.container(keyedBy: CodingKeys.self)
         let defaults = AnnouncementSettings()
         prefix = try values.decodeIfPresent(String.self, forKey: .prefix)
         suffix = try values.decodeIfPresent(String.self, forKey: .suffix)
-        gapMs = try values.decodeIfPresent(Double.self, forKey: .gapMs) ?? defaults.gapMs
+        join = try values.decodeIfPresent(Join.self, forKey: .join) ?? .file
+        gapMs = try values.decodeIfPresent(Double.self, forKey: .gapMs) ?? join.defaultGapMs
         delivery = try values.decodeIfPresent(Delivery.self, forKey: .delivery) ?? defaults.delivery
         bannerSeconds = try values.decodeIfPresent(Double.self, forKey: .bannerSeconds) ?? defaults.bannerSeconds
         spacingSeconds = try values.decodeIfPresent(Double.self, forKey: .spacingSeconds) ?? defaults.spacingSeconds

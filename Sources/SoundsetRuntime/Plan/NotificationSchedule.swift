@@ -17,7 +17,7 @@ public struct NotificationSchedule: Codable, Sendable, Equatable {
 
     public var items: [Item]
 
-    /// Schedules `plan`: each clip waits for the exact duration of the clips (and gaps) before it.
+    /// Schedules `plan`: each clip waits until its start in the plan (`Timeline`).
     /// - Parameter announcementID: unique per announcement (e.g. the push's id or a UUID); the
     ///   identifiers are `<announcementID>.<step>`, never the sound name or a clock alone, so two
     ///   requests never replace each other.
@@ -26,8 +26,12 @@ public struct NotificationSchedule: Codable, Sendable, Equatable {
         guard plan.steps.count <= Self.maxSteps else { throw .tooManySteps(plan.steps.count) }
         guard plan.totalSeconds < Self.maxSeconds else { throw .tooLong(plan.totalSeconds) }
         guard !announcementID.isEmpty else { throw .emptyIdentifier }
+        // The plan's start times: with speech joins a clip starts inside the previous one's trailing
+        // pad. Never earlier than the clip before (a lead longer than the speech before it).
+        var delay = 0.0
         items = plan.steps.enumerated().map { index, step in
-            Item(sound: step.file, delay: step.start, identifier: "\(announcementID).\(index)")
+            delay = max(delay, step.start)
+            return Item(sound: step.file, delay: delay, identifier: "\(announcementID).\(index)")
         }
     }
 }

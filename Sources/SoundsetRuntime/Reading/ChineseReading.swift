@@ -2,6 +2,10 @@
 public enum ChineseToken: Hashable, Sendable {
     case digit(Int)
     case ten, hundred, thousand, tenThousand, hundredMillion, point, yuan, liang, jiao, fen
+    /// 一 in the second tone, yí: directly before 万 or 亿 (一万, 十一万, 一亿), when the set has the take.
+    case yi2
+    /// 一 in the fourth tone, yì: directly before 十, 百 or 千 (一百, 一千, 一百一十), when the set has the take.
+    case yi4
 
     /// Every token, in clip-list order.
     public static let all: [ChineseToken] =
@@ -23,6 +27,8 @@ public enum ChineseToken: Hashable, Sendable {
         case .liang: "liang"
         case .jiao: "jiao"
         case .fen: "fen"
+        case .yi2: "1_yi2"
+        case .yi4: "1_yi4"
         }
     }
 
@@ -40,14 +46,20 @@ public enum ChineseToken: Hashable, Sendable {
         case .liang: "两"
         case .jiao: "角"
         case .fen: "分"
+        case .yi2, .yi4: "1"
         }
     }
 }
 
 /// The zh-CN reading of amounts (see the README for the rules and their examples).
 public enum ChineseReading {
+    /// The optional takes of 一 in its changed tones, `1_yi2` and `1_yi4`: a set that has them is
+    /// read with them where Mandarin changes the tone; anywhere else, and without them, `1` is read.
+    public static let toneVariants = [ChineseToken.yi2.clipName, ChineseToken.yi4.clipName]
+
     /// The tokens that read `amount` with `options`.
-    public static func tokens(for amount: Amount, options: ReadingOptions = ReadingOptions()) -> [ChineseToken] {
+    /// - Parameter variants: the tone variants of 一 the set has (`toneVariants`).
+    public static func tokens(for amount: Amount, options: ReadingOptions = ReadingOptions(), variants: Set<String> = []) -> [ChineseToken] {
         let integer = amount.integerPart
         if integer == 0 {
             switch options.style {
@@ -56,12 +68,13 @@ public enum ChineseReading {
                 return amount.fraction == 0 ? [.digit(0), .yuan] : fractionTokens(amount.fraction, afterInteger: false, options: options)
             }
         }
-        return wholeTokens(integer, options: options) + fractionTokens(amount.fraction, afterInteger: true, options: options)
+        return wholeTokens(integer, options: options, variants: variants) + fractionTokens(amount.fraction, afterInteger: true, options: options)
     }
 
     /// What a whole part of 1 or more says before the fraction: the number, and 元 in yuanJiaoFen style.
-    static func wholeTokens(_ integer: Int64, options: ReadingOptions) -> [ChineseToken] {
-        integerTokens(integer, useLiang: options.useLiang) + (options.style == .yuanJiaoFen ? [.yuan] : [])
+    static func wholeTokens(_ integer: Int64, options: ReadingOptions, variants: Set<String> = []) -> [ChineseToken] {
+        integerTokens(integer, reader: IntegerReader(useLiang: options.useLiang, variants: variants))
+            + (options.style == .yuanJiaoFen ? [.yuan] : [])
     }
 
     /// What the fraction (0-99 分) adds after the whole part, up to the end of the reading.
@@ -88,9 +101,9 @@ public enum ChineseReading {
     }
 
     /// Reads a positive whole number below 10^12 in four-digit groups (亿, 万, ones).
-    static func integerTokens(_ number: Int64, useLiang: Bool) -> [ChineseToken] {
+    static func integerTokens(_ number: Int64, reader: IntegerReader) -> [ChineseToken] {
         precondition(number > 0 && number < 1_000_000_000_000)
-        var state = IntegerReader(useLiang: useLiang)
+        var state = reader
         var tokens: [ChineseToken] = []
         var divisor: Int64 = 100_000_000_000
         for position in 0..<IntegerReader.digitCount {
@@ -107,6 +120,9 @@ public enum ChineseReading {
 struct IntegerReader: Hashable, Sendable {
     static let digitCount = 12
     let useLiang: Bool
+    /// The set has `1_yi2` (一 before 万 and 亿), `1_yi4` (一 before 十, 百 and 千).
+    let yi2: Bool
+    let yi4: Bool
     /// Something has been said.
     private(set) var started = false
     /// A run of zeros stands after the last spoken digit; one 零 is due before the next.
@@ -114,7 +130,11 @@ struct IntegerReader: Hashable, Sendable {
     /// The current four-digit group has a non-zero digit.
     private(set) var groupSpoken = false
 
-    init(useLiang: Bool) { self.useLiang = useLiang }
+    init(useLiang: Bool, variants: Set<String> = []) {
+        self.useLiang = useLiang
+        yi2 = variants.contains(ChineseToken.yi2.clipName)
+        yi4 = variants.contains(ChineseToken.yi4.clipName)
+    }
 
     /// What `digit` at `position` (0 = the 千亿 place, 11 = ones) adds to the reading.
     mutating func read(digit: Int, at position: Int) -> [ChineseToken] {
@@ -143,6 +163,12 @@ struct IntegerReader: Hashable, Sendable {
                 pendingZero = false
             }
             groupSpoken = false
+        }
+        // 一 changes its tone before a unit: yí before 万 and 亿, yì before 十, 百 and 千.
+        if tokens.count >= 2, tokens[tokens.count - 2] == .digit(1) {
+            let unit = tokens[tokens.count - 1]
+            if yi2, unit == .tenThousand || unit == .hundredMillion { tokens[tokens.count - 2] = .yi2 }
+            if yi4, unit == .ten || unit == .hundred || unit == .thousand { tokens[tokens.count - 2] = .yi4 }
         }
         return tokens
     }

@@ -4,10 +4,20 @@ public enum SpeechLocale: String, CaseIterable, Sendable, Codable {
     case enUS = "en-US"
 
     /// The clip names that read `amount`, before the Copy rule.
-    public func read(_ amount: Amount, options: ReadingOptions = ReadingOptions()) -> [String] {
+    /// - Parameter variants: the optional clips the set has that the reading may use instead of a
+    ///   plain one (zh-CN: `ChineseReading.toneVariants`).
+    public func read(_ amount: Amount, options: ReadingOptions = ReadingOptions(), variants: Set<String> = []) -> [String] {
         switch self {
-        case .zhCN: ChineseReading.tokens(for: amount, options: options).map(\.clipName)
+        case .zhCN: ChineseReading.tokens(for: amount, options: options, variants: variants).map(\.clipName)
         case .enUS: EnglishReading.clips(for: amount)
+        }
+    }
+
+    /// The clips a set may have that a reading uses in place of plain ones where they fit.
+    public var optionalClipNames: [String] {
+        switch self {
+        case .zhCN: ChineseReading.toneVariants
+        case .enUS: []
         }
     }
 
@@ -30,7 +40,9 @@ public enum SpeechLocale: String, CaseIterable, Sendable, Codable {
     /// A whole part never repeats a clip by itself (the tests read every one up to 2,000,000), so a
     /// repeat can only meet the fraction, the prefix or the suffix. Every fraction is read with whole
     /// parts that reach every first and last clip (0-120, and 万, 亿 and 千亿 shapes).
-    public func copiesNeeded(options: ReadingOptions = ReadingOptions(), prefix: String? = nil, suffix: String? = nil) -> [String] {
+    public func copiesNeeded(
+        options: ReadingOptions = ReadingOptions(), prefix: String? = nil, suffix: String? = nil, variants: Set<String> = []
+    ) -> [String] {
         var wholes = Array(Int64(0)...120)
         for scale in [Int64(10_000), 100_000_000, 100_000_000_000] {
             wholes += [1, 2, 10, 11, 12, 20, 101, 110, 1001, 1010, 1100, 2002].map { $0 * scale }
@@ -40,7 +52,7 @@ public enum SpeechLocale: String, CaseIterable, Sendable, Codable {
         for whole in wholes where whole < 1_000_000_000_000 {
             for cents in Int64(0)...99 {
                 guard let amount = try? Amount(minorUnits: whole * 100 + cents) else { continue }
-                let names = [prefix].compactMap { $0 } + read(amount, options: options) + [suffix].compactMap { $0 }
+                let names = [prefix].compactMap { $0 } + read(amount, options: options, variants: variants) + [suffix].compactMap { $0 }
                 for (a, b) in zip(names, names.dropFirst()) where a == b { needed.insert(a) }
             }
         }
