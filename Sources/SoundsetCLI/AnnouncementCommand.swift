@@ -74,8 +74,9 @@ enum AnnouncementCommand {
         if let suffix = parsed.options["--suffix"] { announcement.suffix = suffix.isEmpty || suffix == "none" ? nil : suffix }
         if let text = parsed.options["--join"] {
             guard let join = AnnouncementSettings.Join(rawValue: text) else { throw UsageError("--join needs speech or file") }
+            // Another join brings its own default gap; the set's own join keeps the set's gap.
+            if join != announcement.join { announcement.gapMs = join.defaultGapMs }
             announcement.join = join
-            announcement.gapMs = join.defaultGapMs
         }
         if let gapMs { announcement.gapMs = gapMs }
 

@@ -89,6 +89,10 @@ import Testing
         #expect(abs(samples.last!) < 1e-6)
         #expect(samples[80] == 0.8)
         #expect(abs(samples[40] - 0.4) < 0.01)
+        // No fade (trim.fadeMs 0) leaves every sample as it was.
+        var unfaded = [Float](repeating: 0.8, count: 100)
+        Fade.applyEdges(&unfaded, frames: 0)
+        #expect(unfaded == [Float](repeating: 0.8, count: 100))
     }
 
     @Test func monoIsTheMeanAndDCIsRemoved() {

@@ -264,12 +264,14 @@ extension CheckTests {
 /// The banner budget: the longest composed sound as the announcer plays it, found exactly.
 @Suite struct BannerBudgetTests {
     /// Builds the complete pack with `bannerSeconds` and `maxAmount` 999.99, and checks it.
-    func check(banner: Double) async throws -> (CheckReport, Manifest) {
+    func check(banner: Double, delivery: String = "composed") async throws -> (CheckReport, Manifest) {
         let folder = try TemporaryDirectory()
         defer { folder.remove() }
         let assets = try folder.folder("Assets")
         try AssetPacks.completeChinese(in: assets)
-        try Data(#"{"sampleRate": 16000, "announcement": {"prefix": "received", "bannerSeconds": \#(banner)}, "maxAmount": "999.99"}"#.utf8)
+        try Data(
+            #"{"sampleRate": 16000, "announcement": {"prefix": "received", "bannerSeconds": \#(banner), "delivery": "\#(delivery)"}, "maxAmount": "999.99"}"#
+                .utf8)
             .write(to: assets.appendingPathComponent("soundset.json"))
         let output = folder.url.appendingPathComponent("Output")
         let built = try await BuildPipeline.run(BuildOptions(assets: assets, assetsDisplay: "Assets", output: output, outputDisplay: "Output", jobs: 2))
@@ -302,11 +304,15 @@ extension CheckTests {
         #expect(roomy.ok, "\(roomy.problems)")
 
         // A banner between the longest bare and the longest whole: the prefix goes, the check passes.
+        // What plays longest is the longest of: whole announcements that fit, and bare ones.
         let between = ((Double(bare.max()!) + Double(whole.max()!)) / 2 / 16000 * 100).rounded() / 100
         let (dropping, _) = try await check(banner: between)
         let dropped = try #require(dropping.budget?.composed)
         #expect(dropping.ok, "\(dropping.problems)")
-        #expect(dropped.seconds == Double(bare.max()!) / 16000)
+        let played = zip(whole, bare).map { Double($0) <= between * 16000 ? $0 : $1 }
+        #expect(dropped.seconds == Double(played.max()!) / 16000)
+        #expect(dropped.amount == (try Amount(minorUnits: Int64(played.firstIndex(of: played.max()!)!))).description)
+        #expect(played.max()! > bare.max()!, "a whole announcement that fits is the longest here")
         let firstDropped = whole.firstIndex { Double($0) > between * 16000 }!
         #expect(dropped.prefixDroppedFrom == (try Amount(minorUnits: Int64(firstDropped))).description)
 
@@ -321,8 +327,17 @@ extension CheckTests {
                     "budget", "Assets/soundset.json",
                     String(
                         format:
-                            "the composed announcement of %@ lasts %.3f s even without its prefix and suffix, over the %g s banner, which cuts it off: record faster takes, set tempo (e.g. 0.85), set announcement.delivery to auto (a chain when the banner is too short), or lower maxAmount; the smallest amount that plays without the prefix and suffix is %@",
+                            "the composed announcement of %@ lasts %.3f s even without its prefix, over the %g s banner, which cuts it off: record faster takes, set tempo (e.g. 0.85), set announcement.delivery to auto (a chain when the banner is too short), or lower maxAmount; the smallest amount that plays without the prefix is %@",
                         worst.description, Double(bare.max()!) / 16000, short, smallest.description))
             ])
+
+        // With delivery auto the amounts too long even bare are chained: no composed sound is cut,
+        // and the longest composed is the longest that fits, whole or bare.
+        let (chaining, _) = try await check(banner: short, delivery: "auto")
+        #expect(chaining.ok, "\(chaining.problems)")
+        let composedPlayed = zip(whole, bare).compactMap { whole, bare -> Int? in
+            Double(whole) <= short * 16000 ? whole : Double(bare) <= short * 16000 ? bare : nil
+        }
+        #expect(chaining.budget?.composed.seconds == Double(composedPlayed.max()!) / 16000)
     }
 }

@@ -169,6 +169,13 @@ import Testing
                 than: threshold, upTo: maximum, locale: testCase.locale, reading: testCase.reading, variants: testCase.variants,
                 prefix: testCase.prefix, suffix: testCase.suffix, timings: timings, gapFrames: testCase.gap)
             #expect(first?.minorUnits == lengths.firstIndex { $0 > threshold }.map(Int64.init), "over \(threshold)")
+            // The longest that still fits the threshold, and the smallest amount that long.
+            let within = LongestAnnouncement.longestWithin(
+                threshold, upTo: maximum, locale: testCase.locale, reading: testCase.reading, variants: testCase.variants,
+                prefix: testCase.prefix, suffix: testCase.suffix, timings: timings, gapFrames: testCase.gap)
+            let fitting = lengths.filter { $0 <= threshold }.max()
+            #expect(within?.frames == fitting, "within \(threshold)")
+            #expect(within?.amount.minorUnits == fitting.flatMap { lengths.firstIndex(of: $0) }.map(Int64.init), "within \(threshold)")
         }
     }
 

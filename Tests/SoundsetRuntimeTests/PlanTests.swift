@@ -53,8 +53,10 @@ import Testing
         let step = plan.steps[0]
         plan.steps = Array(repeating: step, count: 65)
         #expect(throws: ScheduleError.tooManySteps(65)) { try NotificationSchedule(plan: plan, announcementID: "a") }
-        plan.steps = [step]
-        plan.totalSeconds = 30
+        // The chain lasts until its last sound ends: 30 s at the plan's 1000 Hz is too long.
+        var long = step
+        long.frames = 30_000
+        plan.steps = [long]
         #expect(throws: ScheduleError.tooLong(30)) { try NotificationSchedule(plan: plan, announcementID: "a") }
     }
 }

@@ -130,6 +130,27 @@ import Testing
         }
     }
 
+    /// Pads longer than the gap: the composed file overlaps them, but a chain (where a new sound
+    /// cuts the one playing) starts each clip only once the previous clip's speech has ended.
+    @Test func aChainNeverCutsAWord() throws {
+        let folder = try TemporaryDirectory()
+        defer { folder.remove() }
+        let manifest = try FakeSets.write(
+            in: folder.url, gapMs: 25, announcement: AnnouncementSettings(join: .speech), frames: { _ in 2000 },
+            speech: { frames in Manifest.Speech(start: 300, end: frames - 100) })
+        let plan = try Planner(manifest: manifest).plan(try Amount("12345.67"))
+        let schedule = try NotificationSchedule(plan: plan, announcementID: "a")
+        let starts = schedule.items.map { Int(($0.delay * 8000).rounded()) }
+        #expect(starts[0] == 0)
+        for index in starts.indices.dropFirst() {
+            // The previous speech ends 1900 frames in; the gap (200) is shorter than the lead (300).
+            #expect(starts[index] == starts[index - 1] + 1900)
+            #expect(plan.steps[index].startFrame == plan.steps[index - 1].startFrame + 1900 + 200 - 300)
+        }
+        let timings = Array(repeating: ClipTiming(frames: 2000, lead: 200, tail: 100), count: plan.steps.count)
+        #expect(Int((schedule.totalSeconds * 8000).rounded()) == Timeline.length(of: timings, gapFrames: 200))
+    }
+
     @Test func aPlanMadeForAnotherManifestIsRefused() throws {
         let folder = try TemporaryDirectory()
         defer { folder.remove() }

@@ -256,15 +256,17 @@ public enum Checker {
         let gapFrames = Int((announcement.gapMs * rate / 1000).rounded())
         let maximum = configuration.maxAmount
         let variants = Set(locale.optionalClipNames.filter { timings[$0] != nil })
-        func longest(_ objective: LongestAnnouncement.Objective, whole: Bool = true) -> WorstCase {
+        // A chain starts no clip before the previous clip's speech ends (`NotificationSchedule`):
+        // as if no lead were longer than the gap.
+        let chainTimings = timings.mapValues { ClipTiming(frames: $0.frames, lead: min($0.lead, gapFrames), tail: $0.tail) }
+        func longest(_ objective: LongestAnnouncement.Objective, in timings: [String: ClipTiming]) -> WorstCase {
             LongestAnnouncement.search(
-                upTo: maximum, locale: locale, reading: manifest.reading ?? ReadingOptions(), variants: variants,
-                prefix: whole ? announcement.prefix : nil, suffix: whole ? announcement.suffix : nil, timings: timings, gapFrames: gapFrames,
-                objective: objective)
+                upTo: maximum, locale: locale, reading: manifest.reading ?? ReadingOptions(), variants: variants, prefix: announcement.prefix,
+                suffix: announcement.suffix, timings: timings, gapFrames: gapFrames, objective: objective)
         }
-        // The chain plays every clip at the times the plan gives them, prefix and suffix included.
-        let chain = longest(.duration)
-        let most = longest(.steps)
+        // The chain plays every clip, prefix and suffix included.
+        let chain = longest(.duration, in: chainTimings)
+        let most = longest(.steps, in: chainTimings)
         let seconds = Double(chain.frames) / rate
         var problems: [String] = []
         if seconds >= configuration.maxAnnouncementSeconds {
@@ -278,12 +280,9 @@ public enum Checker {
             problems.append("the announcement of \(most.amount) needs \(most.steps) notifications; iOS keeps at most \(NotificationSchedule.maxSteps) pending")
         }
         let (composed, composedProblem) = composedBudget(
-            manifest, announcement: announcement, whole: chain, bare: announcement.prefix == nil && announcement.suffix == nil ? chain : longest(.duration, whole: false)
-        ) { frames in
-            LongestAnnouncement.firstLonger(
-                than: frames, upTo: maximum, locale: locale, reading: manifest.reading ?? ReadingOptions(), variants: variants,
-                prefix: announcement.prefix, suffix: announcement.suffix, timings: timings, gapFrames: gapFrames)
-        }
+            ComposedSearch(
+                maximum: maximum, locale: locale, reading: manifest.reading ?? ReadingOptions(), variants: variants, announcement: announcement,
+                timings: timings, gapFrames: gapFrames, whole: chainTimings == timings ? chain : longest(.duration, in: timings), rate: manifest.sampleRate))
         if let composedProblem { problems.append(composedProblem) }
         let budget = CheckBudget(
             worstAmount: chain.amount.description, seconds: seconds, steps: chain.steps,
@@ -310,32 +309,76 @@ public enum Checker {
                 budget.amount, budget.seconds, phrases ? " without its prefix" : "", budget.limitSeconds))
     }
 
-    /// The banner budget: the longest composed sound as the announcer plays it (`AnnouncementRules`:
-    /// whole when it fits the banner, else without its prefix and suffix), and the problem when even
-    /// the bare amount outlasts the banner.
-    /// - Parameters:
-    ///   - whole, bare: the longest announcements with and without the prefix and suffix.
-    ///   - firstLonger: the smallest amount whose whole announcement is longer than the frames given.
-    static func composedBudget(
-        _ manifest: Manifest, announcement: AnnouncementSettings, whole: WorstCase, bare: WorstCase, firstLonger: (Int) -> Amount?
-    ) -> (ComposedBudget, String?) {
-        let rate = Double(max(1, manifest.sampleRate))
+    /// The searches the banner budget asks, over one set's clips.
+    struct ComposedSearch {
+        let maximum: Amount
+        let locale: SpeechLocale
+        let reading: ReadingOptions
+        let variants: Set<String>
+        let announcement: AnnouncementSettings
+        let timings: [String: ClipTiming]
+        let gapFrames: Int
+        /// The longest announcement with its prefix and suffix.
+        let whole: WorstCase
+        let rate: Int
+
+        var phrases: Bool { announcement.prefix != nil || announcement.suffix != nil }
+
+        /// The longest announcement, bare (without the prefix and suffix).
+        func longestBare() -> WorstCase {
+            LongestAnnouncement.search(
+                upTo: maximum, locale: locale, reading: reading, variants: variants, timings: timings, gapFrames: gapFrames, objective: .duration)
+        }
+
+        /// The longest announcement of at most `frames`, whole or bare.
+        func longest(within frames: Int, bare: Bool) -> WorstCase? {
+            LongestAnnouncement.longestWithin(
+                frames, upTo: maximum, locale: locale, reading: reading, variants: variants, prefix: bare ? nil : announcement.prefix,
+                suffix: bare ? nil : announcement.suffix, timings: timings, gapFrames: gapFrames)
+        }
+
+        /// The smallest amount longer than `frames` whole.
+        func firstLonger(than frames: Int) -> Amount? {
+            LongestAnnouncement.firstLonger(
+                than: frames, upTo: maximum, locale: locale, reading: reading, variants: variants, prefix: announcement.prefix,
+                suffix: announcement.suffix, timings: timings, gapFrames: gapFrames)
+        }
+    }
+
+    /// The banner budget, by the announcer's rules (`AnnouncementRules`): an announcement that fits
+    /// the banner whole plays whole, one that does not plays bare; bare and still too long, it is
+    /// cut by the banner (`delivery` composed) or chained (`auto`, `chain`). The budget is the
+    /// longest composed sound that plays: the longest whole announcement that fits, or the longest
+    /// bare one that is composed, whichever is longer; it fails only when a composed one is cut.
+    static func composedBudget(_ search: ComposedSearch) -> (ComposedBudget, String?) {
+        let announcement = search.announcement
+        let rate = Double(max(1, search.rate))
         let leadIn = Int((announcement.leadInMs * rate / 1000).rounded())
         let banner = announcement.bannerSeconds
-        let bannerFrames = Int((banner * rate).rounded(.down))
+        let room = Int((banner * rate).rounded(.down)) - leadIn
         let seconds = { (worst: WorstCase) in Double(leadIn + worst.frames) / rate }
-        guard leadIn + whole.frames > bannerFrames else {
+        let whole = search.whole
+        guard whole.frames > room else {
             return (ComposedBudget(seconds: seconds(whole), amount: whole.amount.description, limitSeconds: banner, prefixDroppedFrom: nil), nil)
         }
-        let phrases = announcement.prefix != nil || announcement.suffix != nil
-        let dropped = phrases ? firstLonger(bannerFrames - leadIn) : nil
-        let budget = ComposedBudget(seconds: seconds(bare), amount: bare.amount.description, limitSeconds: banner, prefixDroppedFrom: dropped?.description)
-        guard leadIn + bare.frames > bannerFrames else { return (budget, nil) }
+        let bare = search.phrases ? search.longestBare() : whole
+        // Bare and too long, an announcement is chained unless delivery is composed.
+        let cut = bare.frames > room && announcement.delivery == .composed
+        var candidates = [search.phrases ? search.longest(within: room, bare: false) : nil, cut ? bare : search.longest(within: room, bare: true)]
+            .compactMap { $0 }
+        candidates.sort { ($0.frames, -$0.amount.minorUnits) > ($1.frames, -$1.amount.minorUnits) }
+        let dropped = search.phrases ? search.firstLonger(than: room) : nil
+        let longest = candidates.first
+        let budget = ComposedBudget(
+            seconds: longest.map(seconds) ?? 0, amount: longest?.amount.description ?? "none", limitSeconds: banner,
+            prefixDroppedFrom: dropped?.description)
+        guard cut else { return (budget, nil) }
+        let names = [announcement.prefix.map { _ in "prefix" }, announcement.suffix.map { _ in "suffix" }].compactMap { $0 }.joined(separator: " and ")
         var problem = String(
             format: "the composed announcement of %@ lasts %.3f s%@, over the %g s banner, which cuts it off",
-            bare.amount.description, seconds(bare), phrases ? " even without its prefix and suffix" : "", banner)
+            bare.amount.description, seconds(bare), search.phrases ? " even without its \(names)" : "", banner)
         problem += ": record faster takes, set tempo (e.g. 0.85), set announcement.delivery to auto (a chain when the banner is too short), or lower maxAmount"
-        if let dropped { problem += "; the smallest amount that plays without the prefix and suffix is \(dropped)" }
+        if let dropped { problem += "; the smallest amount that plays without the \(names) is \(dropped)" }
         return (budget, problem)
     }
 }

@@ -190,9 +190,11 @@ public struct Announcer: Sendable {
             do {
                 // iOS plays a chain's files as they are: check them first, as the composer does.
                 try SoundSetInstaller.mend(Set(plan.steps.map(\.file)), of: installed, from: set, into: group)
-                notifications = try NotificationSchedule(plan: plan, announcementID: context.key).items.map {
+                let schedule = try NotificationSchedule(plan: plan, announcementID: context.key)
+                notifications = schedule.items.map {
                     AnnouncementDecision.Notification(identifier: $0.identifier, sound: $0.sound, at: startTime + $0.delay)
                 }
+                seconds = schedule.totalSeconds
             } catch {
                 return fail("\(error)")
             }

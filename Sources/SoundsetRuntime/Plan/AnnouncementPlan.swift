@@ -15,6 +15,9 @@ public struct AnnouncementPlan: Codable, Sendable, Equatable {
         public var startFrame: Int
         /// How long it lasts, in frames.
         public var frames: Int
+        /// With `join` speech, where the clip's speech ends, frames into its file; nil with `join`
+        /// file. A chain starts the next clip no earlier (`NotificationSchedule`).
+        public var speechEnd: Int?
     }
 
     /// The amount, with two decimals.
@@ -101,9 +104,10 @@ public struct Planner: Sendable {
             chosenClips.map { ClipTiming($0.clip, join: settings.join) }, gapFrames: gapFrames, crossfades: settings.join == .speech, rate: rate)
         let steps = zip(names, zip(chosenClips, timeline.placements)).map { name, chosen in
             let (clip, placement) = chosen
+            let timing = ClipTiming(clip.clip, join: settings.join)
             return AnnouncementPlan.Step(
                 clip: name, file: clip.file, start: Double(placement.start) / Double(rate), seconds: Double(placement.frames) / Double(rate),
-                startFrame: placement.start, frames: placement.frames)
+                startFrame: placement.start, frames: placement.frames, speechEnd: settings.join == .speech ? timing.frames - timing.tail : nil)
         }
         return AnnouncementPlan(
             amount: amount.description, locale: chosen, tokens: tokens, clips: names, steps: steps, join: settings.join,

@@ -16,22 +16,39 @@ public struct NotificationSchedule: Codable, Sendable, Equatable {
     }
 
     public var items: [Item]
+    /// When the last notification's sound ends, seconds from the start.
+    public var totalSeconds: Double
 
-    /// Schedules `plan`: each clip waits until its start in the plan (`Timeline`).
+    /// Schedules `plan`: each clip waits until its start in the plan (`Timeline`), or, with speech
+    /// joins whose pads are longer than the gap, until the previous clip's speech has ended.
     /// - Parameter announcementID: unique per announcement (e.g. the push's id or a UUID); the
     ///   identifiers are `<announcementID>.<step>`, never the sound name or a clock alone, so two
     ///   requests never replace each other.
     /// - Throws: `ScheduleError` for more than 64 steps or 30 s or more.
     public init(plan: AnnouncementPlan, announcementID: String) throws(ScheduleError) {
         guard plan.steps.count <= Self.maxSteps else { throw .tooManySteps(plan.steps.count) }
-        guard plan.totalSeconds < Self.maxSeconds else { throw .tooLong(plan.totalSeconds) }
         guard !announcementID.isEmpty else { throw .emptyIdentifier }
         // The plan's start times: with speech joins a clip starts inside the previous one's trailing
-        // pad. Never earlier than the clip before (a lead longer than the speech before it).
-        var delay = 0.0
-        items = plan.steps.enumerated().map { index, step in
-            delay = max(delay, step.start)
-            return Item(sound: step.file, delay: delay, identifier: "\(announcementID).\(index)")
+        // pad. But a new notification's sound cuts the one playing, so a clip never starts before
+        // the previous clip's speech has ended (a lead longer than the gap): from there on the
+        // chain runs that much later than the composed file would.
+        let rate = Double(max(1, plan.sampleRate))
+        var frames: [Int] = []
+        for (index, step) in plan.steps.enumerated() {
+            guard index > 0 else {
+                frames.append(step.startFrame)
+                continue
+            }
+            let before = plan.steps[index - 1]
+            let shift = frames[index - 1] - before.startFrame
+            let speechEnd = frames[index - 1] + (before.speechEnd ?? 0)
+            frames.append(max(step.startFrame + shift, speechEnd, frames[index - 1]))
+        }
+        let end = zip(plan.steps, frames).map { $0.frames + $1 }.max() ?? 0
+        totalSeconds = Double(end) / rate
+        guard totalSeconds < Self.maxSeconds else { throw .tooLong(totalSeconds) }
+        items = zip(plan.steps, frames).enumerated().map { index, pair in
+            Item(sound: pair.0.file, delay: Double(pair.1) / rate, identifier: "\(announcementID).\(index)")
         }
     }
 }

@@ -278,7 +278,7 @@ public enum LongestAnnouncement {
         }
 
         /// The search over whole parts from 1 to `bound`, started in the reading's first state.
-        private func wholeSearch(upTo bound: Int64, weights: Weights, edges: Edges, endsAnnouncement: Bool) -> AnyWholeSearch {
+        func wholeSearch(upTo bound: Int64, weights: Weights, edges: Edges, endsAnnouncement: Bool) -> AnyWholeSearch {
             /// A digit's clips, with the first clip's lead when they are the first said.
             func said(_ clips: [String], first: Bool) -> Score {
                 var score = weights.weigh(clips)
@@ -325,8 +325,11 @@ public enum LongestAnnouncement {
     struct AnyWholeSearch {
         let longest: () -> (Score, Int64)?
         let firstOver: (Int) -> Int64?
+        /// Every score up to a cap (`LongestFitting.swift`).
+        let reachable: (Int) -> ReachableWholes
 
         init<State: Hashable>(_ search: DigitSearch<State>, start: State) {
+            reachable = { cap in search.reachable(from: start, cap: cap) }
             longest = {
                 var copy = search
                 return copy.best(from: start).map { ($0.score, $0.value) }
