@@ -60,7 +60,6 @@ build: setup
 
 sounds: build
 	$(RELEASE) build --assets $(ASSETS) --output $(OUTPUT)
-	$(RELEASE) report --assets $(ASSETS) --output $(OUTPUT)
 
 # A PNG of the report, rendered by headless Chromium, to look at.
 report-screenshot: sounds

@@ -20,12 +20,16 @@ public struct BuildOptions: Sendable {
     /// at once instead (`--no-wait`).
     public var waitForOtherBuilds: Bool
     public var waiting: @Sendable (String) -> Void
+    /// Write the report (`report.html`) into the set, made from the staged set (`--no-report` skips it).
+    public var writeReport: Bool
 
     public init(
         assets: URL, assetsDisplay: String, output: URL, outputDisplay: String,
         jobs: Int = ProcessInfo.processInfo.activeProcessorCount, useCache: Bool = true,
-        progress: (@Sendable (Int, Int, String) -> Void)? = nil, waitForOtherBuilds: Bool = true, waiting: @escaping @Sendable (String) -> Void = { _ in }
+        progress: (@Sendable (Int, Int, String) -> Void)? = nil, waitForOtherBuilds: Bool = true, waiting: @escaping @Sendable (String) -> Void = { _ in },
+        writeReport: Bool = false
     ) {
+        self.writeReport = writeReport
         self.waitForOtherBuilds = waitForOtherBuilds
         self.waiting = waiting
         self.assets = assets
@@ -55,6 +59,11 @@ public struct BuildReport: Sendable {
     public var finishedFromCache: Int
     /// Tries of the level search the memo answered.
     public var searchedFromCache: Int = 0
+    /// The manifest of the set this build replaced, or nil when there was none.
+    public var previous: Manifest?
+
+    /// What changed against the set replaced.
+    public var changes: BuildChanges { BuildChanges(manifest, replacing: previous) }
 
     /// The report of a build that found the set up to date.
     static func upToDate(_ manifest: Manifest) -> BuildReport {

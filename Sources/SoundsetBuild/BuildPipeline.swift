@@ -6,14 +6,20 @@ import SoundsetRuntime
 /// write the set → swap. Each step is a stage in `Stages/`; what earlier builds found is the memo's
 /// (`Memo/`), which every stage asks before it works.
 public enum BuildPipeline {
-    /// Runs the build, and says when the set's longest composed announcement outlasts the banner
-    /// (the check's banner budget), so a designer hears of it before the app's CI does.
+    /// Runs the build, and warns of what the check will say of the set (its durations, completeness
+    /// and budgets), so a designer hears of it before the app's CI does.
     /// - Throws: `BuildFailure` with every problem found; the output folder is then untouched.
     public static func run(_ options: BuildOptions) async throws -> BuildReport {
         var report = try await build(options)
-        if let warning = Checker.bannerWarning(report.manifest, assets: options.assets, assetsDisplay: options.assetsDisplay) {
-            report.warnings.append(warning)
+        // A set found up to date whose report is missing (built with --no-report before) gets one.
+        let reportURL = options.output.appendingPathComponent(Report.fileName)
+        if options.writeReport, report.upToDate, !FileManager.default.fileExists(atPath: reportURL.path) {
+            _ = try Report.write(
+                assets: options.assets, assetsDisplay: options.assetsDisplay, output: options.output, outputDisplay: options.outputDisplay,
+                to: reportURL, fileDisplay: "\(options.outputDisplay)/\(Report.fileName)")
         }
+        report.warnings += Checker.buildWarnings(
+            report.manifest, assets: options.assets, assetsDisplay: options.assetsDisplay, outputDisplay: options.outputDisplay)
         return report
     }
 
@@ -45,20 +51,43 @@ public enum BuildPipeline {
             throw BuildFailure((problems + prepared.problems).sorted { $0.subject < $1.subject }, warnings: prepared.entries.flatMap(\.summary.warnings))
         }
         let loader = ClipLoader(memo: memo, configuration: configuration)
-        let (decision, finished, set) = try await oneProblemFails {
+        let (decision, finished, set, reportWarnings) = try await oneProblemFails {
             let decision = try await LevelStage.decide(prepared, configuration: configuration, memo: memo, loader: loader, jobs: options.jobs)
             let finished = try await FinishStage.run(
                 prepared, decision: decision, configuration: configuration, memo: memo, loader: loader, jobs: options.jobs)
             let set = try await WriteStage.run(
                 finished, copies: catalog.copies, configuration: configuration, outputDisplay: options.outputDisplay, jobs: options.jobs)
-            try output.commit(set)
-            return (decision, finished, set)
+            var reportWarnings: [BuildProblem] = []
+            try output.commit(set) { staging throws(BuildProblem) in
+                guard options.writeReport else { return [:] }
+                let report = try reportOf(staging, options: options, prepared: prepared, previous: output.previous)
+                reportWarnings = report.warnings
+                return [Report.fileName: report.html]
+            }
+            return (decision, finished, set, reportWarnings)
         }
         memo.remember(findings(options, outputURL: outputURL, configuration, manifest: set.manifest, hashed: hashed, prepared: prepared, files: set, probes: decision.probes))
 
         return BuildReport(
-            manifest: set.manifest, warnings: prepared.entries.flatMap(\.summary.warnings) + set.warnings, upToDate: false,
-            preparedFromCache: prepared.remembered, finishedFromCache: finished.reused, searchedFromCache: decision.remembered)
+            manifest: set.manifest, warnings: prepared.entries.flatMap(\.summary.warnings) + set.warnings + reportWarnings, upToDate: false,
+            preparedFromCache: prepared.remembered, finishedFromCache: finished.reused, searchedFromCache: decision.remembered,
+            previous: output.previous)
+    }
+
+    /// The report of the staged set, and its designer's warnings.
+    private static func reportOf(_ staging: URL, options: BuildOptions, prepared: PreparedSet, previous: Manifest?) throws(BuildProblem)
+        -> (html: Data, warnings: [BuildProblem])
+    {
+        let summaries = Dictionary(prepared.entries.map { ($0.summary.name, $0.summary) }, uniquingKeysWith: { a, _ in a })
+        do {
+            return try Report.staged(
+                assets: options.assets, assetsDisplay: options.assetsDisplay, staging: staging, outputDisplay: options.outputDisplay,
+                summaries: summaries, previous: previous)
+        } catch let problem as BuildProblem {
+            throw problem
+        } catch {
+            throw BuildProblem("\(options.outputDisplay)/\(Report.fileName)", "cannot be made (\(error)); build with --no-report to skip it")
+        }
     }
 
     /// One problem as a failed build.

@@ -73,7 +73,7 @@ enum AnnounceCommand {
             let announcer = Announcer(set: set, group: GroupFolder(URL(fileURLWithPath: groupPath)), settings: settings)
             decision = announcer.announce(AnnouncementRequest(amount: .text(amount), transactionID: transactionID, arrival: arrival))
         } catch {
-            let hint = if case .unreadable = error { " (run soundset build first)" } else { "" }
+            let hint = if case .unreadable = error { " (run soundset build --output \(Checker.shellWord(output.relativePath)) first)" } else { "" }
             decision = Announcer.unavailable("\(error)\(hint)", transactionID: transactionID, at: arrival ?? SystemClock().now())
         }
         return decision

@@ -7,7 +7,7 @@ enum AnnouncementCommand {
     enum Kind { case plan, render }
 
     static func run(_ kind: Kind, _ arguments: [String], console: Console) throws -> Int32 {
-        var options: Set<String> = ["--output", "--locale", "--prefix", "--suffix", "--join", "--gap-ms", "--format"]
+        var options: Set<String> = ["--output", "--assets", "--locale", "--prefix", "--suffix", "--join", "--gap-ms", "--format"]
         if kind == .render { options.insert("--out") }
         let parsed = try Arguments(arguments, options: options, flags: ["--help", "-h"], repeatable: ["--reading"])
         if parsed.wantsHelp {
@@ -43,7 +43,7 @@ enum AnnouncementCommand {
 
         let amount: Amount
         do { amount = try Amount(amountText) } catch {
-            console.err("soundset: '\(ClipNamePrinting.safe(amountText))': \(error)")
+            console.err("soundset: '\(ClipNamePrinting.safe(amountText))': \(error.explaining(amountText))")
             return ExitCode.failure
         }
         let outputFolder = URL(fileURLWithPath: parsed.options["--output"] ?? "Output")
@@ -59,7 +59,7 @@ enum AnnouncementCommand {
     ) throws -> Int32 {
         let manifest: Manifest
         do { manifest = try Manifest.load(from: outputFolder.appendingPathComponent(SoundSetLayout.manifestName)) } catch {
-            console.err("soundset: \(error) (run soundset build first)")
+            console.err("soundset: \(error) (run soundset build --output \(Checker.shellWord(parsed.options["--output"] ?? "Output")) first)")
             return ExitCode.failure
         }
         var reading = manifest.reading ?? ReadingOptions()
@@ -82,9 +82,10 @@ enum AnnouncementCommand {
 
         let plan: AnnouncementPlan
         do { plan = try Planner(manifest: manifest).plan(amount, locale: locale, reading: reading, announcement: announcement) } catch {
-            console.err("soundset: \(error)")
+            console.err("soundset: \(explain(error, locale: locale, manifest: manifest, output: parsed.options["--output"] ?? "Output"))")
             return ExitCode.failure
         }
+        if let note = maxAmountNote(amount, assets: parsed.options["--assets"]) { console.err(note) }
         if let outPath {
             return try render(
                 plan, to: outPath, manifest: manifest, soundsFolder: outputFolder.appendingPathComponent(SoundSetLayout.soundsName), format: format, console: console)
@@ -95,6 +96,34 @@ enum AnnouncementCommand {
             printPlan(plan, console: console)
         }
         return ExitCode.success
+    }
+
+    /// Why the plan failed, in the user's terms: a set recorded for another locale says so first,
+    /// and the fix names the exact build command.
+    private static func explain(_ error: PlanError, locale: SpeechLocale?, manifest: Manifest, output: String) -> String {
+        guard case .missingClips(let names) = error else { return "\(error)" }
+        let build = "soundset build --output \(Checker.shellWord(output))"
+        if let locale, locale != manifest.locale {
+            return "\(output) was recorded for \(manifest.locale.rawValue), not \(locale.rawValue), so it has no clip for \(names.joined(separator: ", "))"
+                + " (leave out --locale, or record the \(locale.rawValue) clips, set \"locale\": \"\(locale.rawValue)\" in soundset.json and run \(build))"
+        }
+        return "the sound set has no clip for \(names.joined(separator: ", ")) (record \(names.count == 1 ? "it" : "them") and run \(build))"
+    }
+
+    /// A note when `amount` is above the `maxAmount` of the assets' configuration (`--assets`, or
+    /// `Assets` when it is there): the check budgets no amount above it.
+    private static func maxAmountNote(_ amount: Amount, assets: String?) -> String? {
+        let folder = assets ?? "Assets"
+        guard assets != nil || FileManager.default.fileExists(atPath: folder) else { return nil }
+        let display = "\(folder)/\(ConfigurationLoader.fileName)"
+        guard FileManager.default.fileExists(atPath: folder) else { return "note: \(folder): no such folder, so \(amount) was not held to a maxAmount" }
+        let configuration: Configuration
+        do { configuration = try ConfigurationLoader.load(from: URL(fileURLWithPath: display), displayPath: display) } catch {
+            return "note: \(error.problems.first.map { "\($0)" } ?? display), so \(amount) was not held to its maxAmount"
+        }
+        guard amount > configuration.maxAmount else { return nil }
+        return "note: \(amount) is above the set's maxAmount \(configuration.maxAmount) (\(display)):"
+            + " the check budgets no amount above it, so this announcement may not fit the banner"
     }
 
     private static func render(_ plan: AnnouncementPlan, to path: String, manifest: Manifest, soundsFolder: URL, format: String, console: Console) throws

@@ -5,7 +5,8 @@ import SoundsetRuntime
 /// `soundset build`.
 enum BuildCommand {
     static func run(_ arguments: [String], console: Console) async throws -> Int32 {
-        let parsed = try Arguments(arguments, options: ["--assets", "--output", "--jobs"], flags: ["--quiet", "--no-cache", "--no-wait", "--help", "-h"])
+        let parsed = try Arguments(
+            arguments, options: ["--assets", "--output", "--jobs"], flags: ["--quiet", "--verbose", "--no-cache", "--no-wait", "--no-report", "--help", "-h"])
         if parsed.wantsHelp {
             console.out(Help.build)
             return ExitCode.success
@@ -19,6 +20,8 @@ enum BuildCommand {
         let assets = parsed.options["--assets"] ?? "Assets"
         let output = parsed.options["--output"] ?? "Output"
         let quiet = parsed.flags.contains("--quiet")
+        let verbose = parsed.flags.contains("--verbose")
+        if quiet && verbose { throw UsageError("--quiet and --verbose cannot both be given") }
         let started = Date()
         // One updating line on a terminal; nothing on a pipe or with --quiet.
         let showProgress = !quiet && isatty(STDERR_FILENO) == 1
@@ -27,7 +30,7 @@ enum BuildCommand {
             assets: URL(fileURLWithPath: assets), assetsDisplay: assets.trimmingTrailingSlashes,
             output: URL(fileURLWithPath: output), outputDisplay: output.trimmingTrailingSlashes, jobs: jobs,
             useCache: !parsed.flags.contains("--no-cache"), progress: progress, waitForOtherBuilds: !parsed.flags.contains("--no-wait"),
-            waiting: { console.err("soundset: \($0)…") })
+            waiting: { console.err("soundset: \($0)…") }, writeReport: !parsed.flags.contains("--no-report"))
         let report: BuildReport
         do {
             // The progress line is wiped before anything else is printed, however the build ends.
@@ -41,12 +44,15 @@ enum BuildCommand {
             )
             return ExitCode.failure
         }
-        for warning in report.warnings { console.err("warning: \(warning)") }
-        if report.upToDate {
-            if !quiet { console.out("\(options.outputDisplay) is up to date: \(report.manifest.clips.count) clips, nothing to do") }
-            return ExitCode.success
+        if !quiet {
+            if report.upToDate {
+                console.out("\(options.outputDisplay) is up to date: \(report.manifest.clips.count) clips, nothing to do")
+            } else {
+                print(report, output: options.outputDisplay, elapsed: Date().timeIntervalSince(started), verbose: verbose, console: console)
+            }
         }
-        if !quiet { print(report, output: options.outputDisplay, elapsed: Date().timeIntervalSince(started), console: console) }
+        // Last, so they are what a designer reads when the build ends.
+        for warning in report.warnings { console.err("warning: \(warning)") }
         return ExitCode.success
     }
 
@@ -59,18 +65,13 @@ enum BuildCommand {
         }
     }
 
-    private static func print(_ report: BuildReport, output: String, elapsed: TimeInterval, console: Console) {
+    /// The clip table (a first build, or `--verbose`) or what changed, then the set's summary.
+    private static func print(_ report: BuildReport, output: String, elapsed: TimeInterval, verbose: Bool, console: Console) {
         let manifest = report.manifest
-        let nameWidth = max(8, manifest.clips.map(\.name.count).max() ?? 0)
-        func pad(_ text: String, _ width: Int) -> String { text + String(repeating: " ", count: max(0, width - text.count)) }
-        console.out(pad("clip", nameWidth) + "   seconds    loudness   true peak      gain   limiting")
-        for clip in manifest.clips {
-            console.out(
-                pad(clip.name, nameWidth)
-                    + String(
-                        format: "  %8.3f s  %5.1f LUFS  %5.1f dBTP  %+6.1f dB  %5.1f dB%@",
-                        clip.seconds, clip.loudness, clip.truePeak, clip.gain, clip.limiting,
-                        clip.copy.map { "  + \($0)" } ?? ""))
+        if verbose || report.previous == nil {
+            printTable(manifest, console: console)
+        } else {
+            console.out(report.changes.summary)
         }
         let loudness = manifest.clips.map(\.loudness)
         let spread = (loudness.max() ?? 0) - (loudness.min() ?? 0)
@@ -81,10 +82,27 @@ enum BuildCommand {
                 manifest.clips.count, copies, output, manifest.container.rawValue, manifest.encoding.rawValue, manifest.sampleRate, elapsed,
                 manifest.loudness.setLevel, spread, manifest.clips.map(\.truePeak).max() ?? 0))
         console.out("level: \(manifest.loudness.reason)")
-        if report.preparedFromCache > 0 || report.finishedFromCache > 0 {
+        if verbose && (report.preparedFromCache > 0 || report.finishedFromCache > 0) {
             console.out(
                 "cache: \(report.preparedFromCache) of \(manifest.clips.count) clips prepared and \(report.finishedFromCache) finished from \(DiskMemo.folderName)"
             )
+        }
+    }
+}
+
+extension BuildCommand {
+    /// Every clip's figures, one line each.
+    static func printTable(_ manifest: Manifest, console: Console) {
+        let nameWidth = max(8, manifest.clips.map(\.name.count).max() ?? 0)
+        func pad(_ text: String, _ width: Int) -> String { text + String(repeating: " ", count: max(0, width - text.count)) }
+        console.out(pad("clip", nameWidth) + "   seconds    loudness   true peak      gain   limiting")
+        for clip in manifest.clips {
+            console.out(
+                pad(clip.name, nameWidth)
+                    + String(
+                        format: "  %8.3f s  %5.1f LUFS  %5.1f dBTP  %+6.1f dB  %5.1f dB%@",
+                        clip.seconds, clip.loudness, clip.truePeak, clip.gain, clip.limiting,
+                        clip.copy.map { "  + \($0)" } ?? ""))
         }
     }
 }

@@ -13,6 +13,7 @@ enum Help {
           check     verify Output against Assets: integrity, freshness, durations, format, completeness, budget
           report    write an HTML page that shows and plays every clip, with what to re-record
           measure   print the whole-clip loudness and true peak of sound files, as the build measures them
+          clips     list the clips to record for a locale: what each says, and when it is needed
           help      show help for a command: soundset help build
           version   print the version
 
@@ -54,6 +55,8 @@ enum Help {
 
     static let announcementOptions = """
           --output DIR          the built sound set (default: Output)
+          --assets DIR          the recordings' folder, whose soundset.json's maxAmount an amount
+                                above is noted (default: Assets, when there is one)
           --locale LOCALE       zh-CN or en-US (default: the one the set was built for)
           --prefix NAME         clip before the amount, e.g. received; none for no prefix
                                 (default: announcement.prefix of the set)
@@ -69,8 +72,9 @@ enum Help {
         """
 
     static let plan = """
-        usage: soundset plan AMOUNT [--output DIR] [--locale zh-CN|en-US] [--prefix NAME] [--suffix NAME]
-                                    [--join speech|file] [--gap-ms N] [--reading KEY=VALUE]... [--format text|json]
+        usage: soundset plan AMOUNT [--output DIR] [--assets DIR] [--locale zh-CN|en-US] [--prefix NAME]
+                                    [--suffix NAME] [--join speech|file] [--gap-ms N] [--reading KEY=VALUE]...
+                                    [--format text|json]
 
         Reads AMOUNT (digits with at most two decimals, below 10^12, e.g. 123.45) and prints the clips
         that announce it, after the Copy rule, with each clip's start and duration from the manifest
@@ -81,13 +85,16 @@ enum Help {
         options:
         \(announcementOptions)
 
+        An amount above the set's maxAmount is planned, with a note on stderr: the check budgets
+        amounts up to maxAmount only.
+
         exit codes: 0 planned, 1 bad amount, missing manifest or missing clips, 64 bad usage
         """
 
     static let render = """
-        usage: soundset render AMOUNT --out FILE [--output DIR] [--locale zh-CN|en-US] [--prefix NAME]
-                                      [--suffix NAME] [--join speech|file] [--gap-ms N] [--reading KEY=VALUE]...
-                                      [--format text|json]
+        usage: soundset render AMOUNT --out FILE [--output DIR] [--assets DIR] [--locale zh-CN|en-US]
+                                      [--prefix NAME] [--suffix NAME] [--join speech|file] [--gap-ms N]
+                                      [--reading KEY=VALUE]... [--format text|json]
 
         Composes the announcement of AMOUNT into one sound file in the set's format (its container,
         encoding and rate), joined by speech (the crossfades mixed) or by file (gaps as digital
@@ -199,8 +206,39 @@ enum Help {
         exit codes: 0 written, 1 the set or a recording could not be read or the page not written, 64 bad usage
         """
 
+    static let clips = """
+        usage: soundset clips [--locale zh-CN|en-US] [--format text|json|markdown]
+
+        Lists every clip a set of the locale can use: its name (the recording's file name without the
+        extension, e.g. ten.wav), what is said in it and how, and when it is needed: always, with a
+        reading option, optional (the tones of 一, used where they fit when the set has them), or as
+        a phrase that announcement.prefix names. The README's tables are this command's markdown.
+
+        options:
+          --locale LOCALE       zh-CN or en-US (default: zh-CN)
+          --format FORMAT       text, json or markdown (default: text)
+          -h, --help            show this help
+
+        exit codes: 0 listed, 64 bad usage
+        """
+
+    static let version = """
+        usage: soundset version   (or soundset --version)
+
+        Prints soundset's version, the one every manifest records as toolVersion.
+        """
+
+    static let help = """
+        usage: soundset help [COMMAND]
+
+        Prints the overview, or the help of COMMAND (build, plan, render, announce, check, report,
+        measure, clips, version, help): the same as soundset COMMAND --help.
+        """
+
     static func text(for command: String) -> String? {
         switch command {
+        case "clips": clips
+        case "version": version
         case "build": build
         case "plan": plan
         case "render": render
@@ -208,7 +246,7 @@ enum Help {
         case "check": check
         case "measure": measure
         case "report": report
-        case "help", "version": overview
+        case "help": help
         default: nil
         }
     }

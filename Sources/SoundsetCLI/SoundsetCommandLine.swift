@@ -22,7 +22,9 @@ public enum SoundsetCommandLine {
         do {
             switch command {
             case "-h", "--help", "help":
-                if let topic = rest.first {
+                if let topic = rest.first, command == "help", topic == "--help" || topic == "-h" {
+                    console.out(Help.help)
+                } else if let topic = rest.first {
                     guard let text = Help.text(for: topic) else { throw UsageError("unknown command '\(ClipNamePrinting.safe(topic))'") }
                     console.out(text)
                 } else {
@@ -30,8 +32,15 @@ public enum SoundsetCommandLine {
                 }
                 return ExitCode.success
             case "--version", "version":
+                if rest.contains("--help") || rest.contains("-h") {
+                    console.out(Help.version)
+                    return ExitCode.success
+                }
+                guard rest.isEmpty else { throw UsageError("version takes no arguments") }
                 console.out("soundset \(ToolVersion.current)")
                 return ExitCode.success
+            case "clips":
+                return try ClipsCommand.run(rest, console: console)
             case "build":
                 return try await BuildCommand.run(rest, console: console)
             case "plan":

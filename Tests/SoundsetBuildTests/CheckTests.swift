@@ -85,7 +85,7 @@ actor BuiltSet {
         let report = try await check { folder in
             try flipBits(0x01, at: 1, fromTheEndOf: folder.appendingPathComponent("Assets/5.wav"))
         }
-        #expect(report.problems == [CheckProblem("freshness", "Assets/5.wav", "changed since the last build: run make sounds")])
+        #expect(report.problems == [CheckProblem("freshness", "Assets/5.wav", "changed since the last build: run soundset build --assets Assets --output Output")])
         #expect(!report.ok)
     }
 
@@ -93,14 +93,14 @@ actor BuiltSet {
         let report = try await check { folder in
             try WAVFile.write(Takes.word().samples, to: folder.appendingPathComponent("Assets/liang.wav"), rate: 16000)
         }
-        #expect(report.problems == [CheckProblem("freshness", "Assets/liang.wav", "was added since the last build: run make sounds")])
+        #expect(report.problems == [CheckProblem("freshness", "Assets/liang.wav", "was added since the last build: run soundset build --assets Assets --output Output")])
     }
 
     @Test func aDeletedCopyIsMissing() async throws {
         let report = try await check { folder in
             try FileManager.default.removeItem(at: folder.appendingPathComponent("Output/Sounds/5Copy.caf"))
         }
-        #expect(report.problems == [CheckProblem("integrity", "Output/Sounds/5Copy.caf", "missing: run make sounds")])
+        #expect(report.problems == [CheckProblem("integrity", "Output/Sounds/5Copy.caf", "missing: run soundset build --assets Assets --output Output")])
     }
 
     @Test func aFlippedByteIsDamage() async throws {
@@ -109,7 +109,7 @@ actor BuiltSet {
         }
         #expect(
             report.problems == [
-                CheckProblem("integrity", "Output/Sounds/7.caf", "its sha256 differs from the manifest's (damaged or edited by hand): run make sounds")
+                CheckProblem("integrity", "Output/Sounds/7.caf", "its sha256 differs from the manifest's (damaged or edited by hand): run soundset build --assets Assets --output Output")
             ])
     }
 
@@ -123,7 +123,7 @@ actor BuiltSet {
         #expect(report.problems.count == 1)
         #expect(report.problems.first?.check == "integrity")
         #expect(report.problems.first?.subject == "Output/Sounds/yuan.caf")
-        #expect(report.problems.first?.message.hasSuffix("s in the manifest is not its frames / sampleRate): run make sounds") == true)
+        #expect(report.problems.first?.message.hasSuffix("s in the manifest is not its frames / sampleRate): run soundset build --assets Assets --output Output") == true)
     }
 
     @Test func aTightenedLimitCatchesTheLongClip() async throws {
@@ -183,7 +183,7 @@ actor BuiltSet {
             report.problems == [
                 CheckProblem(
                     "completeness", "Output/manifest.json",
-                    "the zh-CN reading needs clips the set lacks: 5 (record Assets/<name>.wav for each and run make sounds)")
+                    "the zh-CN reading needs clips the set lacks: 5 (record Assets/<name>.wav for each and run soundset build --assets Assets --output Output)")
             ])
         #expect(report.budget == nil)
     }
@@ -200,7 +200,7 @@ actor BuiltSet {
             report.problems == [
                 CheckProblem(
                     "completeness", "Output/manifest.json",
-                    "these clips can follow themselves but have no copy: 9 (add them to copies in soundset.json and run make sounds)")
+                    "these clips can follow themselves but have no copy: 9 (add them to copies in soundset.json and run soundset build --assets Assets --output Output)")
             ])
     }
 
@@ -208,11 +208,11 @@ actor BuiltSet {
         let unlisted = try await check { folder in
             try Data("x".utf8).write(to: folder.appendingPathComponent("Output/Sounds/stray.mp3"))
         }
-        #expect(unlisted.problems == [CheckProblem("integrity", "Output/Sounds/stray.mp3", "is not listed in the manifest: remove it or run make sounds")])
+        #expect(unlisted.problems == [CheckProblem("integrity", "Output/Sounds/stray.mp3", "is not listed in the manifest, so soundset did not write it: move it out (the build replaces the folder whole)")])
         let missing = try await check { folder in
             try FileManager.default.removeItem(at: folder.appendingPathComponent("Output/manifest.json"))
         }
-        #expect(missing.problems == [CheckProblem("integrity", "Output/manifest.json", "missing or unreadable: run make sounds")])
+        #expect(missing.problems == [CheckProblem("integrity", "Output/manifest.json", "missing or unreadable: run soundset build --assets Assets --output Output")])
     }
 
     /// Hand-edited manifests the runtime refuses are refused by the check too, with the same reason.
@@ -231,7 +231,7 @@ actor BuiltSet {
         ]
         for (edit, reason) in edits {
             let report = try await check { folder in try editManifest(in: folder, edit) }
-            #expect(report.problems == [CheckProblem("integrity", "Output/manifest.json", "not a soundset manifest (\(reason)): run make sounds")])
+            #expect(report.problems == [CheckProblem("integrity", "Output/manifest.json", "not a soundset manifest (\(reason)): run soundset build --assets Assets --output Output")])
             #expect(!report.ok)
         }
     }
@@ -242,7 +242,7 @@ extension CheckTests {
         let report = try await check { folder in
             try flipBits(0x01, at: 1, fromTheEndOf: folder.appendingPathComponent("Output/Sounds/3Copy.caf"))
         }
-        #expect(report.problems == [CheckProblem("integrity", "Output/Sounds/3Copy.caf", "is not byte-identical to 3.caf as built: run make sounds")])
+        #expect(report.problems == [CheckProblem("integrity", "Output/Sounds/3Copy.caf", "is not byte-identical to 3.caf as built: run soundset build --assets Assets --output Output")])
     }
 }
 
@@ -251,13 +251,13 @@ extension CheckTests {
         let report = try await check { folder in
             try FileManager.default.removeItem(at: folder.appendingPathComponent("Output/Sounds/5.caf"))
         }
-        #expect(report.problems == [CheckProblem("integrity", "Output/Sounds/5.caf", "missing: run make sounds")])
+        #expect(report.problems == [CheckProblem("integrity", "Output/Sounds/5.caf", "missing: run soundset build --assets Assets --output Output")])
         let fifo = try await check { folder in
             let clip = folder.appendingPathComponent("Output/Sounds/5.caf")
             try FileManager.default.removeItem(at: clip)
             #expect(mkfifo(clip.path, 0o644) == 0)
         }
-        #expect(fifo.problems == [CheckProblem("integrity", "Output/Sounds/5.caf", "is not a regular file: run make sounds")])
+        #expect(fifo.problems == [CheckProblem("integrity", "Output/Sounds/5.caf", "is not a regular file: run soundset build --assets Assets --output Output")])
     }
 }
 

@@ -178,7 +178,7 @@ import Testing
             Self.problems(#"{"locale": "x\n::error", "copies": ["a\tb"], "maxAmount": "1\n"}"#) == [
                 #"Assets/soundset.json: copies[0]: 'a\tb' is not a clip name: only ASCII letters, digits, '_' and '-' are allowed"#,
                 #"Assets/soundset.json: locale: 'x\n::error' is not one of zh-CN, en-US"#,
-                #"Assets/soundset.json: maxAmount: '1\n' is not an amount: the amount contains spaces: write 1234.50"#,
+                #"Assets/soundset.json: maxAmount: '1\n' is not an amount: the amount contains spaces: write 1"#,
             ])
         #expect(
             Self.problems(#"{"a\n": 1, "a\n": 2}"#).first == #"Assets/soundset.json: line 1, column 12: key 'a\n' appears twice (first on line 1); keep one"#)
@@ -256,10 +256,28 @@ import Testing
         let key = try #require(ConfigurationKey.key(at: ["limits", "maxSeconds"]))
         var configuration = Configuration()
         configuration.announcement.prefix = "received"
-        let clip = try #require(configuration.maxSeconds(for: "7"))
-        let phrase = try #require(configuration.maxSeconds(for: "received"))
+        let clip = configuration.maxSeconds(for: "7")
+        let phrase = configuration.maxSeconds(for: "received")
         #expect(
             key.defaultText == "`{\"\(clip.pattern)\": \(clip.seconds)}`, and \(ConfigurationKey.format(phrase.seconds)) s for the announcement prefix/suffix")
+    }
+
+    /// Written patterns add to the defaults instead of dropping them: the most specific written
+    /// pattern that matches wins, and a name none matches keeps its default.
+    @Test func durationLimitsAddToTheDefaults() throws {
+        func limits(_ json: String, _ names: [String]) throws -> [String] {
+            var configuration = try ConfigurationLoader.parse(Data(json.utf8), displayPath: "soundset.json")
+            configuration.announcement.prefix = "received"
+            return names.map { name in
+                let limit = configuration.maxSeconds(for: name)
+                return "\(name) \(limit.seconds) \(limit.pattern)"
+            }
+        }
+        #expect(try limits(#"{"limits": {"maxSeconds": {"hundred": 0.1}}}"#, ["hundred", "7", "received"]) == ["hundred 0.1 hundred", "7 1.2 *", "received 4.0 received"])
+        #expect(try limits(#"{"limits": {"maxSeconds": {"*": 2}}}"#, ["7", "received"]) == ["7 2.0 *", "received 2.0 *"])
+        #expect(
+            try limits(#"{"limits": {"maxSeconds": {"rec*": 3, "received": 5, "hun*": 0.9}}}"#, ["received", "hundred", "thousand"])
+                == ["received 5.0 received", "hundred 0.9 hun*", "thousand 1.2 *"])
     }
 }
 

@@ -44,7 +44,7 @@ import Testing
         damaged.clips[1].content = .bytes(bytes)
         #expect(throws: BuildProblem(
             "Output/Sounds/2.caf",
-            "is not as written (its sha256 differs from the manifest's (damaged or edited by hand): run make sounds); check the disk")
+            "is not as written (its sha256 differs from the manifest's (damaged or edited by hand)); check the disk")
         ) { try commit(damaged, to: output, assets: assets) }
         #expect(snapshot(of: output) == before)
         let left = try FileManager.default.contentsOfDirectory(atPath: folder.url.path).filter { $0.hasPrefix(".soundset-staging") }
@@ -58,7 +58,7 @@ import Testing
         let before = snapshot(of: output)
         var short = files
         short.clips.removeLast()
-        #expect(throws: BuildProblem("Output/Sounds/yuan.caf", "is not as written (missing: run make sounds); check the disk")) {
+        #expect(throws: BuildProblem("Output/Sounds/yuan.caf", "is not as written (missing); check the disk")) {
             try commit(short, to: output, assets: assets)
         }
         #expect(snapshot(of: output) == before)
@@ -72,7 +72,7 @@ import Testing
         var extra = files
         extra.clips.append(SoundSetFiles.ClipFile(name: "stray.caf", copyName: nil, content: extra.clips[0].content))
         #expect(throws: BuildProblem(
-            "Output/Sounds/stray.caf", "is not as written (is not listed in the manifest: remove it or run make sounds); check the disk")
+            "Output/Sounds/stray.caf", "is not as written (is not listed in the manifest, so soundset did not write it: move it out (the build replaces the folder whole)); check the disk")
         ) { try commit(extra, to: output, assets: assets) }
         #expect(snapshot(of: output) == before)
     }

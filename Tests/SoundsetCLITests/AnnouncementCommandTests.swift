@@ -71,7 +71,9 @@ import Testing
         ("-2.50", "soundset: '-2.50': an amount has no sign: write 12.50, not -12.50 or +12.50"),
         ("12abc", "soundset: '12abc': the amount is not a number: write digits with at most one point, like 123.45"),
         ("1.234", "soundset: '1.234': the amount has 3 decimals; at most 2 are allowed (it is never rounded)"),
-        ("1,000", "soundset: '1,000': the amount contains a thousands separator: write 1234.50, not 1,234.50"),
+        ("1,000", "soundset: '1,000': the amount contains a thousands separator: write 1000"),
+        ("1e5", "soundset: '1e5': the amount has an exponent: write 100000"),
+        (".5", "soundset: '.5': the amount is not a number: write 0.5"),
     ])
     func badAmountsExitOneWithOneLine(amount: String, message: String) throws {
         let folder = try TemporaryDirectory()
@@ -88,11 +90,46 @@ import Testing
         defer { folder.remove() }
         let noSet = try SoundsetExecutable.run(["plan", "1"], in: folder.url)
         #expect(noSet.status == 1)
-        #expect(noSet.stderr.hasSuffix("manifest.json: cannot read the manifest: the file is missing or unreadable (run soundset build first)\n"))
+        #expect(noSet.stderr.hasSuffix("manifest.json: cannot read the manifest: the file is missing or unreadable (run soundset build --output Output first)\n"))
         try FakeSets.write(in: folder.url.appendingPathComponent("Output"))
         let english = try SoundsetExecutable.run(["plan", "2.5", "--locale", "en-US"], in: folder.url)
         #expect(english.status == 1)
-        #expect(english.stderr == "soundset: the sound set has no clip for dollars, and, 50, cents (record them and run soundset build)\n")
+        #expect(
+            english.stderr
+                == "soundset: Output was recorded for zh-CN, not en-US, so it has no clip for dollars, and, 50, cents (leave out --locale, or record the en-US clips, set \"locale\": \"en-US\" in soundset.json and run soundset build --output Output)\n"
+        )
+    }
+
+    @Test func aMissingPhraseNamesTheBuildCommand() throws {
+        let folder = try TemporaryDirectory()
+        defer { folder.remove() }
+        try FakeSets.write(in: folder.url.appendingPathComponent("Sounds/Output"))
+        let result = try SoundsetExecutable.run(["plan", "2.5", "--output", "Sounds/Output", "--suffix", "thanks"], in: folder.url)
+        #expect(result.status == 1)
+        #expect(result.stderr == "soundset: the sound set has no clip for thanks (record it and run soundset build --output Sounds/Output)\n")
+    }
+
+    /// An amount above the assets' maxAmount is planned, with a note; at the maximum, no note.
+    @Test func anAmountAboveMaxAmountIsNoted() throws {
+        let folder = try TemporaryDirectory()
+        defer { folder.remove() }
+        try FakeSets.write(in: folder.url.appendingPathComponent("Output"))
+        let noAssets = try SoundsetExecutable.run(["plan", "123"], in: folder.url)
+        #expect(noAssets.status == 0 && noAssets.stderr == "")
+        let assets = try folder.folder("Assets")
+        try Data(#"{"maxAmount": "100"}"#.utf8).write(to: assets.appendingPathComponent("soundset.json"))
+        let above = try SoundsetExecutable.run(["plan", "123"], in: folder.url)
+        #expect(above.status == 0)
+        #expect(
+            above.stderr
+                == "note: 123.00 is above the set's maxAmount 100.00 (Assets/soundset.json): the check budgets no amount above it, so this announcement may not fit the banner\n"
+        )
+        #expect(above.stdout.hasPrefix("123.00 (zh-CN): 1 hundred 2 ten 3 yuan"))
+        let atMost = try SoundsetExecutable.run(["plan", "100"], in: folder.url)
+        #expect(atMost.status == 0 && atMost.stderr == "")
+        let elsewhere = try SoundsetExecutable.run(["plan", "123", "--assets", "Nowhere"], in: folder.url)
+        #expect(elsewhere.status == 0)
+        #expect(elsewhere.stderr == "note: Nowhere: no such folder, so 123.00 was not held to a maxAmount\n")
     }
 
     @Test(arguments: [

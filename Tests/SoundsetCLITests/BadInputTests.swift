@@ -121,7 +121,7 @@ import Testing
         ),
         (
             #"{"maxAmount": "1,000"}"#,
-            "Assets/soundset.json: maxAmount: '1,000' is not an amount: the amount contains a thousands separator: write 1234.50, not 1,234.50"
+            "Assets/soundset.json: maxAmount: '1,000' is not an amount: the amount contains a thousands separator: write 1000"
         ),
         (
             #"{"x\n::error file=Assets/7.wav::forged": 1}"#,
@@ -168,7 +168,7 @@ import Testing
         let result = try SoundsetExecutable.run(["build", "--quiet"], in: folder.url)
         #expect(result.status == 0, "\(result.stderr)")
         #expect(clipped > 10)
-        #expect(result.stderr == "warning: Assets/loud.wav: \(clipped) samples are clipped at full scale (record it again at a lower level)\n")
+        #expect(result.stderr.hasPrefix("warning: Assets/loud.wav: \(clipped) samples are clipped at full scale (record it again at a lower level)\n"))
     }
 
     /// A 20-minute recording is refused from its header: the process never decodes it, so its peak

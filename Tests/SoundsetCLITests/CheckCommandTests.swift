@@ -35,11 +35,11 @@ import Testing
         try WAVFile.write(Takes.word().samples, to: folder.url.appendingPathComponent("Assets/7.wav"), rate: 16000)
         let fail = try SoundsetExecutable.run(["check"], in: folder.url, environment: ["GITHUB_ACTIONS": "false"])
         #expect(fail.status == 1)
-        #expect(fail.stdout.hasPrefix("[freshness] Assets/7.wav: changed since the last build: run make sounds\ncheck failed: 1 problem; "))
+        #expect(fail.stdout.hasPrefix("[freshness] Assets/7.wav: changed since the last build: run soundset build --assets Assets --output Output\ncheck failed: 1 problem; "))
         let annotated = try SoundsetExecutable.run(["check", "--format", "json"], in: folder.url, environment: ["GITHUB_ACTIONS": "true"])
         #expect(annotated.status == 1)
         #expect(
-            annotated.stdout.hasPrefix("::error file=Assets/7.wav,title=soundset freshness::Assets/7.wav: changed since the last build: run make sounds\n{"))
+            annotated.stdout.hasPrefix("::error file=Assets/7.wav,title=soundset freshness::Assets/7.wav: changed since the last build: run soundset build --assets Assets --output Output\n{"))
     }
 
     @Test func badUsageExits64() throws {

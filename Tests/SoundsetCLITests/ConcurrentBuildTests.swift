@@ -15,7 +15,7 @@ import Testing
             let built = try SoundsetExecutable.run(["build", "--quiet", "--assets", name, "--output", "only-\(name)/Output"], in: folder)
             #expect(built.status == 0, "\(built.stderr)")
         }
-        return (snapshot(of: folder.appendingPathComponent("only-A/Output")), snapshot(of: folder.appendingPathComponent("only-B/Output")))
+        return (setSnapshot(of: folder.appendingPathComponent("only-A/Output")), setSnapshot(of: folder.appendingPathComponent("only-B/Output")))
     }
 
     @Test func twoBuildsOfOneOutputAtOnceLeaveOneWholeSet() throws {
@@ -30,8 +30,9 @@ import Testing
             let results = [first.wait(), second.wait()]
             for result in results { #expect(result.status == 0, "round \(round): \(result.stderr)") }
             waited += results.filter { $0.stderr.contains("soundset: waiting for another soundset (pid ") }.count
-            let state = snapshot(of: folder.url.appendingPathComponent("Output"))
+            let state = setSnapshot(of: folder.url.appendingPathComponent("Output"))
             #expect(state == a || state == b, "round \(round): Output is neither set whole")
+            #expect(FileManager.default.fileExists(atPath: folder.url.appendingPathComponent("Output/report.html").path), "round \(round)")
         }
         #expect(waited > 0)
         let leftovers = try FileManager.default.contentsOfDirectory(atPath: folder.url.path).filter { $0.hasPrefix(".soundset-") && $0 != ".soundset-cache" }
@@ -49,8 +50,8 @@ import Testing
             let second = try RunningSoundset(["build", "--quiet", "--no-cache", "--assets", "B", "--output", "Output-en"], in: folder.url)
             #expect(first.wait().status == 0)
             #expect(second.wait().status == 0)
-            #expect(snapshot(of: folder.url.appendingPathComponent("Output")) == a, "round \(round)")
-            #expect(snapshot(of: folder.url.appendingPathComponent("Output-en")) == b, "round \(round)")
+            #expect(setSnapshot(of: folder.url.appendingPathComponent("Output")) == a, "round \(round)")
+            #expect(setSnapshot(of: folder.url.appendingPathComponent("Output-en")) == b, "round \(round)")
         }
     }
 

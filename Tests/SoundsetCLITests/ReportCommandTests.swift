@@ -20,7 +20,7 @@ import Testing
         #expect(problems.contains { $0["check"] == "completeness" })
         let missing = try SoundsetExecutable.run(["report", "--output", "Nowhere"], in: folder.url)
         #expect(missing.status == 1)
-        #expect(missing.stderr == "error: Nowhere/manifest.json: missing or unreadable: run soundset build first\n")
+        #expect(missing.stderr == "error: Nowhere/manifest.json: missing or unreadable: run soundset build --assets Assets --output Nowhere first\n")
     }
 
     /// On a terminal the build shows one updating progress line; on a pipe, none. (util-linux's
@@ -32,7 +32,7 @@ import Testing
         let piped = try SoundsetExecutable.run(["build", "--no-cache"], in: folder.url)
         #expect(!piped.stderr.contains("\r"))
         #expect(!piped.stdout.contains("[1/4]"))
-        let screen = try onTerminal("build --no-cache", in: folder.url)
+        let screen = try onTerminal("build --no-cache --verbose", in: folder.url)
         for done in 1...4 { #expect(screen.contains("[\(done)/4] "), "\(done)") }
         #expect(screen.contains("\r\u{1B}[2K"))
         // The line is wiped before the clip table, which then starts on a clean line.

@@ -130,7 +130,7 @@ import Testing
         try take.write(to: folder.url.appendingPathComponent("Assets/1.wav"))
         let stale = try SoundsetExecutable.run(["report"], in: folder.url)
         #expect(stale.status == 1)
-        #expect(stale.stderr == "error: Assets/1.wav: changed since the set was built: run make sounds\n")
+        #expect(stale.stderr == "error: Assets/1.wav: changed since the set was built: run soundset build --assets Assets --output Output\n")
     }
 
     /// A clip file edited in place and given its old modification time back is not reused as built.

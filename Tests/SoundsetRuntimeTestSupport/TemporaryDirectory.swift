@@ -37,3 +37,10 @@ public func snapshot(of folder: URL) -> [String: Data] {
     }
     return files
 }
+
+/// The set's files in `folder` without its report, which also tells the folder's history (what
+/// changed since the build before) and so differs between two folders holding the same set.
+public func setSnapshot(of folder: URL) -> [String: Data] { withoutReport(snapshot(of: folder)) }
+
+/// A snapshot without the report.
+public func withoutReport(_ files: [String: Data]) -> [String: Data] { files.filter { $0.key != "/report.html" } }

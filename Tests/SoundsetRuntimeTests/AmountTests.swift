@@ -29,6 +29,29 @@ import Testing
         #expect(throws: AmountError.tooLarge) { try Amount(minorUnits: 100_000_000_000_000) }
     }
 
+    /// The hint names the amount the text most likely means, never a rounded one.
+    @Test(arguments: [
+        ("1e5", "the amount has an exponent: write 100000"),
+        ("1.2E3", "the amount has an exponent: write 1200"),
+        ("1.25e1", "the amount has an exponent: write 12.5"),
+        ("5e-2", "the amount has an exponent: write 0.05"),
+        ("1e-3", "the amount has an exponent: write 1200, not 1.2e3"),
+        (".5", "the amount is not a number: write 0.5"),
+        ("12.", "the amount ends with a point: write 12"),
+        ("+12.50", "an amount has no sign: write 12.50"),
+        ("-12.50", "an amount has no sign: write 12.50, not -12.50 or +12.50"),
+        ("1,234.50", "the amount contains a thousands separator: write 1234.50"),
+        (" 7 ", "the amount contains spaces: write 7"),
+        ("07.50", "the amount has a leading zero: write 7.50"),
+        ("\u{FF11}\u{FF12}", "the amount has full-width digits: write 12"),
+        ("1.234", "the amount has 3 decimals; at most 2 are allowed (it is never rounded)"),
+        ("12abc", "the amount is not a number: write digits with at most one point, like 123.45"),
+    ])
+    func hintsUseTheInput(text: String, message: String) throws {
+        let error = try #require(throws: AmountError.self) { try Amount(text) }
+        #expect(error.explaining(text) == message)
+    }
+
     @Test func errorsSayWhatIsWrong() {
         #expect(AmountError.sign.description == "an amount has no sign: write 12.50, not -12.50 or +12.50")
         #expect(AmountError.tooManyDecimals(3).description == "the amount has 3 decimals; at most 2 are allowed (it is never rounded)")

@@ -192,7 +192,11 @@ public struct AssetCatalog: Sendable {
             return .problem(BuildProblem(display, "has no extension; a recording is named after its clip and its format, e.g. 7.wav (rename it, or move it out)"))
         }
         if let reason = ClipName.problem(with: name) {
-            return .problem(BuildProblem(display, "'\(ClipName.printable(name))' is not a valid clip name: \(reason); rename the file"))
+            // A known clip's characters (两, 十, 萬) are named the way the reading names it.
+            let ext = (fileName as NSString).pathExtension
+            let known = SpeechLocale.allCases.lazy.compactMap { ClipGuide.of($0).clip(said: name) }.first
+            let rename = known.map { "rename it \($0).\(ext) (\(name) is the clip \($0))" } ?? "rename the file"
+            return .problem(BuildProblem(display, "'\(ClipName.printable(name))' is not a valid clip name: \(reason); \(rename)"))
         }
         let info: SoundFileInfo
         do { info = try SoundFile.open(reading: url.path).info } catch {

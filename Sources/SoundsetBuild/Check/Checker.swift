@@ -5,6 +5,18 @@ import SoundsetRuntime
 /// `soundset check`: reads Assets and Output, writes nothing but the shared lock it reads under
 /// (`.soundset-cache/swap-<name>`), reports every problem.
 public enum Checker {
+    /// The command that builds the set again, with the folders as the user named them: what every
+    /// hint of the check says to run (an app's CI has no `make sounds`).
+    public static func rebuildCommand(assetsDisplay: String, outputDisplay: String) -> String {
+        "soundset build --assets \(shellWord(assetsDisplay)) --output \(shellWord(outputDisplay))"
+    }
+
+    /// `text` as one word for a POSIX shell: as it is when plain, else in single quotes.
+    public static func shellWord(_ text: String) -> String {
+        let plain = !text.isEmpty && text.unicodeScalars.allSatisfy { CharacterSet.alphanumerics.contains($0) || "/._-+,:@%=".unicodeScalars.contains($0) }
+        return plain ? text : "'" + ClipName.printable(text).replacingOccurrences(of: "'", with: "'\\''") + "'"
+    }
+
     /// Runs every check.
     /// - Parameters:
     ///   - assetsDisplay, outputDisplay: how the folders are named in problems (as the user gave them).
@@ -20,8 +32,14 @@ public enum Checker {
         }
     }
 
+    /// The check without the swap lock: for a caller that holds it, or a folder nobody else sees.
+    static func runUnlocked(assets: URL, assetsDisplay: String, output: URL, outputDisplay: String) -> CheckReport {
+        checkHoldingSwapLock(assets: assets, assetsDisplay: assetsDisplay, output: output, outputDisplay: outputDisplay)
+    }
+
     private static func checkHoldingSwapLock(assets: URL, assetsDisplay: String, output: URL, outputDisplay: String) -> CheckReport {
         var problems: [CheckProblem] = []
+        let rebuild = rebuildCommand(assetsDisplay: assetsDisplay, outputDisplay: outputDisplay)
         let configPath = "\(assetsDisplay)/\(ConfigurationLoader.fileName)"
         var configuration = Configuration()
         var configurationValid = true
@@ -41,10 +59,10 @@ public enum Checker {
         do { manifest = try Manifest.load(from: output.appendingPathComponent(SoundSetLayout.manifestName)) } catch {
             let message: String
             switch error {
-            case .unreadable: message = "missing or unreadable: run make sounds"
+            case .unreadable: message = "missing or unreadable: run \(rebuild)"
             case .newerSchema(_, let found, let supported):
                 message = "schema version \(found) is newer than this soundset reads (\(supported)): update soundset"
-            case .invalid(_, let reason): message = "not a soundset manifest (\(reason)): run make sounds"
+            case .invalid(_, let reason): message = "not a soundset manifest (\(reason)): run \(rebuild)"
             }
             problems.append(CheckProblem("integrity", manifestPath, message))
             return CheckReport(ok: false, problems: problems, budget: nil, clips: 0)
@@ -52,13 +70,13 @@ public enum Checker {
 
         let sounds = output.appendingPathComponent(SoundSetLayout.soundsName)
         let soundsDisplay = "\(outputDisplay)/\(SoundSetLayout.soundsName)"
-        problems += integrity(manifest, sounds: sounds, soundsDisplay: soundsDisplay, manifestPath: manifestPath)
+        problems += integrity(manifest, sounds: sounds, soundsDisplay: soundsDisplay, manifestPath: manifestPath, rebuild: rebuild)
         problems += freshness(
             manifest, assets: assets, assetsDisplay: assetsDisplay, configuration: configurationValid ? configuration : nil,
-            configPath: configPath, manifestPath: manifestPath)
+            configPath: configPath, manifestPath: manifestPath, rebuild: rebuild)
         problems += durations(manifest, configuration: configuration, soundsDisplay: soundsDisplay)
-        problems += format(manifest, manifestPath: manifestPath)
-        let missing = completeness(manifest, manifestPath: manifestPath, assetsDisplay: assetsDisplay)
+        problems += format(manifest, manifestPath: manifestPath, rebuild: rebuild)
+        let missing = completeness(manifest, manifestPath: manifestPath, assetsDisplay: assetsDisplay, rebuild: rebuild)
         problems += missing
         var budget: CheckBudget?
         if missing.isEmpty {
@@ -71,7 +89,9 @@ public enum Checker {
 
     /// - Parameter placed: files known to hold their bytes already (a build's hard links to files the
     ///   memo proved intact): only their presence is checked.
-    static func integrity(_ manifest: Manifest, sounds: URL, soundsDisplay: String, manifestPath: String, placed: Set<String> = []) -> [CheckProblem] {
+    static func integrity(
+        _ manifest: Manifest, sounds: URL, soundsDisplay: String, manifestPath: String, placed: Set<String> = [], rebuild: String
+    ) -> [CheckProblem] {
         var problems: [CheckProblem] = []
         var listed = Set<String>()
         for clip in manifest.clips {
@@ -79,8 +99,8 @@ public enum Checker {
             if let copy = clip.copy { listed.insert(copy) }
             let path = "\(soundsDisplay)/\(clip.file)"
             if placed.contains(clip.file) {
-                if FileStamp(path: sounds.appendingPathComponent(clip.file).path) == nil { problems.append(CheckProblem("integrity", path, "missing: run make sounds")) }
-            } else if let problem = fileProblem(clip, manifest: manifest, in: sounds, path: path) {
+                if FileStamp(path: sounds.appendingPathComponent(clip.file).path) == nil { problems.append(CheckProblem("integrity", path, "missing: run \(rebuild)")) }
+            } else if let problem = fileProblem(clip, manifest: manifest, in: sounds, path: path, rebuild: rebuild) {
                 problems.append(problem)
             }
             if let copy = clip.copy {
@@ -89,33 +109,33 @@ public enum Checker {
                     // Compared with the original as built (its recorded sha256), so a damaged original
                     // is reported once, not again through its copy.
                     if SHA256.hex(copyData) != clip.sha256 {
-                        problems.append(CheckProblem("integrity", copyPath, "is not byte-identical to \(clip.file) as built: run make sounds"))
+                        problems.append(CheckProblem("integrity", copyPath, "is not byte-identical to \(clip.file) as built: run \(rebuild)"))
                     }
                 } else {
-                    problems.append(CheckProblem("integrity", copyPath, "missing: run make sounds"))
+                    problems.append(CheckProblem("integrity", copyPath, "missing: run \(rebuild)"))
                 }
             }
         }
         let present = OutputFolder.clipFiles(in: sounds)
         for name in present.sorted() where !listed.contains(name) {
             problems.append(
-                CheckProblem("integrity", "\(soundsDisplay)/\(ClipName.printable(name))", "is not listed in the manifest: remove it or run make sounds"))
+                CheckProblem("integrity", "\(soundsDisplay)/\(ClipName.printable(name))", "is not listed in the manifest, so soundset did not write it: move it out (the build replaces the folder whole)"))
         }
         return problems
     }
 
     /// What is wrong with one clip's file: missing, not its sha256, or a header that disagrees with
     /// the manifest.
-    private static func fileProblem(_ clip: Manifest.Clip, manifest: Manifest, in sounds: URL, path: String) -> CheckProblem? {
+    private static func fileProblem(_ clip: Manifest.Clip, manifest: Manifest, in sounds: URL, path: String, rebuild: String) -> CheckProblem? {
         let data: Data
         do { data = try RegularFile.read(sounds.appendingPathComponent(clip.file), maxBytes: Composer.maxClipBytes) } catch {
-            return CheckProblem("integrity", path, "\(error.reason == "is missing" ? "missing" : error.reason): run make sounds")
+            return CheckProblem("integrity", path, "\(error.reason == "is missing" ? "missing" : error.reason): run \(rebuild)")
         }
         guard SHA256.hex(data) == clip.sha256 else {
-            return CheckProblem("integrity", path, "its sha256 differs from the manifest's (damaged or edited by hand): run make sounds")
+            return CheckProblem("integrity", path, "its sha256 differs from the manifest's (damaged or edited by hand): run \(rebuild)")
         }
         guard let info = try? SoundFile.open(bytes: data, path: path).info else {
-            return CheckProblem("integrity", path, "cannot be decoded: run make sounds")
+            return CheckProblem("integrity", path, "cannot be decoded: run \(rebuild)")
         }
         var differences: [String] = []
         if info.frames != clip.frames { differences.append("\(info.frames) frames, the manifest says \(clip.frames)") }
@@ -129,24 +149,24 @@ public enum Checker {
             differences.append("\(clip.seconds) s in the manifest is not its frames / sampleRate")
         }
         guard differences.isEmpty else {
-            return CheckProblem("integrity", path, "the file and the manifest disagree (\(differences.joined(separator: "; "))): run make sounds")
+            return CheckProblem("integrity", path, "the file and the manifest disagree (\(differences.joined(separator: "; "))): run \(rebuild)")
         }
         return nil
     }
 
     static func freshness(
         _ manifest: Manifest, assets: URL, assetsDisplay: String, configuration: Configuration?,
-        configPath: String, manifestPath: String
+        configPath: String, manifestPath: String, rebuild: String
     ) -> [CheckProblem] {
         var problems: [CheckProblem] = []
         if manifest.toolVersion != ToolVersion.current {
             problems.append(
                 CheckProblem(
-                    "freshness", manifestPath, "built by soundset \(ClipName.printable(manifest.toolVersion)), this is \(ToolVersion.current): run make sounds")
+                    "freshness", manifestPath, "built by soundset \(ClipName.printable(manifest.toolVersion)), this is \(ToolVersion.current): run \(rebuild)")
             )
         }
         if let configuration, configuration.hash != manifest.configurationHash {
-            problems.append(CheckProblem("freshness", configPath, "changed since the last build: run make sounds"))
+            problems.append(CheckProblem("freshness", configPath, "changed since the last build: run \(rebuild)"))
         }
         let listed: [String]
         switch AssetCatalog.listing(assets) {
@@ -163,19 +183,19 @@ public enum Checker {
         for name in files.sorted() {
             let path = "\(assetsDisplay)/\(ClipName.printable(name))"
             guard let sha = recorded[name] else {
-                problems.append(CheckProblem("freshness", path, "was added since the last build: run make sounds"))
+                problems.append(CheckProblem("freshness", path, "was added since the last build: run \(rebuild)"))
                 continue
             }
             do {
                 if try SHA256.hex(fileAt: assets.appendingPathComponent(name)) != sha {
-                    problems.append(CheckProblem("freshness", path, "changed since the last build: run make sounds"))
+                    problems.append(CheckProblem("freshness", path, "changed since the last build: run \(rebuild)"))
                 }
             } catch {
                 problems.append(CheckProblem("freshness", path, error.reason))
             }
         }
         for name in recorded.keys.sorted() where !files.contains(name) {
-            problems.append(CheckProblem("freshness", "\(assetsDisplay)/\(ClipName.printable(name))", "was removed since the last build: run make sounds"))
+            problems.append(CheckProblem("freshness", "\(assetsDisplay)/\(ClipName.printable(name))", "was removed since the last build: run \(rebuild)"))
         }
         return problems
     }
@@ -187,13 +207,13 @@ public enum Checker {
             let seconds = Double(clip.frames) / Double(max(1, manifest.sampleRate))
             if seconds >= AssetCatalog.maxSeconds {
                 problems.append(CheckProblem("durations", path, String(format: "lasts %.3f s; iOS plays the default sound for 30 s or more", seconds)))
-            } else if let limit = configuration.maxSeconds(for: clip.name), seconds > limit.seconds {
+            } else if case let limit = configuration.maxSeconds(for: clip.name), seconds > limit.seconds {
                 problems.append(
                     CheckProblem(
                         "durations", path,
                         String(
                             format: "lasts %.3f s, over the %g s limit for %@: re-record it as one word or raise limits.maxSeconds",
-                            seconds, limit.seconds, limit.pattern == "announcement phrase" ? "announcement phrases" : "'\(limit.pattern)'")))
+                            seconds, limit.seconds, "'\(limit.pattern)'")))
             }
             if seconds < configuration.limits.minSeconds {
                 problems.append(
@@ -206,18 +226,18 @@ public enum Checker {
         return problems
     }
 
-    static func format(_ manifest: Manifest, manifestPath: String) -> [CheckProblem] {
+    static func format(_ manifest: Manifest, manifestPath: String, rebuild: String) -> [CheckProblem] {
         var problems: [CheckProblem] = []
         if manifest.channels != 1 {
-            problems.append(CheckProblem("format", manifestPath, "\(manifest.channels) channels; notification sounds are built mono: run make sounds"))
+            problems.append(CheckProblem("format", manifestPath, "\(manifest.channels) channels; notification sounds are built mono: run \(rebuild)"))
         }
         if manifest.sampleRate > 48000 || manifest.sampleRate < 8000 {
-            problems.append(CheckProblem("format", manifestPath, "\(manifest.sampleRate) Hz is outside 8000-48000 Hz: set sampleRate and run make sounds"))
+            problems.append(CheckProblem("format", manifestPath, "\(manifest.sampleRate) Hz is outside 8000-48000 Hz: set sampleRate and run \(rebuild)"))
         }
         return problems
     }
 
-    static func completeness(_ manifest: Manifest, manifestPath: String, assetsDisplay: String) -> [CheckProblem] {
+    static func completeness(_ manifest: Manifest, manifestPath: String, assetsDisplay: String, rebuild: String) -> [CheckProblem] {
         let locale = manifest.locale
         let reading = manifest.reading ?? ReadingOptions()
         let announcement = manifest.announcement ?? AnnouncementSettings()
@@ -233,7 +253,7 @@ public enum Checker {
             problems.append(
                 CheckProblem(
                     "completeness", manifestPath,
-                    "the \(locale.rawValue) reading needs clips the set lacks: \(missing.joined(separator: ", ")) (record \(assetsDisplay)/<name>.wav for each and run make sounds)"
+                    "the \(locale.rawValue) reading needs clips the set lacks: \(missing.joined(separator: ", ")) (record \(assetsDisplay)/<name>.wav for each and run \(rebuild))"
                 ))
         }
         let variants = Set(locale.optionalClipNames.filter(names.contains))
@@ -243,7 +263,7 @@ public enum Checker {
             problems.append(
                 CheckProblem(
                     "completeness", manifestPath,
-                    "these clips can follow themselves but have no copy: \(missingCopies.joined(separator: ", ")) (add them to copies in soundset.json and run make sounds)"
+                    "these clips can follow themselves but have no copy: \(missingCopies.joined(separator: ", ")) (add them to copies in soundset.json and run \(rebuild))"
                 ))
         }
         return problems
@@ -291,22 +311,22 @@ public enum Checker {
         return (budget, problems)
     }
 
-    /// The banner budget's problem for a set just built from `assets`, as a warning, or nil when the
-    /// budget holds (or the set is not complete enough to say).
-    public static func bannerWarning(_ manifest: Manifest, assets: URL, assetsDisplay: String) -> BuildProblem? {
+    /// What the check will say of a set just built from `assets`, from its cheap parts (durations,
+    /// completeness, the budgets), with the check's own text: the build prints them as warnings, so
+    /// a designer hears of them before the app's CI does.
+    public static func buildWarnings(_ manifest: Manifest, assets: URL, assetsDisplay: String, outputDisplay: String) -> [BuildProblem] {
         let configPath = "\(assetsDisplay)/\(ConfigurationLoader.fileName)"
-        guard let configuration = try? ConfigurationLoader.load(from: assets.appendingPathComponent(ConfigurationLoader.fileName), displayPath: configPath),
-            completeness(manifest, manifestPath: "", assetsDisplay: assetsDisplay).isEmpty
-        else { return nil }
-        let announcement = manifest.announcement ?? AnnouncementSettings()
-        let budget = worstCase(manifest, locale: manifest.locale, configuration: configuration).budget.composed
-        guard budget.seconds > budget.limitSeconds else { return nil }
-        let phrases = announcement.prefix != nil || announcement.suffix != nil
-        return BuildProblem(
-            configPath,
-            String(
-                format: "the composed announcement of %@ lasts %.3f s%@, over the %g s banner (soundset check fails on it): set tempo, lower maxAmount or use delivery auto",
-                budget.amount, budget.seconds, phrases ? " without its prefix" : "", budget.limitSeconds))
+        guard let configuration = try? ConfigurationLoader.load(from: assets.appendingPathComponent(ConfigurationLoader.fileName), displayPath: configPath)
+        else { return [] }
+        let rebuild = rebuildCommand(assetsDisplay: assetsDisplay, outputDisplay: outputDisplay)
+        let manifestPath = "\(outputDisplay)/\(SoundSetLayout.manifestName)"
+        var problems = durations(manifest, configuration: configuration, soundsDisplay: "\(outputDisplay)/\(SoundSetLayout.soundsName)")
+        let missing = completeness(manifest, manifestPath: manifestPath, assetsDisplay: assetsDisplay, rebuild: rebuild)
+        problems += missing
+        if missing.isEmpty {
+            problems += worstCase(manifest, locale: manifest.locale, configuration: configuration).problems.map { CheckProblem("budget", configPath, $0) }
+        }
+        return problems.map { BuildProblem($0.subject, $0.message) }
     }
 
     /// The searches the banner budget asks, over one set's clips.

@@ -45,8 +45,8 @@ public struct Configuration: Sendable, Equatable, Codable {
 
     /// Duration limits per clip.
     public struct Limits: Sendable, Equatable, Codable {
-        /// Longest duration by clip-name pattern (`*` any run of characters, `?` one); nil means the
-        /// defaults: 1.2 s for every clip, 4 s for the announcement's prefix and suffix phrases.
+        /// Longest duration by clip-name pattern (`*` any run of characters, `?` one), added to the
+        /// defaults (see `maxSeconds(for:)`): 1.2 s for every clip, 4 s for the prefix and suffix.
         public var maxSeconds: [String: Double]?
         /// Shortest duration of any clip, seconds.
         public var minSeconds = 0.05
@@ -56,16 +56,18 @@ public struct Configuration: Sendable, Equatable, Codable {
     /// The largest amount the app announces.
     public var maxAmount: Amount { (try? Amount(minorUnits: maxAmountMinorUnits)) ?? (try! Amount(minorUnits: 0)) }
 
-    /// The longest a clip named `name` may last and the pattern that says so, or nil when no pattern matches.
-    public func maxSeconds(for name: String) -> (seconds: Double, pattern: String)? {
-        guard let patterns = limits.maxSeconds else {
-            if name == announcement.prefix || name == announcement.suffix { return (4.0, "announcement phrase") }
-            return (1.2, "*")
-        }
-        // The most specific matching pattern wins: the one with the most literal characters.
-        let matching = patterns.keys.filter { ClipPattern.matches($0, name) }
-            .sorted { (ClipPattern.literalCount($0), $1) > (ClipPattern.literalCount($1), $0) }
-        return matching.first.map { (patterns[$0]!, $0) }
+    /// The longest a clip named `name` may last and the pattern that says so.
+    ///
+    /// `limits.maxSeconds` adds to the defaults: of the patterns written, the most specific that
+    /// matches wins (the one with the most literal characters); a name that none of them matches
+    /// keeps its default, 4 s for the announcement's prefix and suffix and 1.2 s (`*`) for the rest.
+    public func maxSeconds(for name: String) -> (seconds: Double, pattern: String) {
+        let written = limits.maxSeconds ?? [:]
+        let best = written.keys.filter { ClipPattern.matches($0, name) }
+            .max { (ClipPattern.literalCount($0), $1) < (ClipPattern.literalCount($1), $0) }
+        if let best { return (written[best]!, best) }
+        if name == announcement.prefix || name == announcement.suffix { return (4.0, name) }
+        return (1.2, "*")
     }
 
     public init() {}

@@ -80,7 +80,7 @@ struct ConfigurationReader {
             default: return problem(path, "must be an amount like \"99999999.99\", not \(value.typeName)")
             }
             do { field.set(&configuration, try Amount(text).minorUnits) } catch {
-                problem(path, "'\(ClipName.printable(text))' is not an amount: \(error)")
+                problem(path, "'\(ClipName.printable(text))' is not an amount: \(error.explaining(text))")
             }
         case .amounts(let maxCount, let field):
             guard case .array(let items) = value, items.count <= maxCount else {
@@ -95,7 +95,7 @@ struct ConfigurationReader {
                 do {
                     _ = try Amount(text)
                     amounts.append(text)
-                } catch { problem("\(path)[\(index)]", "'\(ClipName.printable(text))' is not an amount: \(error)") }
+                } catch { problem("\(path)[\(index)]", "'\(ClipName.printable(text))' is not an amount: \(error.explaining(text))") }
             }
             field.set(&configuration, amounts)
         case .patternMap(let range, let unit, let field):

@@ -6,6 +6,8 @@ import SoundsetRuntime
 public struct OutputFolder: Sendable {
     public let url: URL
     let displayName: String
+    /// The manifest of the set in the folder when the build began, or nil when there was none.
+    public let previous: Manifest?
 
     private var parent: URL { url.deletingLastPathComponent() }
     private var stagingPrefix: String { ".soundset-staging-\(url.lastPathComponent)-" }
@@ -49,6 +51,7 @@ public struct OutputFolder: Sendable {
     public init(url: URL, displayName: String, assets: URL) throws(BuildProblem) {
         self.url = url.standardizedFileURL
         self.displayName = displayName
+        previous = try? Manifest.load(from: self.url.appendingPathComponent(SoundSetLayout.manifestName))
         let outputPath = self.url.resolvingSymlinksInPath().path
         let assetsPath = assets.standardizedFileURL.resolvingSymlinksInPath().path
         if assetsPath == outputPath || assetsPath.hasPrefix(outputPath.hasSuffix("/") ? outputPath : outputPath + "/") {
@@ -62,31 +65,50 @@ public struct OutputFolder: Sendable {
                 "its name is \(url.lastPathComponent.utf8.count) bytes, too long for the staging folder beside it (at most \(255 - longest + url.lastPathComponent.utf8.count)): choose a shorter --output"
             )
         }
-        if let refusal { throw BuildProblem(displayName, refusal) }
+        if let refusal { throw refusal }
     }
 
     /// Why the folder at `url` may not be replaced as it is now, or nil: asked when the build starts,
     /// and again under the swap lock just before the swap, for what was put there meanwhile.
-    private var refusal: String? {
+    private var refusal: BuildProblem? {
         var info = stat()
         guard lstat(url.path, &info) == 0 else { return nil }
-        if info.st_mode & S_IFMT == S_IFLNK { return "is a symbolic link; refusing to replace it (point --output at its target)" }
-        guard info.st_mode & S_IFMT == S_IFDIR else { return "is a file, not a folder; refusing to replace it (choose another --output)" }
+        func refused(_ message: String) -> BuildProblem { BuildProblem(displayName, message) }
+        if info.st_mode & S_IFMT == S_IFLNK { return refused("is a symbolic link; refusing to replace it (point --output at its target)") }
+        guard info.st_mode & S_IFMT == S_IFDIR else { return refused("is a file, not a folder; refusing to replace it (choose another --output)") }
         if MountPoints.isMountPoint(url) {
-            return "is a mount point, which cannot be replaced (soundset swaps in a whole new folder): point --output one level down, e.g. \(displayName)/Set"
+            return refused(
+                "is a mount point, which cannot be replaced (soundset swaps in a whole new folder): point --output one level down, e.g. \(displayName)/Set")
         }
         let entries = (try? FileManager.default.contentsOfDirectory(atPath: url.path)) ?? []
         if entries.filter({ $0 != ".DS_Store" }).isEmpty { return nil }
-        guard (try? Manifest.load(from: url.appendingPathComponent(SoundSetLayout.manifestName))) != nil else {
-            return "holds files but no soundset manifest; refusing to replace it (empty it or choose another --output)"
+        guard let manifest = try? Manifest.load(from: url.appendingPathComponent(SoundSetLayout.manifestName)) else {
+            return refused("holds files but no soundset manifest; refusing to replace it (empty it or choose another --output)")
+        }
+        if let stranger = unwritten(entries, manifest: manifest) {
+            return BuildProblem(
+                "\(displayName)/\(ClipName.printable(stranger))", "soundset did not write it, and \(displayName) is replaced whole: move it out")
         }
         return nil
     }
 
+    /// The first file in the folder soundset did not write, as a path inside it, or nil: what the
+    /// set holds is its manifest, its report, `Sounds/` with the files the manifest lists, and the
+    /// system's `.DS_Store` files.
+    private func unwritten(_ entries: [String], manifest: Manifest) -> String? {
+        let known: Set<String> = [SoundSetLayout.manifestName, SoundSetLayout.soundsName, Report.fileName, ".DS_Store"]
+        if let stranger = entries.sorted().first(where: { !known.contains($0) }) { return stranger }
+        let listed = Set(manifest.clips.flatMap { [$0.file] + [$0.copy].compactMap { $0 } } + [".DS_Store"])
+        let sounds = (try? FileManager.default.contentsOfDirectory(atPath: url.appendingPathComponent(SoundSetLayout.soundsName).path)) ?? []
+        return sounds.sorted().first { !listed.contains($0) }.map { "\(SoundSetLayout.soundsName)/\($0)" }
+    }
+
     /// Writes `set` into a staging folder beside the output folder and swaps it in.
+    /// - Parameter extras: files made from the staged set once it is verified (the report), by name
+    ///   in the set's folder; they are swapped in with it.
     /// - Throws: `BuildProblem` naming the file (as it will be in the output folder) that could not
     ///   be written; the output folder is then as it was.
-    public func commit(_ set: SoundSetFiles) throws(BuildProblem) {
+    public func commit(_ set: SoundSetFiles, extras: (URL) throws(BuildProblem) -> [String: Data] = { _ in [:] }) throws(BuildProblem) {
         recoverInterruptedSwap()
         let staging = try makeStaging()
         do throws(BuildProblem) {
@@ -112,6 +134,11 @@ public struct OutputFolder: Sendable {
                 throw BuildProblem("\(displayName)/\(SoundSetLayout.manifestName)", "cannot be written (\(error.reason))")
             }
             try verify(staging, against: set)
+            for (name, data) in try extras(staging) {
+                do { try RegularFile.write(data, to: staging.appendingPathComponent(name)) } catch {
+                    throw BuildProblem("\(displayName)/\(name)", "cannot be written (\(error.reason))")
+                }
+            }
             try swap(in: staging)
         } catch {
             try? FileManager.default.removeItem(at: staging)
@@ -132,9 +159,12 @@ public struct OutputFolder: Sendable {
         // The last build's files, linked in, were proven intact by the memo: only their presence is checked.
         let placed = Set(set.clips.compactMap { clip -> String? in if case .reused = clip.content { clip.name } else { nil } })
         if let problem = Checker.integrity(
-            manifest, sounds: sounds, soundsDisplay: "\(displayName)/\(SoundSetLayout.soundsName)", manifestPath: manifestPath, placed: placed
+            manifest, sounds: sounds, soundsDisplay: "\(displayName)/\(SoundSetLayout.soundsName)", manifestPath: manifestPath, placed: placed,
+            rebuild: "soundset build"
         ).first {
-            throw BuildProblem(problem.subject, "is not as written (\(problem.message)); check the disk")
+            // The check's hint (run the build again) is this build's to act on: only the reason is said.
+            let reason = problem.message.replacingOccurrences(of: ": run soundset build$", with: "", options: .regularExpression)
+            throw BuildProblem(problem.subject, "is not as written (\(reason)); check the disk")
         }
     }
 
@@ -189,7 +219,7 @@ public struct OutputFolder: Sendable {
         // Readers hold the swap lock shared while they read: none sees half of each set.
         let lock = try OutputLocks.swap(url)
         defer { lock.unlock() }
-        if let refusal { throw BuildProblem(displayName, "\(refusal); it was put there while the set was being built") }
+        if let refusal { throw BuildProblem(refusal.subject, "\(refusal.message); it was put there while the set was being built") }
         let fileManager = FileManager.default
         if fileManager.fileExists(atPath: url.path), AtomicExchange.exchange(staging.path, url.path) {
             try? fileManager.removeItem(at: staging)

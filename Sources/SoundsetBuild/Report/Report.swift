@@ -12,17 +12,43 @@ public enum Report {
         let data: ReportData
         do {
             data = try OutputFolder.reading(output) {
-                try ReportGatherer.gather(assets: assets, assetsDisplay: assetsDisplay, output: output, outputDisplay: outputDisplay)
+                let check = Checker.runUnlocked(assets: assets, assetsDisplay: assetsDisplay, output: output, outputDisplay: outputDisplay)
+                return try ReportGatherer.gather(assets: assets, assetsDisplay: assetsDisplay, output: output, outputDisplay: outputDisplay, check: check)
             }
         } catch let problem as BuildProblem {
             throw problem
         } catch {
-            throw BuildProblem(outputDisplay, "cannot be read for the report (\(error)): run soundset build first")
+            throw BuildProblem(outputDisplay, "cannot be read for the report (\(error)): run \(Checker.rebuildCommand(assetsDisplay: assetsDisplay, outputDisplay: outputDisplay)) first")
         }
         let html = Data(ReportPage.html(data).utf8)
         do { try RegularFile.replace(file, with: html) } catch {
             throw BuildProblem(fileDisplay, "cannot be written (\(error.reason)); check that its folder exists and is writable")
         }
         return (data.clips.count, data.clips.reduce(0) { $0 + $1.warnings.count }, html.count)
+    }
+
+    /// The file name of the report inside a set's folder.
+    public static let fileName = "report.html"
+
+    /// The report of a set a build has staged (`staging`, which nobody else sees, so no lock), with
+    /// the designer's warnings it shows beyond the build's own.
+    /// - Parameters:
+    ///   - summaries: what preparing each clip found, by clip name.
+    ///   - previous: the set the build replaces.
+    static func staged(
+        assets: URL, assetsDisplay: String, staging: URL, outputDisplay: String, summaries: [String: ClipSummary], previous: Manifest?
+    ) throws -> (html: Data, warnings: [BuildProblem]) {
+        let check = Checker.runUnlocked(assets: assets, assetsDisplay: assetsDisplay, output: staging, outputDisplay: outputDisplay)
+        let data = try ReportGatherer.gather(
+            assets: assets, assetsDisplay: assetsDisplay, output: staging, outputDisplay: outputDisplay, summaries: summaries, previous: previous,
+            check: check)
+        var warnings: [BuildProblem] = []
+        for clip in data.clips {
+            let own = Set(summaries[clip.name]?.warnings.map(\.message) ?? [])
+            for warning in clip.warnings where !own.contains(warning) {
+                warnings.append(BuildProblem("\(assetsDisplay)/\(ClipName.printable(clip.sourceFile))", warning))
+            }
+        }
+        return (Data(ReportPage.html(data).utf8), warnings)
     }
 }

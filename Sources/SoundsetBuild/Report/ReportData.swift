@@ -31,25 +31,37 @@ struct AnnouncementSample: Sendable {
 /// The report's content, gathered from Assets, Output and the check.
 struct ReportData: Sendable {
     var manifest: Manifest
+    var configuration: Configuration
     var clips: [ClipReport]
     var announcements: [AnnouncementSample]
     var announcementProblems: [String]
     var check: CheckReport
+    /// The set this one replaced, when the report is the build's: its clips that changed get a badge.
+    var previous: Manifest?
 }
 
 /// Reads what the report shows: the manifest, each source and output clip, the trim decisions and
 /// loudness before normalisation as the build recorded them (its memo's summaries), sample
 /// announcements.
 enum ReportGatherer {
-    static func gather(assets: URL, assetsDisplay: String, output: URL, outputDisplay: String) throws -> ReportData {
+    /// - Parameters:
+    ///   - output: the set's folder (a build's staging folder, when the build writes the report).
+    ///   - summaries: what preparing each clip found, by clip name, when the caller has it (a
+    ///     build); otherwise the memo's, or prepared again.
+    ///   - previous: the set a build replaces.
+    ///   - check: what the check says of the set.
+    static func gather(
+        assets: URL, assetsDisplay: String, output: URL, outputDisplay: String, summaries: [String: ClipSummary] = [:], previous: Manifest? = nil,
+        check: CheckReport
+    ) throws -> ReportData {
         let manifest: Manifest
         do { manifest = try Manifest.load(from: output.appendingPathComponent(SoundSetLayout.manifestName)) } catch {
-            throw BuildProblem("\(outputDisplay)/\(SoundSetLayout.manifestName)", "missing or unreadable: run soundset build first")
+            throw BuildProblem("\(outputDisplay)/\(SoundSetLayout.manifestName)", "missing or unreadable: run \(Checker.rebuildCommand(assetsDisplay: assetsDisplay, outputDisplay: outputDisplay)) first")
         }
         let configPath = "\(assetsDisplay)/\(ConfigurationLoader.fileName)"
         let configuration = try ConfigurationLoader.load(from: assets.appendingPathComponent(ConfigurationLoader.fileName), displayPath: configPath)
         guard configuration.hash == manifest.configurationHash else {
-            throw BuildProblem(configPath, "changed since the set was built: run make sounds")
+            throw BuildProblem(configPath, "changed since the set was built: run \(Checker.rebuildCommand(assetsDisplay: assetsDisplay, outputDisplay: outputDisplay))")
         }
         let sounds = output.appendingPathComponent(SoundSetLayout.soundsName)
         let memo = DiskMemo(output: output.standardizedFileURL)
@@ -63,7 +75,7 @@ enum ReportGatherer {
             do { bytes = try RegularFile.read(sourceURL, maxBytes: PrepareStage.maxRecordingBytes) } catch {
                 throw BuildProblem(display, error.reason)
             }
-            guard SHA256.hex(bytes) == clip.source.sha256 else { throw BuildProblem(display, "changed since the set was built: run make sounds") }
+            guard SHA256.hex(bytes) == clip.source.sha256 else { throw BuildProblem(display, "changed since the set was built: run \(Checker.rebuildCommand(assetsDisplay: assetsDisplay, outputDisplay: outputDisplay))") }
             let source = try SoundFile.open(bytes: bytes, path: display)
             let mono = Mono.mixDown(try source.readAll(), channels: source.info.channels)
             let recording = Recording(name: clip.name, fileName: clip.source.file, url: sourceURL, displayPath: display, info: source.info)
@@ -71,7 +83,9 @@ enum ReportGatherer {
             // What the build found, from its memo; prepared again when the memo does not have it
             // (a fresh clone with the set committed, a cache removed, a build with --no-cache).
             let prepared: ClipSummary
-            if let remembered = memo.summary(of: recording, sha256: clip.source.sha256, key: key) {
+            if let known = summaries[clip.name], known.sourceSHA256 == clip.source.sha256, known.key == key {
+                prepared = known
+            } else if let remembered = memo.summary(of: recording, sha256: clip.source.sha256, key: key) {
                 prepared = remembered
             } else {
                 prepared = try ClipPreparer.prepare(recording, bytes: bytes, sourceSHA256: clip.source.sha256, key: key, configuration: configuration).summary
@@ -109,10 +123,9 @@ enum ReportGatherer {
                 announcementProblems.append("\(text): \(error)")
             }
         }
-        let check = Checker.run(assets: assets, assetsDisplay: assetsDisplay, output: output, outputDisplay: outputDisplay)
         return ReportData(
-            manifest: manifest, clips: clips, announcements: announcements,
-            announcementProblems: announcementProblems, check: check)
+            manifest: manifest, configuration: configuration, clips: clips, announcements: announcements,
+            announcementProblems: announcementProblems, check: check, previous: previous)
     }
 
     /// What a designer should re-record or check, beyond the build's own warnings.

@@ -89,3 +89,62 @@ public enum AmountError: Error, Equatable, CustomStringConvertible {
         }
     }
 }
+
+extension AmountError {
+    /// What is wrong with `text`, ending with the amount it most likely means when there is exactly
+    /// one (`1e5`: "the amount has an exponent: write 100000"); otherwise the general description.
+    public func explaining(_ text: String) -> String {
+        guard let meant = Amount.meant(by: text) else { return description }
+        let reason = description.split(separator: ":", maxSplits: 1).first.map(String.init) ?? description
+        return "\(reason): write \(meant)"
+    }
+}
+
+extension Amount {
+    /// The plain amount text that refused `text` most likely means, when it means exactly one:
+    /// `+12.50` → `12.50`, ` 1 234.50 ` → `1234.50`, `1,000` → `1000`, `1.2e3` → `1200`,
+    /// full-width `１２` → `12`, `07.50` → `7.50`, `12.` → `12`, `.5` → `0.5`. Never rounds: `1.234`
+    /// and `1e-3` mean nothing here, and neither does a negative amount.
+    public static func meant(by text: String) -> String? {
+        var scalars = String.UnicodeScalarView()
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\u{FF10}"..."\u{FF19}": scalars.append(Unicode.Scalar(scalar.value - 0xFF10 + 0x30)!)
+            case "\u{FF0E}": scalars.append(".")
+            case "E": scalars.append("e")
+            case "+": if scalars.isEmpty { continue } else { scalars.append(scalar) }
+            case ",", "_", "'", "\u{00A0}", "\u{202F}": continue
+            default: if scalar.properties.isWhitespace { continue } else { scalars.append(scalar) }
+            }
+        }
+        var plain = String(scalars)
+        // An exponent, applied by moving the point: exact, and refused when it leaves > 2 decimals.
+        let exponentParts = plain.split(separator: "e", omittingEmptySubsequences: false)
+        if exponentParts.count == 2 {
+            guard let exponent = Int(exponentParts[1]), abs(exponent) <= 14 else { return nil }
+            let mantissa = exponentParts[0].split(separator: ".", omittingEmptySubsequences: false)
+            guard mantissa.count <= 2, mantissa.allSatisfy({ $0.allSatisfy(\.isASCIIDigit) }), !mantissa[0].isEmpty || mantissa.count == 2 else { return nil }
+            var digits = String(mantissa[0]) + (mantissa.count == 2 ? String(mantissa[1]) : "")
+            var point = mantissa[0].count + exponent
+            guard !digits.isEmpty else { return nil }
+            if point < 0 {
+                digits = String(repeating: "0", count: -point) + digits
+                point = 0
+            }
+            if point > digits.count { digits += String(repeating: "0", count: point - digits.count) }
+            let whole = String(digits.prefix(point)), fraction = String(digits.dropFirst(point))
+            let trimmed = fraction.replacing(/0+$/, with: "")
+            plain = (whole.isEmpty ? "0" : whole) + (trimmed.isEmpty ? "" : "." + trimmed)
+        }
+        if plain.hasPrefix(".") { plain = "0" + plain }
+        if plain.hasSuffix(".") { plain.removeLast() }
+        // Leading zeros of the whole part, keeping one before the point.
+        while plain.count > 1, plain.hasPrefix("0"), plain.dropFirst().first?.isASCIIDigit == true { plain.removeFirst() }
+        guard plain != text, (try? Amount(plain)) != nil else { return nil }
+        return plain
+    }
+}
+
+extension Character {
+    fileprivate var isASCIIDigit: Bool { ("0"..."9").contains(self) }
+}

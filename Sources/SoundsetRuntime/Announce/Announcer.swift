@@ -296,7 +296,7 @@ public struct Announcer: Sendable {
         switch input {
         case .text(let text):
             do { amount = try Amount(text) } catch {
-                throw PlanningFailure(reason: "the amount '\(ClipNameRules.printable(text))' is refused: \(error)")
+                throw PlanningFailure(reason: "the amount '\(ClipNameRules.printable(text))' is refused: \(error.explaining(text))")
             }
         case .minorUnits(let units):
             do { amount = try Amount(minorUnits: units) } catch { throw PlanningFailure(reason: "the amount \(units) minor units is refused: \(error)") }

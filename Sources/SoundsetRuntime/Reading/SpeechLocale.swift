@@ -14,24 +14,11 @@ public enum SpeechLocale: String, CaseIterable, Sendable, Codable {
     }
 
     /// The clips a set may have that a reading uses in place of plain ones where they fit.
-    public var optionalClipNames: [String] {
-        switch self {
-        case .zhCN: ChineseReading.toneVariants
-        case .enUS: []
-        }
-    }
+    public var optionalClipNames: [String] { ClipGuide.of(self).entries.filter { $0.need == .optional }.map(\.name) }
 
-    /// Every clip name a reading in this locale can need with `options`.
+    /// Every clip name a reading in this locale can need with `options` (`ClipGuide`).
     public func clipNames(options: ReadingOptions = ReadingOptions()) -> [String] {
-        switch self {
-        case .zhCN:
-            var tokens = (0...9).map(ChineseToken.digit) + [.ten, .hundred, .thousand, .tenThousand, .hundredMillion, .yuan]
-            if options.style == .point { tokens.append(.point) } else { tokens += [.jiao, .fen] }
-            if options.useLiang { tokens.append(.liang) }
-            return tokens.map(\.clipName)
-        case .enUS:
-            return EnglishReading.clipNames
-        }
+        ClipGuide.of(self).needed(options: options)
     }
 
     /// The clips that can follow themselves in an announcement, so that the Copy rule needs their

@@ -1,0 +1,63 @@
+import SoundsetRuntime
+
+/// What a build changed in the set, clip by clip, against the set it replaced: what a designer
+/// reads after an incremental build (`rebuilt 7 (recording changed), 17 unchanged`).
+public struct BuildChanges: Sendable, Equatable {
+    /// Why a clip's file is new.
+    public enum Reason: String, Sendable, CaseIterable {
+        case new = "new"
+        case recording = "recording changed"
+        case configuration = "configuration changed"
+        case level = "set level changed"
+    }
+
+    /// Clips whose file changed, by reason, in the order of `Reason.allCases`.
+    public var rebuilt: [(reason: Reason, clips: [String])]
+    /// Clips whose file is byte for byte the one before.
+    public var unchanged: [String]
+    /// Clips the set had and no longer has.
+    public var removed: [String]
+
+    /// Compares `manifest` with the one it replaces (nil for a first build: every clip is new).
+    public init(_ manifest: Manifest, replacing previous: Manifest?) {
+        let before = Dictionary((previous?.clips ?? []).map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
+        var byReason: [Reason: [String]] = [:]
+        var unchanged: [String] = []
+        for clip in manifest.clips {
+            guard let old = before[clip.name] else {
+                byReason[.new, default: []].append(clip.name)
+                continue
+            }
+            if old.sha256 == clip.sha256 {
+                unchanged.append(clip.name)
+            } else if old.source.sha256 != clip.source.sha256 {
+                byReason[.recording, default: []].append(clip.name)
+            } else if previous?.configurationHash != manifest.configurationHash || previous?.toolVersion != manifest.toolVersion {
+                byReason[.configuration, default: []].append(clip.name)
+            } else {
+                byReason[.level, default: []].append(clip.name)
+            }
+        }
+        rebuilt = Reason.allCases.compactMap { reason in byReason[reason].map { (reason, $0) } }
+        self.unchanged = unchanged
+        let names = Set(manifest.clips.map(\.name))
+        removed = (previous?.clips ?? []).map(\.name).filter { !names.contains($0) }
+    }
+
+    /// `rebuilt 7 (recording changed), 17 unchanged`, with `, 1 removed` when clips went;
+    /// `no clip changed (17 unchanged)` when the new set's clips are the old ones.
+    public var summary: String {
+        let count = rebuilt.reduce(0) { $0 + $1.clips.count }
+        if count == 0 && removed.isEmpty { return "no clip changed (\(unchanged.count) unchanged)" }
+        let reasons =
+            rebuilt.count == 1 ? rebuilt[0].reason.rawValue : rebuilt.map { "\($0.clips.count) \($0.reason.rawValue)" }.joined(separator: ", ")
+        var parts = [count == 0 ? "rebuilt 0" : "rebuilt \(count) (\(reasons))", "\(unchanged.count) unchanged"]
+        if !removed.isEmpty { parts.append("\(removed.count) removed") }
+        return parts.joined(separator: ", ")
+    }
+
+    public static func == (a: BuildChanges, b: BuildChanges) -> Bool {
+        a.rebuilt.map(\.reason) == b.rebuilt.map(\.reason) && a.rebuilt.map(\.clips) == b.rebuilt.map(\.clips) && a.unchanged == b.unchanged
+            && a.removed == b.removed
+    }
+}

@@ -1,0 +1,57 @@
+import Foundation
+import SoundsetRuntime
+
+/// `soundset clips`: what to record for a locale, from the runtime's own guide.
+enum ClipsCommand {
+    static func run(_ arguments: [String], console: Console) throws -> Int32 {
+        let parsed = try Arguments(arguments, options: ["--locale", "--format"], flags: ["--help", "-h"])
+        if parsed.wantsHelp {
+            console.out(Help.clips)
+            return ExitCode.success
+        }
+        guard parsed.positionals.isEmpty else { throw UsageError("clips takes no arguments") }
+        let localeText = parsed.options["--locale"] ?? SpeechLocale.zhCN.rawValue
+        guard let locale = SpeechLocale(rawValue: localeText) else {
+            throw UsageError("--locale must be one of \(SpeechLocale.allCases.map(\.rawValue).joined(separator: ", "))")
+        }
+        let guide = ClipGuide.of(locale)
+        switch parsed.options["--format"] ?? "text" {
+        case "text": console.out(text(guide))
+        case "json": console.out(try JSONFormatting.text(guide))
+        case "markdown": console.out(markdown(guide))
+        default: throw UsageError("--format must be text, json or markdown")
+        }
+        return ExitCode.success
+    }
+
+    /// Aligned columns: the clip, what is said, how, when it is needed.
+    static func text(_ guide: ClipGuide) -> String {
+        let rows = [["clip", "says", guide.locale == .zhCN ? "pinyin" : "", "needed"]]
+            + guide.entries.map { [$0.name, $0.says, $0.pronounced ?? "", needed($0)] }
+        let widths = (0..<3).map { column in rows.map { columns($0[column]) }.max() ?? 0 }
+        return rows.map { row in
+            let cells = (0..<3).map { row[$0] + String(repeating: " ", count: widths[$0] + 2 - columns(row[$0])) }
+            return (cells.joined() + row[3]).replacingOccurrences(of: "\\s+$", with: "", options: .regularExpression)
+        }.joined(separator: "\n")
+    }
+
+    /// Terminal columns of `text`: two for each CJK ideograph, one for anything else.
+    static func columns(_ text: String) -> Int {
+        text.unicodeScalars.reduce(0) { $0 + ((0x3000...0x9FFF).contains($1.value) || (0xF900...0xFAFF).contains($1.value) ? 2 : 1) }
+    }
+
+    /// The README's table.
+    static func markdown(_ guide: ClipGuide) -> String {
+        let pinyin = guide.locale == .zhCN
+        var lines = [pinyin ? "| clip | says | pinyin | needed |" : "| clip | says | needed |", pinyin ? "| --- | --- | --- | --- |" : "| --- | --- | --- |"]
+        for entry in guide.entries {
+            let cells = ["`\(entry.name)`", entry.says] + (pinyin ? [entry.pronounced ?? ""] : []) + [needed(entry)]
+            lines.append("| " + cells.joined(separator: " | ") + " |")
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    static func needed(_ entry: ClipGuide.Entry) -> String {
+        entry.need.text + (entry.note.map { ": \($0)" } ?? "")
+    }
+}
