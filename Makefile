@@ -16,12 +16,13 @@ endif
 DEMO_APT   := espeak-ng sox
 RELEASE    := .build/release/soundset
 
-.PHONY: all setup sounds test check build bench bench-tools report-screenshot demo-pack fuzz sanitize format clean help
+.PHONY: all setup sounds watch test check build bench bench-tools report-screenshot demo-pack fuzz sanitize format clean help
 
 all: sounds
 
 help:
 	@echo "make sounds     build $(OUTPUT)/ from $(ASSETS)/ (installs the C libraries if missing)"
+	@echo "make watch      build $(OUTPUT)/ again whenever $(ASSETS)/ changes, until Ctrl-C"
 	@echo "make test       run the test suite"
 	@echo "make check      check $(OUTPUT)/ against $(ASSETS)/ (durations, freshness, integrity, budget)"
 	@echo "make bench      time and measure soundset against the sox recipe and ffmpeg-normalize"
@@ -60,6 +61,9 @@ build: setup
 
 sounds: build
 	$(RELEASE) build --assets $(ASSETS) --output $(OUTPUT)
+
+watch: build
+	$(RELEASE) build --watch --assets $(ASSETS) --output $(OUTPUT)
 
 # A PNG of the report, rendered by headless Chromium, to look at.
 report-screenshot: sounds

@@ -22,6 +22,9 @@ public struct BuildOptions: Sendable {
     public var waiting: @Sendable (String) -> Void
     /// Write the report (`report.html`) into the set, made from the staged set (`--no-report` skips it).
     public var writeReport: Bool
+    /// The report reloads itself this often, in seconds (`build --watch`, so that a browser left open
+    /// shows each new take); nil for a report that stays as it is.
+    public var reportRefreshSeconds: Int?
 
     public init(
         assets: URL, assetsDisplay: String, output: URL, outputDisplay: String,

@@ -11,16 +11,43 @@ public enum BuildPipeline {
     /// - Throws: `BuildFailure` with every problem found; the output folder is then untouched.
     public static func run(_ options: BuildOptions) async throws -> BuildReport {
         var report = try await build(options)
-        // A set found up to date whose report is missing (built with --no-report before) gets one.
-        let reportURL = options.output.appendingPathComponent(Report.fileName)
-        if options.writeReport, report.upToDate, !FileManager.default.fileExists(atPath: reportURL.path) {
-            _ = try Report.write(
-                assets: options.assets, assetsDisplay: options.assetsDisplay, output: options.output, outputDisplay: options.outputDisplay,
-                to: reportURL, fileDisplay: "\(options.outputDisplay)/\(Report.fileName)")
-        }
         report.warnings += Checker.buildWarnings(
             report.manifest, assets: options.assets, assetsDisplay: options.assetsDisplay, outputDisplay: options.outputDisplay)
         return report
+    }
+
+    /// Writes the set's report again as `options` asks (reloading or not) when it is not so, holding
+    /// the build's lock: what `build --watch` does last, whether or not its last build succeeded.
+    public static func rewriteReport(_ options: BuildOptions) throws {
+        let outputURL = try failing { () throws(BuildProblem) in try OutputFolder.resolve(options.output, display: options.outputDisplay) }
+        let lock = try failing { () throws(BuildProblem) in
+            try OutputLocks.build(outputURL, display: options.outputDisplay, wait: options.waitForOtherBuilds, waiting: options.waiting)
+        }
+        defer { withExtendedLifetime(lock) {} }
+        let reportURL = outputURL.appendingPathComponent(Report.fileName)
+        guard let written = try? RegularFile.read(reportURL, maxBytes: 64 << 20), Report.refreshes(written) != (options.reportRefreshSeconds != nil)
+        else { return }
+        _ = try Report.write(
+            assets: options.assets, assetsDisplay: options.assetsDisplay, output: outputURL, outputDisplay: options.outputDisplay,
+            to: reportURL, fileDisplay: "\(options.outputDisplay)/\(Report.fileName)", refreshSeconds: options.reportRefreshSeconds)
+    }
+
+    /// A set found up to date, whose report is made again (holding the build's lock) when it is
+    /// missing (built with --no-report before) or reloads itself when it should not, or the other
+    /// way round (a build after --watch, or --watch after a build).
+    private static func upToDate(_ manifest: Manifest, _ options: BuildOptions, outputURL: URL) throws -> BuildReport {
+        let reportURL = outputURL.appendingPathComponent(Report.fileName)
+        if options.writeReport {
+            let written = try? RegularFile.read(reportURL, maxBytes: 64 << 20)
+            if written.map({ Report.refreshes($0) != (options.reportRefreshSeconds != nil) }) ?? true {
+                do {
+                    _ = try Report.write(
+                        assets: options.assets, assetsDisplay: options.assetsDisplay, output: outputURL, outputDisplay: options.outputDisplay,
+                        to: reportURL, fileDisplay: "\(options.outputDisplay)/\(Report.fileName)", refreshSeconds: options.reportRefreshSeconds)
+                } catch let problem as BuildProblem { throw BuildFailure([problem]) }
+            }
+        }
+        return .upToDate(manifest)
     }
 
     /// The build itself.
@@ -34,7 +61,7 @@ public enum BuildPipeline {
         }
         defer { withExtendedLifetime(lock) {} }
         let memo = options.memo(for: outputURL)
-        if let manifest = memo.unchangedSet(assets: options.assets, output: outputURL) { return .upToDate(manifest) }
+        if let manifest = memo.unchangedSet(assets: options.assets, output: outputURL) { return try upToDate(manifest, options, outputURL: outputURL) }
 
         let catalog = try await AssetCatalog.load(assets: options.assets, displayName: options.assetsDisplay, jobs: options.jobs)
         let configuration = catalog.configuration
@@ -43,7 +70,7 @@ public enum BuildPipeline {
         let problems = catalog.problems + hashed.problems
         if problems.isEmpty, let manifest = memo.currentSet(in: outputURL, for: hashed, configurationHash: configuration.hash, copies: catalog.copies) {
             memo.remember(findings(options, outputURL: outputURL, configuration, manifest: manifest, hashed: hashed, prepared: nil, files: nil, probes: [:]))
-            return .upToDate(manifest)
+            return try upToDate(manifest, options, outputURL: outputURL)
         }
 
         let prepared = try await PrepareStage.run(hashed, configuration: configuration, memo: memo, jobs: options.jobs, progress: options.progress)
@@ -82,7 +109,7 @@ public enum BuildPipeline {
         do {
             return try Report.staged(
                 assets: options.assets, assetsDisplay: options.assetsDisplay, staging: staging, outputDisplay: options.outputDisplay,
-                summaries: summaries, previous: previous)
+                summaries: summaries, previous: previous, refreshSeconds: options.reportRefreshSeconds)
         } catch let problem as BuildProblem {
             throw problem
         } catch {

@@ -6,7 +6,8 @@ import SoundsetRuntime
 enum BuildCommand {
     static func run(_ arguments: [String], console: Console) async throws -> Int32 {
         let parsed = try Arguments(
-            arguments, options: ["--assets", "--output", "--jobs"], flags: ["--quiet", "--verbose", "--no-cache", "--no-wait", "--no-report", "--help", "-h"])
+            arguments, options: ["--assets", "--output", "--jobs", "--poll-ms"],
+            flags: ["--quiet", "--verbose", "--no-cache", "--no-wait", "--no-report", "--watch", "--help", "-h"])
         if parsed.wantsHelp {
             console.out(Help.build)
             return ExitCode.success
@@ -22,19 +23,44 @@ enum BuildCommand {
         let quiet = parsed.flags.contains("--quiet")
         let verbose = parsed.flags.contains("--verbose")
         if quiet && verbose { throw UsageError("--quiet and --verbose cannot both be given") }
-        let started = Date()
+        var pollMs = 500
+        if let text = parsed.options["--poll-ms"] {
+            guard parsed.flags.contains("--watch") else { throw UsageError("--poll-ms is for --watch") }
+            guard let value = Int(text), (10...60_000).contains(value) else { throw UsageError("--poll-ms needs a whole number of milliseconds from 10 to 60000") }
+            pollMs = value
+        }
         // One updating line on a terminal; nothing on a pipe or with --quiet.
         let showProgress = !quiet && isatty(STDERR_FILENO) == 1
-        let progress: (@Sendable (Int, Int, String) -> Void)? = showProgress ? progressLine(started: started) : nil
-        let options = BuildOptions(
+        var options = BuildOptions(
             assets: URL(fileURLWithPath: assets), assetsDisplay: assets.trimmingTrailingSlashes,
             output: URL(fileURLWithPath: output), outputDisplay: output.trimmingTrailingSlashes, jobs: jobs,
-            useCache: !parsed.flags.contains("--no-cache"), progress: progress, waitForOtherBuilds: !parsed.flags.contains("--no-wait"),
+            useCache: !parsed.flags.contains("--no-cache"), progress: nil, waitForOtherBuilds: !parsed.flags.contains("--no-wait"),
             waiting: { console.err("soundset: \($0)…") }, writeReport: !parsed.flags.contains("--no-report"))
+        let printing = Printing(quiet: quiet, verbose: verbose, progress: showProgress, console: console)
+        if parsed.flags.contains("--watch") {
+            options.reportRefreshSeconds = 1
+            return await BuildWatch(options: options, printing: printing, interval: .milliseconds(pollMs)).run()
+        }
+        return await buildOnce(options, printing)
+    }
+
+    /// How a build's results are printed.
+    struct Printing: Sendable {
+        var quiet: Bool, verbose: Bool, progress: Bool
+        var console: Console
+    }
+
+    /// Runs one build and prints what it did: the table or what changed, the summary, then the
+    /// warnings; or every problem. Returns the exit code.
+    static func buildOnce(_ options: BuildOptions, _ printing: Printing) async -> Int32 {
+        let console = printing.console
+        let started = Date()
+        var options = options
+        if printing.progress { options.progress = progressLine(started: started) }
         let report: BuildReport
         do {
             // The progress line is wiped before anything else is printed, however the build ends.
-            defer { if showProgress { FileHandle.standardError.write(Data("\r\u{1B}[2K".utf8)) } }
+            defer { if printing.progress { FileHandle.standardError.write(Data("\r\u{1B}[2K".utf8)) } }
             report = try await BuildPipeline.run(options)
         } catch let failure as BuildFailure {
             for warning in failure.warnings { console.err("warning: \(warning)") }
@@ -43,12 +69,15 @@ enum BuildCommand {
                 "soundset: build failed with \(failure.problems.count) problem\(failure.problems.count == 1 ? "" : "s"); \(options.outputDisplay) was not changed"
             )
             return ExitCode.failure
+        } catch {
+            console.err("error: \(error)")
+            return ExitCode.failure
         }
-        if !quiet {
+        if !printing.quiet {
             if report.upToDate {
                 console.out("\(options.outputDisplay) is up to date: \(report.manifest.clips.count) clips, nothing to do")
             } else {
-                print(report, output: options.outputDisplay, elapsed: Date().timeIntervalSince(started), verbose: verbose, console: console)
+                print(report, output: options.outputDisplay, elapsed: Date().timeIntervalSince(started), verbose: printing.verbose, console: console)
             }
         }
         // Last, so they are what a designer reads when the build ends.

@@ -25,18 +25,28 @@ enum Help {
         """
 
     static let build = """
-        usage: soundset build [--assets DIR] [--output DIR] [--jobs N] [--no-cache] [--no-wait] [--quiet]
+        usage: soundset build [--assets DIR] [--output DIR] [--jobs N] [--no-cache] [--no-wait] [--no-report]
+                              [--quiet | --verbose] [--watch [--poll-ms N]]
 
         Builds the sound set. Every non-hidden audio file directly in the assets folder (WAV, AIFF,
         FLAC, Ogg Vorbis, CAF, and MP3 where libsndfile reads it) is one clip, named after its file
-        without the extension; DIR/soundset.json configures the build (see README.md). Each clip is
-        mixed to mono, trimmed of room tone, resampled, sped up by tempo (at the same pitch), brought
-        to one loudness for the whole set with its true peak under the ceiling, and written to
-        OUTPUT/Sounds with OUTPUT/manifest.json (which says where each word's speech lies). A set
-        whose longest composed announcement outlasts the banner is built, with a warning.
+        without the extension (soundset clips lists the names); DIR/soundset.json configures the build
+        (see README.md). Each clip is mixed to mono, trimmed of room tone, resampled, sped up by tempo
+        (at the same pitch), brought to one loudness for the whole set with its true peak under the
+        ceiling, and written to OUTPUT/Sounds with OUTPUT/manifest.json (which says where each word's
+        speech lies) and OUTPUT/report.html (the page to listen to and look at the set).
         The output folder is replaced whole only when every recording is good; otherwise nothing is
-        written and every problem is printed. One build at a time per output folder: a second one
-        waits for the first (and says so), and check, plan and render never see half of two sets.
+        written and every problem is printed. A file in it that soundset did not write stops the
+        build (move it out: nothing of yours is deleted). One build at a time per output folder: a
+        second one waits for the first (and says so), and check, plan and render never see half of
+        two sets.
+
+        What it prints: on a terminal, one updating progress line on stderr. On stdout the table of
+        every clip on a first build (or with --verbose), otherwise one line of what changed (rebuilt
+        7 (recording changed), 17 unchanged); then the set's summary. Last, on stderr, a warning for
+        each thing the check will reject (durations, missing clips, budgets, in the check's words)
+        and each thing the report flags (a take far quieter than the rest, speech at the very edge,
+        clipping). The exit code is still 0: the set was built.
 
         options:
           --assets DIR    folder of recordings (default: Assets)
@@ -47,10 +57,17 @@ enum Help {
                           with nothing changed writes nothing)
           --no-wait       when another build of the same output folder runs, stop at once (exit 1)
                           instead of waiting for it
+          --no-report     leave report.html out of the set
           --quiet         print only warnings and errors
+          --verbose       print the clip table on every build, and what the cache served
+          --watch         build, then build again whenever the assets folder changes (polled with
+                          stat, so it works everywhere), until Ctrl-C; the report reloads itself
+                          every second meanwhile, so a browser left open shows each new take
+          --poll-ms N     how often --watch looks, in ms (default: 500)
           -h, --help      show this help
 
-        exit codes: 0 built, 1 a recording, the configuration or the output folder is bad, 64 bad usage
+        exit codes: 0 built (or watched until Ctrl-C), 1 a recording, the configuration or the output
+        folder is bad, 64 bad usage
         """
 
     static let announcementOptions = """

@@ -9,6 +9,11 @@ public struct RunResult: Sendable {
 
 /// Runs the `soundset` executable that `swift build` put beside the test bundle.
 public enum SoundsetExecutable {
+    /// The package's folder (where README.md is).
+    public static var packageRoot: URL {
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    }
+
     /// The built executable's location.
     public static var url: URL {
         var candidates: [URL] = []
@@ -147,6 +152,9 @@ public final class RunningSoundset: @unchecked Sendable {
         process.standardInput = FileHandle.nullDevice
         try process.run()
     }
+
+    /// What it printed to stdout so far.
+    public var stdoutSoFar: String { (try? String(contentsOf: out, encoding: .utf8)) ?? "" }
 
     /// What it printed to stderr so far.
     public var stderrSoFar: String { (try? String(contentsOf: err, encoding: .utf8)) ?? "" }

@@ -60,7 +60,7 @@ extension ConfigurationKey {
         + [
             ConfigurationKey(
                 "limits.maxSeconds", .patternMap(0.01...29.99, unit: "s", Field(\.limits.maxSeconds)), .check,
-                "longest clip by name pattern (`*`, `?`; the most specific pattern wins)",
+                "longest clip by name pattern (`*`, `?`), added to the defaults: of the patterns written, the most specific that matches wins; a clip none matches keeps its default",
                 unsetDefault: "`{\"*\": 1.2}`, and 4 s for the announcement prefix/suffix"),
             ConfigurationKey("limits.minSeconds", .number(0...10, unit: "s", Field(\.limits.minSeconds)), .check, "shortest clip"),
             ConfigurationKey(

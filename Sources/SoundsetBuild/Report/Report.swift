@@ -6,8 +6,9 @@ public enum Report {
     /// Gathers the report for the set in `output` built from `assets` and writes it to `file`
     /// (written aside and renamed into place). Returns the number of clips and warnings shown.
     /// - Throws: `BuildProblem` naming what could not be read or written.
-    public static func write(assets: URL, assetsDisplay: String, output: URL, outputDisplay: String, to file: URL, fileDisplay: String)
-        throws -> (clips: Int, warnings: Int, bytes: Int)
+    public static func write(
+        assets: URL, assetsDisplay: String, output: URL, outputDisplay: String, to file: URL, fileDisplay: String, refreshSeconds: Int? = nil
+    ) throws -> (clips: Int, warnings: Int, bytes: Int)
     {
         let data: ReportData
         do {
@@ -20,7 +21,7 @@ public enum Report {
         } catch {
             throw BuildProblem(outputDisplay, "cannot be read for the report (\(error)): run \(Checker.rebuildCommand(assetsDisplay: assetsDisplay, outputDisplay: outputDisplay)) first")
         }
-        let html = Data(ReportPage.html(data).utf8)
+        let html = Data(refreshing(ReportPage.html(data), every: refreshSeconds).utf8)
         do { try RegularFile.replace(file, with: html) } catch {
             throw BuildProblem(fileDisplay, "cannot be written (\(error.reason)); check that its folder exists and is writable")
         }
@@ -36,7 +37,8 @@ public enum Report {
     ///   - summaries: what preparing each clip found, by clip name.
     ///   - previous: the set the build replaces.
     static func staged(
-        assets: URL, assetsDisplay: String, staging: URL, outputDisplay: String, summaries: [String: ClipSummary], previous: Manifest?
+        assets: URL, assetsDisplay: String, staging: URL, outputDisplay: String, summaries: [String: ClipSummary], previous: Manifest?,
+        refreshSeconds: Int? = nil
     ) throws -> (html: Data, warnings: [BuildProblem]) {
         let check = Checker.runUnlocked(assets: assets, assetsDisplay: assetsDisplay, output: staging, outputDisplay: outputDisplay)
         let data = try ReportGatherer.gather(
@@ -49,6 +51,20 @@ public enum Report {
                 warnings.append(BuildProblem("\(assetsDisplay)/\(ClipName.printable(clip.sourceFile))", warning))
             }
         }
-        return (Data(ReportPage.html(data).utf8), warnings)
+        return (Data(refreshing(ReportPage.html(data), every: refreshSeconds).utf8), warnings)
+    }
+
+    /// The page's reload tag, which `build --watch` puts in its head.
+    private static let refreshTag = #"<meta http-equiv="refresh" content="#
+
+    /// `html` reloading itself every `seconds` (a browser left open shows each new take), or as it is.
+    private static func refreshing(_ html: String, every seconds: Int?) -> String {
+        guard let seconds, let head = html.range(of: "<head>") else { return html }
+        return html.replacingCharacters(in: head, with: "<head>\n" + refreshTag + "\"\(seconds)\">")
+    }
+
+    /// Whether a written report reloads itself.
+    public static func refreshes(_ html: Data) -> Bool {
+        html.prefix(4096).range(of: Data(refreshTag.utf8)) != nil
     }
 }

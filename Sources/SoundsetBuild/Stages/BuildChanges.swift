@@ -44,16 +44,15 @@ public struct BuildChanges: Sendable, Equatable {
         removed = (previous?.clips ?? []).map(\.name).filter { !names.contains($0) }
     }
 
-    /// `rebuilt 7 (recording changed), 17 unchanged`, with `, 1 removed` when clips went;
-    /// `no clip changed (17 unchanged)` when the new set's clips are the old ones.
+    /// `rebuilt 7 (recording changed), 17 unchanged`, with `, 2 removed (9, long)` when clips
+    /// went; `no clip changed (17 unchanged)` when the new set's clips are the old ones.
     public var summary: String {
         let count = rebuilt.reduce(0) { $0 + $1.clips.count }
-        if count == 0 && removed.isEmpty { return "no clip changed (\(unchanged.count) unchanged)" }
+        let gone = removed.isEmpty ? nil : "\(removed.count) removed (\(removed.map(ClipName.printable).joined(separator: ", ")))"
+        if count == 0 { return gone.map { "\($0), \(unchanged.count) unchanged" } ?? "no clip changed (\(unchanged.count) unchanged)" }
         let reasons =
             rebuilt.count == 1 ? rebuilt[0].reason.rawValue : rebuilt.map { "\($0.clips.count) \($0.reason.rawValue)" }.joined(separator: ", ")
-        var parts = [count == 0 ? "rebuilt 0" : "rebuilt \(count) (\(reasons))", "\(unchanged.count) unchanged"]
-        if !removed.isEmpty { parts.append("\(removed.count) removed") }
-        return parts.joined(separator: ", ")
+        return (["rebuilt \(count) (\(reasons))", "\(unchanged.count) unchanged"] + (gone.map { [$0] } ?? [])).joined(separator: ", ")
     }
 
     public static func == (a: BuildChanges, b: BuildChanges) -> Bool {

@@ -1,0 +1,254 @@
+import Foundation
+import SoundsetRuntime
+import SoundsetTestSupport
+import Testing
+
+/// What a designer meets in the first hour: what to record, what the build says, the report as
+/// part of the set, and files in Output that soundset did not write.
+@Suite struct FirstHourTests {
+    /// A folder with the small pack built once into Output.
+    func built(_ arguments: [String] = []) throws -> TemporaryDirectory {
+        let folder = try TemporaryDirectory()
+        try AssetPacks.small(in: try folder.folder("Assets"))
+        let result = try SoundsetExecutable.run(["build", "--quiet"] + arguments, in: folder.url)
+        #expect(result.status == 0, "\(result.stderr)")
+        return folder
+    }
+
+    /// A new take of `name`, another length than the pack's.
+    func retake(_ name: String, in folder: TemporaryDirectory, seconds: Double = 0.35) throws {
+        let take = Takes.word(word: seconds, rate: 16000, levelDb: -20, seed: 99)
+        try WAVFile.write(take.samples, to: folder.url.appendingPathComponent("Assets/\(name).wav"), rate: 16000)
+    }
+
+    @Test(arguments: SpeechLocale.allCases) func clipsListsTheRuntimesOwnGuide(locale: SpeechLocale) throws {
+        let json = try SoundsetExecutable.run(["clips", "--locale", locale.rawValue, "--format", "json"])
+        #expect(json.status == 0)
+        #expect(try JSONDecoder().decode(ClipGuide.self, from: Data(json.stdout.utf8)) == ClipGuide.of(locale))
+        let text = try SoundsetExecutable.run(["clips", "--locale", locale.rawValue])
+        let lines = text.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.count == ClipGuide.of(locale).entries.count + 1)
+        #expect(lines.first?.hasPrefix("clip ") == true)
+        let markdown = try SoundsetExecutable.run(["clips", "--locale", locale.rawValue, "--format", "markdown"])
+        #expect(markdown.stdout.split(separator: "\n").count == ClipGuide.of(locale).entries.count + 2)
+    }
+
+    @Test func clipsSaysWhatEachChineseClipIs() throws {
+        let text = try SoundsetExecutable.run(["clips"])
+        let rows = text.stdout.split(separator: "\n").map { $0.split(separator: " ", omittingEmptySubsequences: true).prefix(3).joined(separator: " ") }
+        #expect(rows.contains("ten 十 shí"))
+        #expect(rows.contains("liang 两 liǎng"))
+        #expect(rows.contains("1_yi2 一 yí"))
+        #expect(rows.contains("received 收款到账 shōukuǎn"))
+        let needs = text.stdout.split(separator: "\n").filter { $0.hasPrefix("liang ") || $0.hasPrefix("jiao ") || $0.hasPrefix("1_yi4 ") }
+        #expect(needs.count == 3)
+        #expect(needs[0].contains("reading.useLiang") && needs[1].contains("yuanJiaoFen") && needs[2].contains("optional"))
+        let bad = try SoundsetExecutable.run(["clips", "--locale", "fr-FR"])
+        #expect(bad.status == 64)
+    }
+
+    @Test func aChineseNameSaysWhatToCallIt() throws {
+        let folder = try TemporaryDirectory()
+        defer { folder.remove() }
+        let assets = try folder.folder("Assets")
+        try AssetPacks.small(in: assets)
+        for name in ["两", "十", "萬"] {
+            try FileManager.default.copyItem(at: assets.appendingPathComponent("1.wav"), to: assets.appendingPathComponent("\(name).wav"))
+        }
+        let result = try SoundsetExecutable.run(["build"], in: folder.url)
+        #expect(result.status == 1)
+        #expect(
+            result.stderr.split(separator: "\n").map(String.init) == [
+                "error: Assets/两.wav: '两' is not a valid clip name: only ASCII letters, digits, '_' and '-' are allowed; rename it liang.wav (两 is the clip liang)",
+                "error: Assets/十.wav: '十' is not a valid clip name: only ASCII letters, digits, '_' and '-' are allowed; rename it ten.wav (十 is the clip ten)",
+                "error: Assets/萬.wav: '萬' is not a valid clip name: only ASCII letters, digits, '_' and '-' are allowed; rename it ten_thousand.wav (萬 is the clip ten_thousand)",
+                "soundset: build failed with 3 problems; Output was not changed",
+            ])
+    }
+
+    @Test(arguments: ["help", "version", "clips"]) func everyCommandHasHelp(command: String) throws {
+        let result = try SoundsetExecutable.run([command, "--help"])
+        #expect(result.status == 0)
+        #expect(result.stdout.hasPrefix("usage: soundset \(command)"))
+        #expect(try SoundsetExecutable.run(["help", command]).stdout == result.stdout)
+    }
+
+    /// After an incremental build, one line of what was done; the table only on a first build or
+    /// with --verbose.
+    @Test func anIncrementalBuildSaysWhatItRebuilt() throws {
+        let folder = try TemporaryDirectory()
+        defer { folder.remove() }
+        try AssetPacks.small(in: try folder.folder("Assets"))
+        let first = try SoundsetExecutable.run(["build"], in: folder.url)
+        #expect(first.stdout.split(separator: "\n").first?.hasPrefix("clip ") == true)
+        try retake("3", in: folder)
+        let second = try SoundsetExecutable.run(["build"], in: folder.url)
+        #expect(second.status == 0)
+        let lines = second.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.count == 3)
+        #expect(lines.first == "rebuilt 1 (recording changed), 3 unchanged")
+        #expect(lines.dropFirst().first?.hasPrefix("built 4 clips and 3 copies into Output") == true)
+        let forced = try SoundsetExecutable.run(["build", "--no-cache"], in: folder.url)
+        #expect(forced.stdout.split(separator: "\n").first == "no clip changed (4 unchanged)")
+        try Data(#"{"loudness": {"target": -20}}"#.utf8).write(to: folder.url.appendingPathComponent("Assets/soundset.json"))
+        try FileManager.default.removeItem(at: folder.url.appendingPathComponent("Assets/1.wav"))
+        let configured = try SoundsetExecutable.run(["build"], in: folder.url)
+        #expect(configured.stdout.split(separator: "\n").first == "rebuilt 3 (configuration changed), 0 unchanged, 1 removed (1)")
+        try retake("2", in: folder, seconds: 0.2)
+        let verbose = try SoundsetExecutable.run(["build", "--verbose"], in: folder.url)
+        let table = verbose.stdout.split(separator: "\n").map(String.init)
+        #expect(table.first?.hasPrefix("clip ") == true)
+        #expect(table.count == 1 + 3 + 3, "\(table)")
+        #expect(table.last == "cache: 2 of 3 clips prepared and 2 finished from .soundset-cache")
+        #expect(!verbose.stdout.contains("rebuilt"))
+        let both = try SoundsetExecutable.run(["build", "--quiet", "--verbose"], in: folder.url)
+        #expect(both.status == 64)
+        #expect(both.stderr.hasPrefix("soundset: --quiet and --verbose cannot both be given"))
+    }
+
+    /// On a pipe: the summary on stdout and warnings on stderr, no progress; with --quiet, only
+    /// the warnings and errors.
+    @Test func aPipeGetsTheSummaryAndQuietOnlyWarnings() throws {
+        let folder = try TemporaryDirectory()
+        defer { folder.remove() }
+        try AssetPacks.small(in: try folder.folder("Assets"))
+        let quieter = "warning: Assets/2.wav: recorded 13 LU quieter than the other takes: check the microphone gain"
+        let piped = try SoundsetExecutable.run(["build"], in: folder.url)
+        #expect(piped.stdout.contains("\nbuilt 4 clips and 3 copies into Output"))
+        #expect(piped.stderr.split(separator: "\n").first.map(String.init) == quieter)
+        #expect(!piped.stderr.contains("\r") && !piped.stderr.contains("[1/4]"))
+        try FileManager.default.removeItem(at: folder.url.appendingPathComponent("Output"))
+        let quiet = try SoundsetExecutable.run(["build", "--quiet"], in: folder.url)
+        #expect(quiet.status == 0)
+        #expect(quiet.stdout == "")
+        #expect(quiet.stderr == piped.stderr)
+        let failed = try SoundsetExecutable.run(["build", "--quiet", "--assets", "Missing"], in: folder.url)
+        #expect(failed.status == 1 && failed.stdout == "" && failed.stderr.hasPrefix("error: Missing"))
+    }
+
+    /// The build says what the check will say, in the check's words.
+    @Test func theBuildWarnsInTheChecksWords() throws {
+        let folder = try TemporaryDirectory()
+        defer { folder.remove() }
+        try AssetPacks.small(in: try folder.folder("Assets"))
+        try Data(#"{"limits": {"maxSeconds": {"yuan": 0.1}}}"#.utf8).write(to: folder.url.appendingPathComponent("Assets/soundset.json"))
+        let build = try SoundsetExecutable.run(["build"], in: folder.url)
+        #expect(build.status == 0)
+        let check = try SoundsetExecutable.run(["check"], in: folder.url)
+        #expect(check.status == 1)
+        let checked = check.stdout.split(separator: "\n").compactMap { line -> String? in
+            guard let close = line.firstIndex(of: "]"), line.hasPrefix("[") else { return nil }
+            return String(line[line.index(close, offsetBy: 2)...])
+        }
+        let warned = build.stderr.split(separator: "\n").compactMap { $0.hasPrefix("warning: Output/") ? String($0.dropFirst(9)) : nil }
+        #expect(checked.count == 2, "\(check.stdout)")
+        #expect(warned == checked)
+        #expect(warned.first?.hasPrefix("Output/Sounds/yuan.caf: lasts ") == true)
+        #expect(warned.first?.hasSuffix(" s, over the 0.1 s limit for 'yuan': re-record it as one word or raise limits.maxSeconds") == true)
+    }
+
+    /// The report is part of the set: written with it (never left from an older set), skipped with
+    /// --no-report, and made again by an up-to-date build when it is missing.
+    @Test func theReportIsPartOfTheSet() throws {
+        let folder = try built()
+        defer { folder.remove() }
+        let report = folder.url.appendingPathComponent("Output/report.html")
+        let first = try Data(contentsOf: report)
+        #expect(String(decoding: first, as: UTF8.self).contains("<html"))
+        try retake("3", in: folder)
+        #expect(try SoundsetExecutable.run(["build", "--quiet", "--no-report"], in: folder.url).status == 0)
+        #expect(!FileManager.default.fileExists(atPath: report.path))
+        let upToDate = try SoundsetExecutable.run(["build"], in: folder.url)
+        #expect(upToDate.stdout == "Output is up to date: 4 clips, nothing to do\n")
+        let again = try Data(contentsOf: report)
+        #expect(again != first)
+        #expect(try SoundsetExecutable.run(["report"], in: folder.url).status == 0)
+        #expect(try Data(contentsOf: report) == again)
+        // Nothing else is left in Output's parent.
+        let beside = try FileManager.default.contentsOfDirectory(atPath: folder.url.path).sorted()
+        #expect(beside == [".soundset-cache", "Assets", "Output"])
+        #expect(try String(contentsOf: folder.url.appendingPathComponent(".soundset-cache/.gitignore"), encoding: .utf8) == "*\n")
+    }
+
+    /// A file soundset did not write stops the build, named, and stays where it is.
+    @Test(arguments: ["NOTES.txt", "Sounds/extra.caf", "Drafts/take.wav"]) func aFileSoundsetDidNotWriteIsRefused(file: String) throws {
+        let folder = try built()
+        defer { folder.remove() }
+        let url = folder.url.appendingPathComponent("Output/\(file)")
+        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try Data("mine".utf8).write(to: url)
+        let before = snapshot(of: folder.url.appendingPathComponent("Output"))
+        try retake("3", in: folder)
+        let result = try SoundsetExecutable.run(["build"], in: folder.url)
+        #expect(result.status == 1)
+        let named = file.hasPrefix("Drafts/") ? "Drafts" : file
+        #expect(
+            result.stderr
+                == "error: Output/\(named): soundset did not write it, and Output is replaced whole: move it out\nsoundset: build failed with 1 problem; Output was not changed\n"
+        )
+        #expect(snapshot(of: folder.url.appendingPathComponent("Output")) == before)
+    }
+
+    /// The README's synopses and clip tables are the commands' own.
+    @Test func theReadmeAgreesWithTheCommands() throws {
+        let readme = try String(contentsOf: SoundsetExecutable.packageRoot.appendingPathComponent("README.md"), encoding: .utf8)
+        for locale in SpeechLocale.allCases {
+            let table = try SoundsetExecutable.run(["clips", "--locale", locale.rawValue, "--format", "markdown"]).stdout
+            #expect(readme.contains(table), "README.md lacks the \(locale.rawValue) table of soundset clips --format markdown")
+        }
+        for command in ["build", "plan", "render", "announce", "check", "report", "measure", "clips"] {
+            let help = try SoundsetExecutable.run([command, "--help"]).stdout
+            // The synopsis: the help's lines up to the first empty one, as README.md shows them.
+            let synopsis = help.split(separator: "\n", omittingEmptySubsequences: false).prefix { !$0.isEmpty }.joined(separator: "\n")
+            #expect(synopsis.hasPrefix("usage: soundset \(command)"))
+            #expect(readme.contains("\n" + synopsis + "\n"), "README.md lacks the synopsis of \(command):\n\(synopsis)")
+        }
+    }
+}
+
+/// `build --watch`, with a short poll: a new take is built, the report reloads itself, and Ctrl-C
+/// ends it with the report still and nothing left behind.
+@Suite struct WatchTests {
+    /// Whether the report at `url` reloads itself.
+    func refreshes(_ url: URL) throws -> Bool {
+        String(decoding: try Data(contentsOf: url), as: UTF8.self).contains(#"<meta http-equiv="refresh" content="1">"#)
+    }
+
+    /// Waits up to `seconds` for `condition`.
+    func eventually(_ seconds: Double, _ condition: () -> Bool) -> Bool {
+        let end = Date().addingTimeInterval(seconds)
+        while Date() < end {
+            if condition() { return true }
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+        return condition()
+    }
+
+    @Test func aNewTakeIsBuiltAndCtrlCEndsCleanly() throws {
+        let folder = try TemporaryDirectory()
+        defer { folder.remove() }
+        try AssetPacks.small(in: try folder.folder("Assets"))
+        let report = folder.url.appendingPathComponent("Output/report.html")
+        let watching = try RunningSoundset(["build", "--watch", "--poll-ms", "50"], in: folder.url)
+        #expect(eventually(60) { watching.stdoutSoFar.contains("built 4 clips") })
+        #expect(try refreshes(report))
+        let first = try Manifest.load(from: folder.url.appendingPathComponent("Output/manifest.json"))
+        let take = Takes.word(word: 0.35, rate: 16000, levelDb: -20, seed: 99)
+        try WAVFile.write(take.samples, to: folder.url.appendingPathComponent("Assets/3.wav"), rate: 16000)
+        #expect(eventually(60) { watching.stdoutSoFar.contains("rebuilt 1 (recording changed), 3 unchanged") })
+        let second = try Manifest.load(from: folder.url.appendingPathComponent("Output/manifest.json"))
+        #expect(second.clips.first { $0.name == "3" }?.source.sha256 != first.clips.first { $0.name == "3" }?.source.sha256)
+        #expect(second.clips.filter { $0.name != "3" }.map(\.sha256) == first.clips.filter { $0.name != "3" }.map(\.sha256))
+        #expect(try refreshes(report))
+        watching.process.interrupt()
+        let ended = watching.wait()
+        #expect(ended.status == 0)
+        #expect(ended.stderr.hasPrefix("soundset: watching Assets for changes (Ctrl-C to stop)\n"))
+        #expect(ended.stderr.hasSuffix("soundset: stopping (Ctrl-C again to end at once)\nsoundset: stopped watching Assets\n"))
+        #expect(try !refreshes(report))
+        let beside = try FileManager.default.contentsOfDirectory(atPath: folder.url.path).sorted()
+        #expect(beside == [".soundset-cache", "Assets", "Output"])
+        let check = try SoundsetExecutable.run(["check"], in: folder.url)
+        #expect(!check.stdout.contains("[freshness]") && !check.stdout.contains("[integrity]"), "\(check.stdout)")
+    }
+}
