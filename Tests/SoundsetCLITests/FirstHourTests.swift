@@ -66,6 +66,17 @@ import Testing
             ])
     }
 
+    /// A mistyped --assets is one line, not one per recording "removed since the last build".
+    @Test func checkOfNoSuchAssetsFolderIsOneLine() throws {
+        let folder = try built()
+        defer { folder.remove() }
+        let result = try SoundsetExecutable.run(["check", "--assets", "/no/such/folder"], in: folder.url)
+        #expect(result.status == 1)
+        #expect(
+            result.stdout
+                == "[freshness] /no/such/folder: no such folder (pass the folder of recordings with --assets DIR)\ncheck failed: 1 problem\n")
+    }
+
     @Test(arguments: ["help", "version", "clips"]) func everyCommandHasHelp(command: String) throws {
         let result = try SoundsetExecutable.run([command, "--help"])
         #expect(result.status == 0)

@@ -43,8 +43,9 @@ public enum Checker {
         let configPath = "\(assetsDisplay)/\(ConfigurationLoader.fileName)"
         var configuration = Configuration()
         var configurationValid = true
-        if case .failure(let folder) = AssetCatalog.listing(assets), folder != .missing {
-            // Nothing in it can be read: the folder is the one problem to name, not each file.
+        if case .failure(let folder) = AssetCatalog.listing(assets) {
+            // Nothing in it can be read (or there is no such folder): the folder is the one problem
+            // to name, not each recording and setting as if removed since the build.
             return CheckReport(ok: false, problems: [CheckProblem("freshness", assetsDisplay, folder.message(assetsDisplay))], budget: nil, clips: 0)
         }
         do {
