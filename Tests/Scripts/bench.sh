@@ -95,6 +95,11 @@ cp "$changed" "$root/original.wav"
 change=4
 RUNS=3 RESET='change=$((change + 1)); sox "$root/original.wav" "$root/changed.wav" vol 0.$change && mv "$root/changed.wav" "$changed"' \
   timed one "soundset one recording changed" "$soundset" build --quiet --assets "$work/Assets" --output "$work/Output"
+# The same two builds without the report (--no-report), so the report's own cost shows.
+RUNS=3 RESET="aside '$work/Bare' '$work/.soundset-cache'; sync" \
+  timed bare "soundset full build, --no-report" "$soundset" build --quiet --no-report --assets "$work/Assets" --output "$work/Bare"
+RUNS=3 RESET='change=$((change + 1)); sox "$root/original.wav" "$root/changed.wav" vol 0.$change && mv "$root/changed.wav" "$changed"' \
+  timed onebare "soundset one changed, --no-report" "$soundset" build --quiet --no-report --assets "$work/Assets" --output "$work/Bare"
 
 # The classic recipe, one sox process per clip: trim both ends, rate -v, norm. Run as a user's
 # script runs it (a loop, one clip after another), and once on every core for comparison.
@@ -125,6 +130,7 @@ echo "  sox recipe on $cores cores / soundset          $(ratio "${WALL[soxp]}" "
 echo "  no-op rebuild / full build                $(percent "${WALL[noop]}" "${WALL[full]}")   (target: at most 5%)"
 echo "  one changed / full build                  $(percent "${WALL[one]}" "${WALL[full]}")   (target: at most 15%)"
 echo "  peak memory of the full build             ${RSS[full]} MB   (target: under 150 MB)"
+echo "  the report's share: full build            $(percent "$(awk "BEGIN { print ${WALL[full]} - ${WALL[bare]} }")" "${WALL[full]}")   one changed  $(percent "$(awk "BEGIN { print ${WALL[one]} - ${WALL[onebare]} }")" "${WALL[one]}")"
 echo
 echo "quality (soundset measure: whole-clip loudness, true peak):"
 quality "soundset" $(find "$work/Output/Sounds" -type f ! -name '*Copy.*' | sort)
