@@ -1,5 +1,5 @@
 import Foundation
-import SoundsetBuild
+@testable import SoundsetBuild
 import SoundsetRuntime
 import SoundsetTestSupport
 import Testing
@@ -38,7 +38,8 @@ import Testing
         }
         // The banner budget, and where the optional takes of 一 would be heard.
         #expect(html.contains("<h3>Longest composed</h3>"))
-        #expect(html.contains("<b>1_yi2</b>, 一 before 万 and 亿 (yí): not recorded: 1 is read instead; heard in 10010.50, 10000.00, 110000.00, 100000000.00<br/>"))
+        // 100000000.00 is above the default maxAmount (99999999.99), so it is not listed.
+        #expect(html.contains("<b>1_yi2</b>, 一 before 万 and 亿 (yí): not recorded: 1 is read instead; heard in 10010.50, 10000.00, 110000.00<br/>"))
         #expect(html.contains("<b>1_yi4</b>, 一 before 十, 百 and 千 (yì): not recorded: 1 is read instead; heard in 10010.50, 1000.00, 110.00, 1100000.00</p>"))
         // Self-contained: no scripts, no external resources.
         for forbidden in ["<script", "<link", "http://", "https://", "src=\"//", "@import", "url("] {
@@ -46,6 +47,188 @@ import Testing
         }
         #expect(html.contains("Longest announcement"))
         #expect(html.components(separatedBy: "class=\"announcement\"").count - 1 == 3)
+    }
+
+    /// The card of clip `name`: from its id to the end of its article.
+    func card(_ name: String, in html: String) -> String? {
+        guard let start = html.range(of: "id=\"clip-\(name)\"") else { return nil }
+        return String(html[start.lowerBound...].components(separatedBy: "</article>")[0])
+    }
+
+    /// Every match of `pattern` in `text`, as its capture groups.
+    func matches(_ pattern: String, in text: String) -> [[String]] {
+        let regex = try! NSRegularExpression(pattern: pattern)
+        return regex.matches(in: text, range: NSRange(text.startIndex..., in: text)).map { match in
+            (1..<match.numberOfRanges).map { String(text[Range(match.range(at: $0), in: text)!]) }
+        }
+    }
+
+    /// The complete zh-CN set's report, as `Report.write` writes it.
+    func completeReport(refreshSeconds: Int? = nil) async throws -> (html: String, data: Data, manifest: Manifest) {
+        let folder = try TemporaryDirectory()
+        defer { folder.remove() }
+        try await BuiltSet.shared.copy(into: folder.url)
+        let out = folder.url.appendingPathComponent("report.html")
+        _ = try Report.write(
+            assets: folder.url.appendingPathComponent("Assets"), assetsDisplay: "Assets",
+            output: folder.url.appendingPathComponent("Output"), outputDisplay: "Output",
+            to: out, fileDisplay: "report.html", refreshSeconds: refreshSeconds)
+        let data = try Data(contentsOf: out)
+        let manifest = try Manifest.load(from: folder.url.appendingPathComponent("Output/manifest.json"))
+        return (String(decoding: data, as: UTF8.self), data, manifest)
+    }
+
+    @Test func eachClipSaysWhatItSaysInGroupsInTheGuidesOrder() async throws {
+        let (html, _, manifest) = try await completeReport()
+        let guide = ClipGuide.of(.zhCN)
+        for clip in manifest.clips {
+            let entry = try #require(guide.entries.first { $0.name == clip.name }, "\(clip.name)")
+            let text = try #require(self.card(clip.name, in: html), "\(clip.name)")
+            #expect(text.contains("<p class=\"says\" lang=\"zh-CN\">\(entry.says)</p><p class=\"pinyin\">\(entry.pronounced!)</p><h3><code>\(clip.name)</code></h3>"), "\(clip.name)")
+        }
+        #expect(card("ten", in: html)!.contains("十</p><p class=\"pinyin\">shí</p><h3><code>ten</code>"))
+        // Each sample announcement written in characters, from the plan's clips (2Copy says 二).
+        #expect(html.contains("<span class=\"said\" lang=\"zh-CN\">收款到账一万零一十点五元</span>"))
+        #expect(html.contains("<span class=\"said\" lang=\"zh-CN\">收款到账二点二二元</span>"))
+        // Digits, units, phrases; within a group the guide's order, not the names'.
+        let groups = matches(#"<h3 class="group" data-group="(\w+)">"#, in: html).map { $0[0] }
+        #expect(groups == ["digits", "units", "phrases"])
+        let order = matches(#"<article class="clip[^"]*" id="clip-(\w+)">"#, in: html).map { $0[0] }
+        #expect(order == (0...9).map(String.init) + ["ten", "hundred", "thousand", "ten_thousand", "hundred_million", "point", "yuan", "received"])
+        // Every player shows its length before it is played.
+        let players = html.components(separatedBy: "<audio ").count - 1
+        #expect(players == manifest.clips.count + 3)
+        #expect(html.components(separatedBy: "<audio controls=\"controls\" preload=\"metadata\" ").count - 1 == players)
+        #expect(!html.contains("preload=\"none\""))
+    }
+
+    @Test func waveformsAndTimelinesShareATimeScale() async throws {
+        let (html, _, manifest) = try await completeReport()
+        // The clips' scale bar, in the clips' section.
+        let clipsSection = try #require(html.components(separatedBy: "<h2>Clips</h2>").last)
+        let bar = try #require(matches(#"<svg class="scalebar" width="[\d.]+" height="16" data-seconds="([\d.]+)" data-width="([\d.]+)""#, in: clipsSection).first)
+        let pixelsPerSecond = Double(bar[1])! / Double(bar[0])!
+        // Every clip's waveforms, recording and clip, at that scale: widths in the ratio of their durations.
+        let waves = matches(#"<svg width="([\d.]+)" height="\d+" data-seconds="([\d.]+)" class="wave (source|output)""#, in: html)
+        #expect(waves.count == 2 * manifest.clips.count)
+        for wave in waves {
+            #expect(abs(Double(wave[0])! - Double(wave[1])! * pixelsPerSecond) <= 0.06, "\(wave)")
+        }
+        let order = matches(#"<article class="clip[^"]*" id="clip-(\w+)">"#, in: html).map { $0[0] }
+        let widths = Dictionary(uniqueKeysWithValues: zip(order, waves.filter { $0[2] == "output" }.map { Double($0[0])! }))
+        let word = try #require(manifest.clips.first { $0.name == "0" }), phrase = try #require(manifest.clips.first { $0.name == "received" })
+        #expect(phrase.seconds > 2 * word.seconds)
+        #expect(abs(widths["received"]! / widths["0"]! - phrase.seconds / word.seconds) < 0.01)
+        // The timelines share one scale: the clips' when the longest fits, else their own, as the page says.
+        let timelines = matches(#"<svg class="timeline" width="([\d.]+)" height="[\d.]+" data-seconds="([\d.]+)""#, in: html)
+        #expect(timelines.count == 3)
+        let scales = timelines.map { (Double($0[0])! - 48) / Double($0[1])! }
+        for scale in scales { #expect(abs(scale - scales[0]) < 0.05, "\(scales)") }
+        if abs(scales[0] - pixelsPerSecond) < 0.05 {
+            #expect(html.contains("The timelines are drawn to the clips' scale"))
+        } else {
+            #expect(html.contains("The timelines share one scale of their own, 1 s = \(fmt(scales[0])) px"))
+        }
+    }
+
+    @Test func refreshIsInTheHeadOnlyWhenAsked() async throws {
+        let plain = try await completeReport()
+        #expect(!Report.refreshes(plain.data))
+        #expect(!plain.html.contains("http-equiv"))
+        let watched = try await completeReport(refreshSeconds: 3)
+        #expect(Report.refreshes(watched.data))
+        let head = watched.html.components(separatedBy: "</head>")[0]
+        #expect(head.contains("<meta http-equiv=\"refresh\" content=\"3\"/>"))
+        #expect(isWellFormed(watched.html))
+        // A page that mentions a refresh only in its body does not refresh.
+        #expect(!Report.refreshes(Data("<html><head><title>x</title></head><body>&lt;meta http-equiv=\"refresh\"</body></html>".utf8)))
+        #expect(!Report.refreshes(Data("<html><head></head><body><meta http-equiv=\"refresh\" content=\"1\"/></body></html>".utf8)))
+        // The build's own report (staged) carries it the same way.
+        let folder = try TemporaryDirectory()
+        defer { folder.remove() }
+        try await BuiltSet.shared.copy(into: folder.url)
+        let staged = try Report.staged(
+            assets: folder.url.appendingPathComponent("Assets"), assetsDisplay: "Assets", staging: folder.url.appendingPathComponent("Output"),
+            outputDisplay: "Output", summaries: [:], previous: nil, refreshSeconds: 7)
+        #expect(Report.refreshes(staged.html))
+        #expect(String(decoding: staged.html, as: UTF8.self).contains("<meta http-equiv=\"refresh\" content=\"7\"/>"))
+        let unwatched = try Report.staged(
+            assets: folder.url.appendingPathComponent("Assets"), assetsDisplay: "Assets", staging: folder.url.appendingPathComponent("Output"),
+            outputDisplay: "Output", summaries: [:], previous: nil)
+        #expect(!Report.refreshes(unwatched.html))
+    }
+
+    @Test func limitsTonesAndChangesFromTheGatheredData() async throws {
+        let folder = try TemporaryDirectory()
+        defer { folder.remove() }
+        try await BuiltSet.shared.copy(into: folder.url)
+        var data = try ReportGatherer.gather(
+            assets: folder.url.appendingPathComponent("Assets"), assetsDisplay: "Assets", output: folder.url.appendingPathComponent("Output"),
+            outputDisplay: "Output", check: CheckReport(ok: true, problems: [], budget: nil, clips: 0))
+        // A limit below one clip's length marks that clip, and only it, over.
+        let yuan = try #require(data.manifest.clips.first { $0.name == "yuan" })
+        data.configuration.limits.maxSeconds = ["yuan": 0.1]
+        var html = ReportPage.html(data)
+        #expect(card("yuan", in: html)!.contains(String(format: "<div class=\"limit over\" title=\"limits.maxSeconds yuan\">%.2f s of 0.1 s <b>over</b>", yuan.seconds)))
+        #expect(html.components(separatedBy: "class=\"limit over\"").count - 1 == 1)
+        let zero = try #require(data.manifest.clips.first { $0.name == "0" })
+        #expect(card("0", in: html)!.contains(String(format: "<div class=\"limit\" title=\"the default limit\">%.2f s of 1.2 s<svg", zero.seconds)))
+        #expect(card("received", in: html)!.contains("s of 4 s<svg"))
+        // The tones card lists no amount above maxAmount.
+        data.configuration.maxAmountMinorUnits = 5_000_00
+        html = ReportPage.html(data)
+        let tones = try #require(html.components(separatedBy: "<h3>Tones of 一</h3>").last?.components(separatedBy: "</div>").first)
+        let listed = matches(#"(\d+\.\d\d)"#, in: tones).map { try! Amount($0[0]) }
+        #expect(!listed.isEmpty)
+        #expect(listed.allSatisfy { $0 <= data.configuration.maxAmount }, "\(listed)")
+        #expect(tones.contains("heard in no sample up to maxAmount 5000.00"))
+        // Against a previous set whose clip 4 had another recording: that clip, and only it, is badged.
+        var previous = data.manifest
+        let four = try #require(previous.clips.firstIndex { $0.name == "4" })
+        previous.clips[four].sha256 = String(repeating: "0", count: 64)
+        previous.clips[four].source.sha256 = String(repeating: "1", count: 64)
+        data.previous = previous
+        html = ReportPage.html(data)
+        #expect(html.components(separatedBy: "class=\"badge changed\"").count - 1 == 1)
+        #expect(card("4", in: html)!.contains(">recording changed</span>"))
+    }
+
+    @Test func theLoudnessChartShowsTheSpreadAndEachGain() async throws {
+        let folder = try TemporaryDirectory()
+        defer { folder.remove() }
+        let assets = try folder.folder("Assets")
+        try AssetPacks.small(in: assets)
+        let output = folder.url.appendingPathComponent("Output")
+        _ = try await BuildPipeline.run(BuildOptions(assets: assets, assetsDisplay: "Assets", output: output, outputDisplay: "Output", writeReport: true))
+        let first = try String(contentsOf: output.appendingPathComponent("report.html"), encoding: .utf8)
+        let manifest = try Manifest.load(from: output.appendingPathComponent("manifest.json"))
+        // One gain bar per clip, left of zero for a cut and right for a boost, as long as its gain.
+        let bars = matches(#"<rect x="([\d.]+)" y="[\d.]+" width="([\d.]+)" height="[\d.]+" class="gain (up|down)" data-clip="(\w+)" data-gain="(-?[\d.]+)"/>"#, in: first)
+        #expect(bars.count == manifest.clips.count)
+        for clip in manifest.clips {
+            let bar = try #require(bars.first { $0[3] == clip.name }, "\(clip.name)")
+            #expect(bar[2] == (clip.gain < 0 ? "down" : "up"))
+            #expect(Double(bar[4])! == (clip.gain * 100).rounded() / 100)
+        }
+        let perDb = bars.map { Double($0[1])! / abs(Double($0[4])!) }
+        for scale in perDb { #expect(abs(scale - perDb[0]) < 0.2, "\(perDb)") }
+        #expect(Set(bars.map { $0[1] }).count == bars.count, "the recordings lie 10 dB and more apart: every bar differs")
+        let spread = try #require(matches(#"<b>The recordings spread (\d+\.\d) LU</b>"#, in: first).first.map { Double($0[0])! })
+        #expect(spread > 15)
+        #expect(first.contains("Spread</h3><p class=\"value\">\(String(format: "%.1f", spread)) → "))
+        // A first build compares with nothing: no badges.
+        #expect(!first.contains("class=\"badge"))
+        #expect(first.contains("<h3>Changes</h3><p class=\"value\">not compared</p>"))
+
+        // Another recording of 3, rebuilt: that clip, and only it, carries the badge.
+        try WAVFile.write(
+            Takes.word(word: 0.45, rate: 48000, levelDb: -24, crest: 14, seed: 77).samples, to: assets.appendingPathComponent("3.wav"), rate: 48000,
+            format: .float32)
+        _ = try await BuildPipeline.run(BuildOptions(assets: assets, assetsDisplay: "Assets", output: output, outputDisplay: "Output", writeReport: true))
+        let second = try String(contentsOf: output.appendingPathComponent("report.html"), encoding: .utf8)
+        #expect(card("3", in: second)!.contains("<span class=\"badge changed\" title=\"changed since the last build\">recording changed</span>"))
+        #expect(second.components(separatedBy: "class=\"badge").count - 1 == 1)
+        #expect(second.contains("<h3>Changes</h3><p class=\"value\">1 changed</p><p>1 recording changed: 3<br/>3 unchanged</p>"))
     }
 
     @Test func warningsFireOnCraftedTakes() async throws {
@@ -79,6 +262,10 @@ import Testing
         #expect(html.range(of: #"<b>yuan</b></a>: 0\.\d+ s, over twice the median word \(0\.\d+ s\): is it one word\?"#, options: .regularExpression) != nil)
         #expect(html.range(of: #"<b>2</b></a>: recorded \d+ LU quieter than the other takes: check the microphone gain"#, options: .regularExpression) != nil)
         #expect(!html.contains("<b>3</b></a>:"))
+        // Clips the guide does not know show just their name, with the phrases.
+        #expect(card("clipped", in: html)!.contains("<p class=\"says unknown\">clipped</p><h3><code>clipped</code></h3>"))
+        let groups = matches(#"<h3 class="group" data-group="(\w+)">"#, in: html).map { $0[0] }
+        #expect(groups == ["digits", "units", "phrases"])
         #expect(written.warnings >= 3)
     }
 }

@@ -222,7 +222,7 @@ import Testing
 @Suite struct WatchTests {
     /// Whether the report at `url` reloads itself.
     func refreshes(_ url: URL) throws -> Bool {
-        String(decoding: try Data(contentsOf: url), as: UTF8.self).contains(#"<meta http-equiv="refresh" content="1">"#)
+        String(decoding: try Data(contentsOf: url), as: UTF8.self).contains(#"<meta http-equiv="refresh" content="1""#)
     }
 
     /// Waits up to `seconds` for `condition`.

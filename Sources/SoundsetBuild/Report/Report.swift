@@ -5,9 +5,10 @@ import SoundsetRuntime
 public enum Report {
     /// Gathers the report for the set in `output` built from `assets` and writes it to `file`
     /// (written aside and renamed into place). Returns the number of clips and warnings shown.
+    /// With `refreshSeconds`, the page reloads itself that often (`refreshes(_:)` says so).
     /// - Throws: `BuildProblem` naming what could not be read or written.
-    public static func write(
-        assets: URL, assetsDisplay: String, output: URL, outputDisplay: String, to file: URL, fileDisplay: String, refreshSeconds: Int? = nil
+    public static func write(assets: URL, assetsDisplay: String, output: URL, outputDisplay: String, to file: URL, fileDisplay: String,
+        refreshSeconds: Int? = nil
     ) throws -> (clips: Int, warnings: Int, bytes: Int)
     {
         let data: ReportData
@@ -21,11 +22,18 @@ public enum Report {
         } catch {
             throw BuildProblem(outputDisplay, "cannot be read for the report (\(error)): run \(Checker.rebuildCommand(assetsDisplay: assetsDisplay, outputDisplay: outputDisplay)) first")
         }
-        let html = Data(refreshing(ReportPage.html(data), every: refreshSeconds).utf8)
+        let html = Data(ReportPage.html(data, refreshSeconds: refreshSeconds).utf8)
         do { try RegularFile.replace(file, with: html) } catch {
             throw BuildProblem(fileDisplay, "cannot be written (\(error.reason)); check that its folder exists and is writable")
         }
         return (data.clips.count, data.clips.reduce(0) { $0 + $1.warnings.count }, html.count)
+    }
+
+    /// Whether a written report reloads itself: its head carries `<meta http-equiv="refresh">`.
+    public static func refreshes(_ html: Data) -> Bool {
+        let text = String(decoding: html, as: UTF8.self)
+        guard let end = text.range(of: "</head>", options: .caseInsensitive) else { return false }
+        return text[..<end.lowerBound].range(of: "<meta http-equiv=\"refresh\"", options: .caseInsensitive) != nil
     }
 
     /// The file name of the report inside a set's folder.
@@ -36,6 +44,7 @@ public enum Report {
     /// - Parameters:
     ///   - summaries: what preparing each clip found, by clip name.
     ///   - previous: the set the build replaces.
+    ///   - refreshSeconds: when set, the page reloads itself that often (a build that watches).
     static func staged(
         assets: URL, assetsDisplay: String, staging: URL, outputDisplay: String, summaries: [String: ClipSummary], previous: Manifest?,
         refreshSeconds: Int? = nil
@@ -51,20 +60,6 @@ public enum Report {
                 warnings.append(BuildProblem("\(assetsDisplay)/\(ClipName.printable(clip.sourceFile))", warning))
             }
         }
-        return (Data(refreshing(ReportPage.html(data), every: refreshSeconds).utf8), warnings)
-    }
-
-    /// The page's reload tag, which `build --watch` puts in its head.
-    private static let refreshTag = #"<meta http-equiv="refresh" content="#
-
-    /// `html` reloading itself every `seconds` (a browser left open shows each new take), or as it is.
-    private static func refreshing(_ html: String, every seconds: Int?) -> String {
-        guard let seconds, let head = html.range(of: "<head>") else { return html }
-        return html.replacingCharacters(in: head, with: "<head>\n" + refreshTag + "\"\(seconds)\">")
-    }
-
-    /// Whether a written report reloads itself.
-    public static func refreshes(_ html: Data) -> Bool {
-        html.prefix(4096).range(of: Data(refreshTag.utf8)) != nil
+        return (Data(ReportPage.html(data, refreshSeconds: refreshSeconds).utf8), warnings)
     }
 }

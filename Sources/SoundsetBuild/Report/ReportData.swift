@@ -38,6 +38,17 @@ struct ReportData: Sendable {
     var check: CheckReport
     /// The set this one replaced, when the report is the build's: its clips that changed get a badge.
     var previous: Manifest?
+
+    /// Why each clip's file changed since `previous`, by clip name; nil without a previous set
+    /// (a first build, or `soundset report` on a set already built), when nothing is compared.
+    var changes: [String: BuildChanges.Reason]? {
+        guard let previous else { return nil }
+        var reasons: [String: BuildChanges.Reason] = [:]
+        for (reason, clips) in BuildChanges(manifest, replacing: previous).rebuilt {
+            for clip in clips { reasons[clip] = reason }
+        }
+        return reasons
+    }
 }
 
 /// Reads what the report shows: the manifest, each source and output clip, the trim decisions and
@@ -97,9 +108,9 @@ enum ReportGatherer {
             clips.append(
                 ClipReport(
                     name: clip.name, sourceFile: clip.source.file, sourceRate: source.info.sampleRate, sourceSeconds: source.info.seconds,
-                    sourceWave: Waveform(mono), keep: Double(region.keepStart) / frames...Double(region.keepEnd) / frames,
+                    sourceWave: Waveform(mono, columns: 800), keep: Double(region.keepStart) / frames...Double(region.keepEnd) / frames,
                     sound: Double(region.soundStart) / frames...Double(region.soundEnd) / frames,
-                    outputWave: Waveform(outputSamples), outputSeconds: clip.seconds, loudnessBefore: prepared.measurement.loudness,
+                    outputWave: Waveform(outputSamples, columns: 800), outputSeconds: clip.seconds, loudnessBefore: prepared.measurement.loudness,
                     clip: clip, noiseFloorDb: region.noiseFloorDb, warnings: prepared.warnings.map(\.message),
                     wav: wavBytes(outputSamples, rate: output.info.sampleRate)))
         }

@@ -40,3 +40,22 @@ func fmt(_ value: Double) -> String {
     let rounded = (value * 10).rounded() / 10
     return rounded == rounded.rounded() ? String(Int(rounded)) : String(rounded)
 }
+
+extension Waveform {
+    /// The same waveform in at most `columns` columns, each the lowest and highest of the ones it joins.
+    func reduced(to columns: Int) -> Waveform {
+        let count = maximums.count
+        let target = max(1, min(columns, count))
+        guard target < count else { return self }
+        var reduced = self
+        reduced.minimums = (0..<target).map { column in
+            let start = column * count / target, end = max(start + 1, (column + 1) * count / target)
+            return minimums[start..<end].min() ?? 0
+        }
+        reduced.maximums = (0..<target).map { column in
+            let start = column * count / target, end = max(start + 1, (column + 1) * count / target)
+            return maximums[start..<end].max() ?? 0
+        }
+        return reduced
+    }
+}
