@@ -64,6 +64,10 @@ public struct BuildReport: Sendable {
     public var searchedFromCache: Int = 0
     /// The manifest of the set this build replaced, or nil when there was none.
     public var previous: Manifest?
+    /// What a build that found the set up to date did to its report, if anything.
+    public var reportChange: ReportChange?
+
+    public enum ReportChange: Sendable { case written, removed }
 
     /// What changed against the set replaced.
     public var changes: BuildChanges { BuildChanges(manifest, replacing: previous) }

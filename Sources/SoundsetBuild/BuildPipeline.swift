@@ -32,22 +32,27 @@ public enum BuildPipeline {
             to: reportURL, fileDisplay: "\(options.outputDisplay)/\(Report.fileName)", refreshSeconds: options.reportRefreshSeconds)
     }
 
-    /// A set found up to date, whose report is made again (holding the build's lock) when it is
-    /// missing (built with --no-report before) or reloads itself when it should not, or the other
-    /// way round (a build after --watch, or --watch after a build).
+    /// A set found up to date, whose report is made again (holding the build's lock) when it is not
+    /// the one this build would write: missing (built with --no-report before), made with another
+    /// `soundset.json` (the report's own settings changed), or reloading when it should not (a build
+    /// after --watch), or the other way round; with --no-report, a report there is removed.
     private static func upToDate(_ manifest: Manifest, _ options: BuildOptions, outputURL: URL) throws -> BuildReport {
+        // What a killed build left beside the folder goes now, not at the next build that writes.
+        (try? OutputFolder(url: outputURL, displayName: options.outputDisplay, assets: options.assets))?.recoverInterruptedSwap()
+        var report = BuildReport.upToDate(manifest)
         let reportURL = outputURL.appendingPathComponent(Report.fileName)
-        if options.writeReport {
-            let written = try? RegularFile.read(reportURL, maxBytes: 64 << 20)
-            if written.map({ Report.refreshes($0) != (options.reportRefreshSeconds != nil) }) ?? true {
-                do {
-                    _ = try Report.write(
-                        assets: options.assets, assetsDisplay: options.assetsDisplay, output: outputURL, outputDisplay: options.outputDisplay,
-                        to: reportURL, fileDisplay: "\(options.outputDisplay)/\(Report.fileName)", refreshSeconds: options.reportRefreshSeconds)
-                } catch let problem as BuildProblem { throw BuildFailure([problem]) }
-            }
+        let written = try? RegularFile.read(reportURL, maxBytes: 64 << 20)
+        if !options.writeReport {
+            if written != nil, (try? FileManager.default.removeItem(at: reportURL)) != nil { report.reportChange = .removed }
+        } else if !(written.map { Report.isCurrent($0, assets: options.assets, refreshSeconds: options.reportRefreshSeconds) } ?? false) {
+            do {
+                _ = try Report.write(
+                    assets: options.assets, assetsDisplay: options.assetsDisplay, output: outputURL, outputDisplay: options.outputDisplay,
+                    to: reportURL, fileDisplay: "\(options.outputDisplay)/\(Report.fileName)", refreshSeconds: options.reportRefreshSeconds)
+            } catch let problem as BuildProblem { throw BuildFailure([problem]) }
+            report.reportChange = .written
         }
-        return .upToDate(manifest)
+        return report
     }
 
     /// The build itself.

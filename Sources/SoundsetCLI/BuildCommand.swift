@@ -41,7 +41,10 @@ enum BuildCommand {
             options.reportRefreshSeconds = 1
             return await BuildWatch(options: options, printing: printing, interval: .milliseconds(pollMs)).run()
         }
-        return await buildOnce(options, printing)
+        let stop = StopRequest.install(watching: false, output: options.outputDisplay, console: console)
+        let status = await buildOnce(options, printing)
+        withExtendedLifetime(stop) {}
+        return status
     }
 
     /// How a build's results are printed.
@@ -62,7 +65,9 @@ enum BuildCommand {
             // The progress line is wiped before anything else is printed, however the build ends.
             defer { if printing.progress { FileHandle.standardError.write(Data("\r\u{1B}[2K".utf8)) } }
             report = try await BuildPipeline.run(options)
+            Interruption.shared.waitIfEnding()
         } catch let failure as BuildFailure {
+            Interruption.shared.waitIfEnding()
             for warning in failure.warnings { console.err("warning: \(warning)") }
             for problem in failure.problems { console.err("error: \(problem)") }
             console.err(
@@ -70,12 +75,19 @@ enum BuildCommand {
             )
             return ExitCode.failure
         } catch {
+            Interruption.shared.waitIfEnding()
             console.err("error: \(error)")
             return ExitCode.failure
         }
         if !printing.quiet {
             if report.upToDate {
-                console.out("\(options.outputDisplay) is up to date: \(report.manifest.clips.count) clips, nothing to do")
+                let done: String
+                switch report.reportChange {
+                case .written: done = "\(Report.fileName) made again"
+                case .removed: done = "\(Report.fileName) removed (--no-report)"
+                case nil: done = "nothing to do"
+                }
+                console.out("\(options.outputDisplay) is up to date: \(report.manifest.clips.count) clips, \(done)")
             } else {
                 print(report, output: options.outputDisplay, elapsed: Date().timeIntervalSince(started), verbose: printing.verbose, console: console)
             }

@@ -9,10 +9,12 @@ import SoundsetBuild
 
 /// `soundset build --watch`: builds, then builds again whenever the assets folder changes, until
 /// Ctrl-C. Polls with stat(2) (`AssetsFingerprint`), so it works wherever the build does; a change
-/// is built once two polls agree, so a take still being copied in is not built half-written. Each
-/// build is the ordinary incremental one, and its report reloads itself every second. Ctrl-C lets
-/// the build under way finish (so no staging folder is left behind), writes the report once more
-/// without the reload, and ends with exit 0; a second Ctrl-C ends at once.
+/// is built once the folder has stayed unchanged for half a second (and two polls), so a take still
+/// being copied in is not built half-written. Each build is the ordinary incremental one, and its
+/// report reloads itself every second. Ctrl-C lets the build under way finish, writes the report
+/// once more without the reload, and ends with exit 0; a second Ctrl-C ends at once, as a build
+/// does (its staging folder removed; the report may then still reload, which the check and the
+/// next build see to).
 struct BuildWatch {
     var options: BuildOptions
     var printing: BuildCommand.Printing
@@ -20,17 +22,14 @@ struct BuildWatch {
 
     func run() async -> Int32 {
         let console = printing.console
-        let stop = StopRequest.install()
+        let stop = StopRequest.install(watching: true, output: options.outputDisplay, console: console)
         console.err("soundset: watching \(options.assetsDisplay) for changes (Ctrl-C to stop)")
         var seen = AssetsFingerprint.of(options.assets)
         _ = await BuildCommand.buildOnce(options, printing)
         while !stop.requested {
             try? await Task.sleep(for: interval)
-            let now = AssetsFingerprint.of(options.assets)
-            guard now != seen, !stop.requested else { continue }
-            try? await Task.sleep(for: interval)
-            guard AssetsFingerprint.of(options.assets) == now, !stop.requested else { continue }
-            seen = now
+            guard AssetsFingerprint.of(options.assets) != seen, let settled = await settled(stop) else { continue }
+            seen = settled
             _ = await BuildCommand.buildOnce(options, printing)
         }
         // The set stays as the last build left it; its report stops reloading.
@@ -42,34 +41,75 @@ struct BuildWatch {
     }
 }
 
-/// Ctrl-C (SIGINT) and SIGTERM, asked for between builds: the first asks the watch to stop, a
-/// second ends the process at once (exit 130).
+extension BuildWatch {
+    /// The folder's fingerprint once it has stayed the same for half a second and two polls (a
+    /// take being copied in, or exported in several writes, is built when it is whole), or nil when
+    /// a stop is asked for first.
+    func settled(_ stop: StopRequest) async -> AssetsFingerprint? {
+        let quiet = max(interval * 2, .milliseconds(500))
+        var last = AssetsFingerprint.of(options.assets)
+        var since = ContinuousClock.now
+        while !stop.requested {
+            try? await Task.sleep(for: interval)
+            let now = AssetsFingerprint.of(options.assets)
+            if now != last {
+                last = now
+                since = .now
+            } else if ContinuousClock.now - since >= quiet {
+                return last
+            }
+        }
+        return nil
+    }
+}
+
+/// Ctrl-C (SIGINT) and SIGTERM. A build ends at once: the staging folder it is writing is removed
+/// (a swap under way is let finish), and it exits 128 + the signal's number. A watch is asked to
+/// stop after the build under way; a second signal ends it as a build ends.
 final class StopRequest: @unchecked Sendable {
-    // @unchecked: `count` is guarded by `lock`.
+    // @unchecked: `count` is guarded by `lock`; `sources` is set once, in `install`.
     private let lock = NSLock()
     private var count = 0
     private var sources: [DispatchSourceSignal] = []
+    private let watching: Bool
+    private let output: String
+    private let console: Console
+
+    private init(watching: Bool, output: String, console: Console) {
+        self.watching = watching
+        self.output = output
+        self.console = console
+    }
 
     var requested: Bool { lock.withLock { count > 0 } }
 
-    static func install() -> StopRequest {
-        let request = StopRequest()
+    static func install(watching: Bool, output: String, console: Console) -> StopRequest {
+        let request = StopRequest(watching: watching, output: output, console: console)
         for number in [SIGINT, SIGTERM] {
             signal(number, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-            source.setEventHandler { request.signalled() }
+            source.setEventHandler { request.signalled(number) }
             source.resume()
             request.sources.append(source)
         }
         return request
     }
 
-    private func signalled() {
+    private func signalled(_ number: Int32) {
         let times = lock.withLock {
             count += 1
             return count
         }
-        if times > 1 { exit(130) }
-        FileHandle.standardError.write(Data("\nsoundset: stopping (Ctrl-C again to end at once)\n".utf8))
+        if watching && times == 1 {
+            console.err("\nsoundset: stopping after the build under way (again to end at once)")
+            return
+        }
+        let output = output, console = console
+        Interruption.shared.interrupt(status: 128 + number) { swapped in
+            console.err(
+                swapped
+                    ? "\nsoundset: interrupted as the new set was swapped in: \(output) holds it"
+                    : "\nsoundset: interrupted; \(output) was not changed")
+        }
     }
 }

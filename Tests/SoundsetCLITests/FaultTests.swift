@@ -57,6 +57,56 @@ import Testing
 
     /// The same recordings give byte-identical Output whatever the order files were written in and
     /// however many workers run.
+    /// Ctrl-C and SIGTERM during a build, spread over its length: each ends it with 130 or 143 and
+    /// one line, Output is one whole set, and no staging folder is left beside it.
+    @Test func interruptedBuildsLeaveNothingBehind() throws {
+        let folder = try TemporaryDirectory()
+        defer { folder.remove() }
+        let assets = try folder.folder("Assets")
+        try AssetPacks.small(in: assets)
+        let config = assets.appendingPathComponent("soundset.json")
+        let configs = ["{}", #"{"loudness": {"target": -20}}"#]
+        var seconds = Double.infinity
+        var sets: [[String: Data]] = []
+        for json in configs {
+            try Data(json.utf8).write(to: config)
+            let started = Date()
+            #expect(try SoundsetExecutable.run(["build", "--quiet", "--no-cache"], in: folder.url).status == 0)
+            seconds = min(seconds, Date().timeIntervalSince(started))
+            sets.append(setSnapshot(of: folder.url.appendingPathComponent("Output")))
+        }
+        var current = 1
+        var interrupted = 0
+        for attempt in 0..<12 {
+            try Data(configs[1 - current].utf8).write(to: config)
+            let running = try RunningSoundset(["build", "--no-cache"], in: folder.url)
+            Thread.sleep(forTimeInterval: seconds * Double(attempt) / 12)
+            let signal = attempt % 2 == 0 ? SIGINT : SIGTERM
+            if running.process.isRunning { kill(running.process.processIdentifier, signal) }
+            let result = running.wait()
+            let state = setSnapshot(of: folder.url.appendingPathComponent("Output"))
+            let which = sets.firstIndex(of: state)
+            #expect(which != nil, "attempt \(attempt): Output is neither the old set nor the new one")
+            // A signal that comes before soundset installs its handler ends it the system's way,
+            // before it has written anything.
+            if result.status == signal {
+                #expect(result.stderr == "" && which == current, "attempt \(attempt)")
+            } else if result.status != 0 {
+                interrupted += 1
+                #expect(result.status == 128 + signal, "attempt \(attempt): \(result.stderr)")
+                // Interrupted before the swap: the old set; after it (printing): the new one.
+                let before = result.stderr == "\nsoundset: interrupted; Output was not changed\n"
+                let after = result.stderr.hasSuffix("\nsoundset: interrupted as the new set was swapped in: Output holds it\n")
+                #expect(before || after, "attempt \(attempt): \(result.stderr)")
+                #expect(which == (before ? current : 1 - current), "attempt \(attempt): \(result.stderr)")
+            }
+            let beside = try FileManager.default.contentsOfDirectory(atPath: folder.url.path).sorted()
+            #expect(beside == [".soundset-cache", "Assets", "Output"], "attempt \(attempt)")
+            current = which ?? current
+        }
+        #expect(interrupted >= 6)
+    }
+
     @Test func outputIsTheSameBytesEveryTime() throws {
         let folder = try TemporaryDirectory()
         defer { folder.remove() }

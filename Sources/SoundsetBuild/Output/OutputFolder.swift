@@ -97,7 +97,10 @@ public struct OutputFolder: Sendable {
     /// system's `.DS_Store` files.
     private func unwritten(_ entries: [String], manifest: Manifest) -> String? {
         let known: Set<String> = [SoundSetLayout.manifestName, SoundSetLayout.soundsName, Report.fileName, ".DS_Store"]
-        if let stranger = entries.sorted().first(where: { !known.contains($0) }) { return stranger }
+        // A report written again in place (`RegularFile.replace`) and interrupted leaves its
+        // temporary file: soundset's, swapped away with the old set.
+        let ours = { (name: String) in known.contains(name) || RegularFile.replacedName(ofTemporary: name) == Report.fileName }
+        if let stranger = entries.sorted().first(where: { !ours($0) }) { return stranger }
         let listed = Set(manifest.clips.flatMap { [$0.file] + [$0.copy].compactMap { $0 } } + [".DS_Store"])
         let sounds = (try? FileManager.default.contentsOfDirectory(atPath: url.appendingPathComponent(SoundSetLayout.soundsName).path)) ?? []
         return sounds.sorted().first { !listed.contains($0) }.map { "\(SoundSetLayout.soundsName)/\($0)" }
@@ -139,9 +142,11 @@ public struct OutputFolder: Sendable {
                     throw BuildProblem("\(displayName)/\(name)", "cannot be written (\(error.reason))")
                 }
             }
-            try swap(in: staging)
+            try Interruption.shared.swapping { () throws(BuildProblem) in try swap(in: staging) }
+            Interruption.shared.done(staging)
         } catch {
             try? FileManager.default.removeItem(at: staging)
+            Interruption.shared.done(staging)
             throw error
         }
     }
@@ -190,7 +195,7 @@ public struct OutputFolder: Sendable {
     /// A kill between the two renames of a swap leaves the old set retired and no output folder:
     /// put it back. Then remove what killed builds left behind: the caller holds the folder's build
     /// lock, so no other build of it is running, and another folder's are never this one's.
-    private func recoverInterruptedSwap() {
+    func recoverInterruptedSwap() {
         let fileManager = FileManager.default
         let leftovers = ((try? fileManager.contentsOfDirectory(atPath: parent.path)) ?? []).sorted()
         if !fileManager.fileExists(atPath: url.path), let retired = leftovers.first(where: { isLeftover($0, of: retiredPrefix) }) {
@@ -204,9 +209,11 @@ public struct OutputFolder: Sendable {
     /// Creates an empty staging folder with its `Sounds` folder, beside the output folder.
     private func makeStaging() throws(BuildProblem) -> URL {
         let staging = parent.appendingPathComponent(stagingPrefix + UUID().uuidString)
+        Interruption.shared.writing(staging)
         do {
             try FileManager.default.createDirectory(at: staging.appendingPathComponent(SoundSetLayout.soundsName), withIntermediateDirectories: true)
         } catch {
+            Interruption.shared.done(staging)
             throw BuildProblem(displayName, "cannot create a staging folder in \(parent.path) (\(RegularFile.reason(error))); check that the folder is writable")
         }
         return staging

@@ -22,7 +22,7 @@ public enum Report {
         } catch {
             throw BuildProblem(outputDisplay, "cannot be read for the report (\(error)): run \(Checker.rebuildCommand(assetsDisplay: assetsDisplay, outputDisplay: outputDisplay)) first")
         }
-        let html = Data(ReportPage.html(data, refreshSeconds: refreshSeconds).utf8)
+        let html = Data(marked(ReportPage.html(data, refreshSeconds: refreshSeconds), assets: assets).utf8)
         do { try RegularFile.replace(file, with: html) } catch {
             throw BuildProblem(fileDisplay, "cannot be written (\(error.reason)); check that its folder exists and is writable")
         }
@@ -60,6 +60,24 @@ public enum Report {
                 warnings.append(BuildProblem("\(assetsDisplay)/\(ClipName.printable(clip.sourceFile))", warning))
             }
         }
-        return (Data(ReportPage.html(data, refreshSeconds: refreshSeconds).utf8), warnings)
+        return (Data(marked(ReportPage.html(data, refreshSeconds: refreshSeconds), assets: assets).utf8), warnings)
+    }
+
+    /// The tag that records which `soundset.json` (its sha256; empty for none) the page was made
+    /// with: the report shows settings that do not change the set (`report.amounts`, `limits`,
+    /// `maxAmount`), so a set found up to date has its report made again when they changed.
+    private static let configurationTag = #"<meta name="soundset-configuration" content=""#
+
+    private static func marked(_ html: String, assets: URL) -> String {
+        guard let head = html.range(of: "<head>") else { return html }
+        let sha = Stamps.configurationFileSHA256(assets) ?? "unreadable"
+        return html.replacingCharacters(in: head, with: "<head>\n" + configurationTag + sha + "\">")
+    }
+
+    /// Whether the written report `html` is the one a build with these settings writes: made with
+    /// the assets' `soundset.json` as it is now, and reloading itself exactly when asked to.
+    static func isCurrent(_ html: Data, assets: URL, refreshSeconds: Int?) -> Bool {
+        guard refreshes(html) == (refreshSeconds != nil), let sha = Stamps.configurationFileSHA256(assets) else { return false }
+        return html.prefix(4096).range(of: Data((configurationTag + sha + "\"").utf8)) != nil
     }
 }

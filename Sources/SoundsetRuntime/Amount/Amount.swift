@@ -95,29 +95,38 @@ extension AmountError {
     /// one (`1e5`: "the amount has an exponent: write 100000"); otherwise the general description.
     public func explaining(_ text: String) -> String {
         guard let meant = Amount.meant(by: text) else { return description }
+        if meant.decimalComma { return "the amount has a decimal comma: write \(meant.text), with a point" }
         let reason = description.split(separator: ":", maxSplits: 1).first.map(String.init) ?? description
-        return "\(reason): write \(meant)"
+        return "\(reason): write \(meant.text)"
     }
 }
 
 extension Amount {
     /// The plain amount text that refused `text` most likely means, when it means exactly one:
-    /// `+12.50` → `12.50`, ` 1 234.50 ` → `1234.50`, `1,000` → `1000`, `1.2e3` → `1200`,
-    /// full-width `１２` → `12`, `07.50` → `7.50`, `12.` → `12`, `.5` → `0.5`. Never rounds: `1.234`
-    /// and `1e-3` mean nothing here, and neither does a negative amount.
-    public static func meant(by text: String) -> String? {
+    /// `+12.50` → `12.50`, ` 1 234.50 ` → `1234.50`, `1,000` → `1000`, `1,5` and `1.000,50` →
+    /// `1.5` and `1000.50` (a decimal comma), `1.2e3` → `1200`, full-width `１２` → `12`, `07.50` →
+    /// `7.50`, `12.` → `12`, `.5` → `0.5`. Separators count as thousands only between groups of
+    /// three digits; nothing is ever rounded (`1.234` and `1e-3` mean nothing here), and a negative
+    /// amount means nothing either.
+    public static func meant(by text: String) -> (text: String, decimalComma: Bool)? {
         var scalars = String.UnicodeScalarView()
         for scalar in text.unicodeScalars {
             switch scalar {
             case "\u{FF10}"..."\u{FF19}": scalars.append(Unicode.Scalar(scalar.value - 0xFF10 + 0x30)!)
             case "\u{FF0E}": scalars.append(".")
+            case "\u{FF0C}": scalars.append(",")
             case "E": scalars.append("e")
             case "+": if scalars.isEmpty { continue } else { scalars.append(scalar) }
-            case ",", "_", "'", "\u{00A0}", "\u{202F}": continue
+            case "_", "'", "\u{00A0}", "\u{202F}": scalars.append(",")
             default: if scalar.properties.isWhitespace { continue } else { scalars.append(scalar) }
             }
         }
         var plain = String(scalars)
+        var decimalComma = false
+        if plain.contains(",") {
+            guard let separated = Self.withoutSeparators(plain) else { return nil }
+            (plain, decimalComma) = separated
+        }
         // An exponent, applied by moving the point: exact, and refused when it leaves > 2 decimals.
         let exponentParts = plain.split(separator: "e", omittingEmptySubsequences: false)
         if exponentParts.count == 2 {
@@ -141,7 +150,32 @@ extension Amount {
         // Leading zeros of the whole part, keeping one before the point.
         while plain.count > 1, plain.hasPrefix("0"), plain.dropFirst().first?.isASCIIDigit == true { plain.removeFirst() }
         guard plain != text, (try? Amount(plain)) != nil else { return nil }
-        return plain
+        return (plain, decimalComma)
+    }
+
+    /// `text` (with `,` for every separator) without its thousands separators, and with a decimal
+    /// comma made a point: `1,000` and `1,000.50`; `1,5`, `12,50` and `1.000,50` (the comma last,
+    /// one or two digits after it). Nil when the groups are not thousands (`1,0000`, `1,5,0`).
+    private static func withoutSeparators(_ text: String) -> (String, Bool)? {
+        var body = text
+        var decimals: String?
+        var decimalComma = false
+        if let comma = body.lastIndex(of: ","), case let after = body[body.index(after: comma)...],
+            (1...2).contains(after.count), after.allSatisfy(\.isASCIIDigit)
+        {
+            // A decimal comma; points before it are then thousands separators.
+            decimals = String(after)
+            body = String(body[..<comma]).replacingOccurrences(of: ".", with: ",")
+            decimalComma = true
+        } else if let point = body.firstIndex(of: ".") {
+            decimals = String(body[body.index(after: point)...])
+            body = String(body[..<point])
+        }
+        let groups = body.split(separator: ",", omittingEmptySubsequences: false)
+        guard let first = groups.first, (1...3).contains(first.count) || groups.count == 1,
+            groups.dropFirst().allSatisfy({ $0.count == 3 }), groups.allSatisfy({ $0.allSatisfy(\.isASCIIDigit) })
+        else { return nil }
+        return (groups.joined() + (decimals.map { "." + $0 } ?? ""), decimalComma)
     }
 }
 
