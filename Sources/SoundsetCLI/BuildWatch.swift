@@ -13,8 +13,8 @@ import SoundsetBuild
 /// being copied in is not built half-written. Each build is the ordinary incremental one, and its
 /// report reloads itself every second. Ctrl-C lets the build under way finish, writes the report
 /// once more without the reload, and ends with exit 0; a second Ctrl-C ends at once, as a build
-/// does (its staging folder removed; the report may then still reload, which the check and the
-/// next build see to).
+/// does (its staging folder removed; the report may then still reload, until the next build
+/// writes it again).
 struct BuildWatch {
     var options: BuildOptions
     var printing: BuildCommand.Printing

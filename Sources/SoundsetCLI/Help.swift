@@ -37,7 +37,8 @@ enum Help {
         speech lies) and OUTPUT/report.html (the page to listen to and look at the set).
         The output folder is replaced whole only when every recording is good; otherwise nothing is
         written and every problem is printed. A file in it that soundset did not write stops the
-        build (move it out: nothing of yours is deleted). One build at a time per output folder: a
+        build (move it out: nothing of yours is deleted, Finder's .DS_Store files aside). Ctrl-C
+        ends a build with nothing left behind (exit 130). One build at a time per output folder: a
         second one waits for the first (and says so), and check, plan and render never see half of
         two sets.
 

@@ -60,7 +60,8 @@ public enum SoundsetCommandLine {
             }
         } catch let error as UsageError {
             console.err("soundset: \(error.message)")
-            console.err("run 'soundset --help' for usage")
+            let known = Help.text(for: command) != nil && !["help", "-h", "--help"].contains(command)
+            console.err(known ? "run 'soundset \(command) --help' for usage" : "run 'soundset --help' for usage")
             return ExitCode.usage
         } catch {
             console.err("soundset: \(error)")

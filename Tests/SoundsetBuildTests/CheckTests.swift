@@ -183,7 +183,7 @@ actor BuiltSet {
             report.problems == [
                 CheckProblem(
                     "completeness", "Output/manifest.json",
-                    "the zh-CN reading needs clips the set lacks: 5 (record Assets/<name>.wav for each and run soundset build --assets Assets --output Output)")
+                    "the zh-CN reading needs clips the set lacks: 5 (record it as Assets/5.wav and run soundset build --assets Assets --output Output)")
             ])
         #expect(report.budget == nil)
     }

@@ -45,7 +45,7 @@ import Testing
         #expect(problems.contains { $0.hasPrefix("Assets/quiet.wav: no speech found") })
         #expect(
             problems.contains("Assets/bad name.wav: 'bad name' is not a valid clip name: only ASCII letters, digits, '_' and '-' are allowed; rename the file"))
-        #expect(problems.contains("Assets/yuan.aiff: Assets/yuan.wav make the same clip 'yuan' (keep one of them)"))
+        #expect(problems.contains("Assets/yuan.aiff: it and Assets/yuan.wav make the same clip 'yuan' (keep one of them)"))
         #expect(
             problems.contains(
                 "Assets/long.wav: is 31.0 s long; iOS plays the default sound for notification sounds of 30 s or more (cut it to one word or phrase)"))

@@ -81,7 +81,7 @@ import Testing
     func badUsageExits64(arguments: [String], message: String) throws {
         let result = try SoundsetExecutable.run(arguments)
         #expect(result.status == 64)
-        #expect(result.stderr == message + "\nrun 'soundset --help' for usage\n")
+        #expect(result.stderr == message + "\nrun 'soundset \(arguments[0]) --help' for usage\n")
     }
 
     @Test func helpDocumentsEveryOptionAndKey() throws {

@@ -74,7 +74,7 @@ import Testing
             "Assets/text.aiff": "cannot be read as audio: ",
             "Assets/tiny.wav": "no speech found",
             "Assets/with space.wav": "'with space' is not a valid clip name: only ASCII letters, digits, '_' and '-' are allowed; rename the file",
-            "Assets/yuan.aiff": "Assets/yuan.wav make the same clip 'yuan' (keep one of them)",
+            "Assets/yuan.aiff": "it and Assets/yuan.wav make the same clip 'yuan' (keep one of them)",
         ]
         #expect(lines.count == expected.count + 1, "\(lines)")
         for (subject, message) in expected {

@@ -45,7 +45,7 @@ import Testing
     @Test func badUsageExits64() throws {
         let result = try SoundsetExecutable.run(["check", "--format", "yaml"])
         #expect(result.status == 64)
-        #expect(result.stderr == "soundset: --format must be text or json\nrun 'soundset --help' for usage\n")
+        #expect(result.stderr == "soundset: --format must be text or json\nrun 'soundset check --help' for usage\n")
         let help = try SoundsetExecutable.run(["check", "--help"])
         for word in [
             "--assets DIR", "--output DIR", "--format text|json", "integrity", "freshness", "durations", "format", "completeness", "budget", "GITHUB_ACTIONS",

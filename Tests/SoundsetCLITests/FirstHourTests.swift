@@ -55,14 +55,16 @@ import Testing
         for name in ["两", "十", "萬"] {
             try FileManager.default.copyItem(at: assets.appendingPathComponent("1.wav"), to: assets.appendingPathComponent("\(name).wav"))
         }
+        try FileManager.default.copyItem(at: assets.appendingPathComponent("1.wav"), to: assets.appendingPathComponent("元.wav"))
         let result = try SoundsetExecutable.run(["build"], in: folder.url)
         #expect(result.status == 1)
         #expect(
             result.stderr.split(separator: "\n").map(String.init) == [
                 "error: Assets/两.wav: '两' is not a valid clip name: only ASCII letters, digits, '_' and '-' are allowed; rename it liang.wav (两 is the clip liang)",
+                "error: Assets/元.wav: '元' is not a valid clip name: only ASCII letters, digits, '_' and '-' are allowed; 元 is the clip yuan, which Assets/yuan.wav already is: keep one of the two takes",
                 "error: Assets/十.wav: '十' is not a valid clip name: only ASCII letters, digits, '_' and '-' are allowed; rename it ten.wav (十 is the clip ten)",
                 "error: Assets/萬.wav: '萬' is not a valid clip name: only ASCII letters, digits, '_' and '-' are allowed; rename it ten_thousand.wav (萬 is the clip ten_thousand)",
-                "soundset: build failed with 3 problems; Output was not changed",
+                "soundset: build failed with 4 problems; Output was not changed",
             ])
     }
 
@@ -105,6 +107,9 @@ import Testing
         try FileManager.default.removeItem(at: folder.url.appendingPathComponent("Assets/1.wav"))
         let configured = try SoundsetExecutable.run(["build"], in: folder.url)
         #expect(configured.stdout.split(separator: "\n").first == "rebuilt 3 (configuration changed), 0 unchanged, 1 removed (1)")
+        try Data(#"{"loudness": {"target": -20}, "announcement": {"gapMs": 40}}"#.utf8).write(to: folder.url.appendingPathComponent("Assets/soundset.json"))
+        let gap = try SoundsetExecutable.run(["build"], in: folder.url)
+        #expect(gap.stdout.split(separator: "\n").first == "no clip changed (3 unchanged); the manifest did (recordings' names or announcement settings)")
         try retake("2", in: folder, seconds: 0.2)
         let verbose = try SoundsetExecutable.run(["build", "--verbose"], in: folder.url)
         let table = verbose.stdout.split(separator: "\n").map(String.init)
@@ -142,7 +147,7 @@ import Testing
         let folder = try TemporaryDirectory()
         defer { folder.remove() }
         try AssetPacks.small(in: try folder.folder("Assets"))
-        try Data(#"{"limits": {"maxSeconds": {"yuan": 0.1}}}"#.utf8).write(to: folder.url.appendingPathComponent("Assets/soundset.json"))
+        try Data(#"{"limits": {"maxSeconds": {"yuan": 0.1, "yaun": 0.5}}}"#.utf8).write(to: folder.url.appendingPathComponent("Assets/soundset.json"))
         let build = try SoundsetExecutable.run(["build"], in: folder.url)
         #expect(build.status == 0)
         let check = try SoundsetExecutable.run(["check"], in: folder.url)
@@ -151,11 +156,25 @@ import Testing
             guard let close = line.firstIndex(of: "]"), line.hasPrefix("[") else { return nil }
             return String(line[line.index(close, offsetBy: 2)...])
         }
-        let warned = build.stderr.split(separator: "\n").compactMap { $0.hasPrefix("warning: Output/") ? String($0.dropFirst(9)) : nil }
-        #expect(checked.count == 2, "\(check.stdout)")
+        let warned = build.stderr.split(separator: "\n").compactMap {
+            $0.hasPrefix("warning: Output/") || $0.hasPrefix("warning: Assets/soundset.json") ? String($0.dropFirst(9)) : nil
+        }
+        #expect(checked.count == 3, "\(check.stdout)")
         #expect(warned == checked)
-        #expect(warned.first?.hasPrefix("Output/Sounds/yuan.caf: lasts ") == true)
-        #expect(warned.first?.hasSuffix(" s, over the 0.1 s limit for 'yuan': re-record it as one word or raise limits.maxSeconds") == true)
+        #expect(warned.first == "Assets/soundset.json: limits.maxSeconds: 'yaun' matches no clip of the set: correct it (soundset clips lists the names)")
+        #expect(warned.dropFirst().first?.hasPrefix("Output/Sounds/yuan.caf: lasts ") == true)
+        #expect(warned.dropFirst().first?.hasSuffix(" s, over the 0.1 s limit for 'yuan': re-record it as one word or raise limits.maxSeconds") == true)
+    }
+
+    /// A bad setting is said, not what the defaults it falls back to would find.
+    @Test func aBadLimitIsSaidAlone() throws {
+        let folder = try built()
+        defer { folder.remove() }
+        try Data(#"{"limits": {"maxSeconds": {"*": 0.0001}}}"#.utf8).write(to: folder.url.appendingPathComponent("Assets/soundset.json"))
+        let check = try SoundsetExecutable.run(["check"], in: folder.url)
+        let checks = check.stdout.split(separator: "\n").compactMap { $0.hasPrefix("[") ? $0.split(separator: "]").first.map { String($0.dropFirst()) } : nil }
+        #expect(checks == ["configuration", "completeness"], "\(check.stdout)")
+        #expect(check.stdout.hasPrefix("[configuration] Assets/soundset.json: limits.maxSeconds.*: 0.0001 s is out of range (0.01 to 29.99)\n"))
     }
 
     /// The report is part of the set: written with it (never left from an older set), skipped with
@@ -208,6 +227,13 @@ import Testing
                 == "error: Output/\(named): soundset did not write it, and Output is replaced whole: move it out\nsoundset: build failed with 1 problem; Output was not changed\n"
         )
         #expect(snapshot(of: folder.url.appendingPathComponent("Output")) == before)
+        // The check says so too, before the next build does.
+        let check = try SoundsetExecutable.run(["check"], in: folder.url)
+        #expect(check.status == 1)
+        let line = file.hasPrefix("Sounds/")
+            ? "[integrity] Output/\(file): is not listed in the manifest, so soundset did not write it: move it out (the build replaces the folder whole)"
+            : "[integrity] Output/\(named): soundset did not write it, and the next build will not replace Output while it is there: move it out"
+        #expect(check.stdout.split(separator: "\n").contains { $0 == line }, "\(check.stdout)")
     }
 
     /// The README's synopses and clip tables are the commands' own.

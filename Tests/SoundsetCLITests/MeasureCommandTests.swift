@@ -32,6 +32,6 @@ import Testing
         #expect(bad.stdout.hasPrefix("   0.500 s  -23.00 LUFS"))
         let usage = try SoundsetExecutable.run(["measure"], in: folder.url)
         #expect(usage.status == 64)
-        #expect(usage.stderr == "soundset: measure needs one or more FILEs\nrun 'soundset --help' for usage\n")
+        #expect(usage.stderr == "soundset: measure needs one or more FILEs\nrun 'soundset measure --help' for usage\n")
     }
 }

@@ -113,7 +113,7 @@ public struct AssetCatalog: Sendable {
         let byName = Dictionary(grouping: recordings) { $0.name.lowercased() }
         for (key, group) in byName.sorted(by: { $0.key < $1.key }) where group.count > 1 {
             let paths = group.map(\.displayPath)
-            problems.append(BuildProblem(paths[0], "\(paths.dropFirst().joined(separator: " and ")) make the same clip '\(group[0].name)' (keep one of them)"))
+            problems.append(BuildProblem(paths[0], "it and \(paths.dropFirst().joined(separator: " and ")) make the same clip '\(group[0].name)' (keep one of them)"))
             recordings.removeAll { $0.name.lowercased() == key }
         }
 
@@ -195,7 +195,14 @@ public struct AssetCatalog: Sendable {
             // A known clip's characters (两, 十, 萬) are named the way the reading names it.
             let ext = (fileName as NSString).pathExtension
             let known = SpeechLocale.allCases.lazy.compactMap { ClipGuide.of($0).clip(said: name) }.first
-            let rename = known.map { "rename it \($0).\(ext) (\(name) is the clip \($0))" } ?? "rename the file"
+            var rename = known.map { "rename it \($0).\(ext) (\(name) is the clip \($0))" } ?? "rename the file"
+            // A take of that clip is there already: renaming would replace or duplicate it.
+            if let known,
+                let taken = ((try? FileManager.default.contentsOfDirectory(atPath: assets.path)) ?? []).sorted()
+                    .first(where: { ($0 as NSString).deletingPathExtension.lowercased() == known.lowercased() })
+            {
+                rename = "\(name) is the clip \(known), which \(displayName)/\(ClipName.printable(taken)) already is: keep one of the two takes"
+            }
             return .problem(BuildProblem(display, "'\(ClipName.printable(name))' is not a valid clip name: \(reason); \(rename)"))
         }
         let info: SoundFileInfo

@@ -72,15 +72,18 @@ public enum Checker {
         let sounds = output.appendingPathComponent(SoundSetLayout.soundsName)
         let soundsDisplay = "\(outputDisplay)/\(SoundSetLayout.soundsName)"
         problems += integrity(manifest, sounds: sounds, soundsDisplay: soundsDisplay, manifestPath: manifestPath, rebuild: rebuild)
+        problems += foreign(in: output, outputDisplay: outputDisplay, manifest: manifest)
         problems += freshness(
             manifest, assets: assets, assetsDisplay: assetsDisplay, configuration: configurationValid ? configuration : nil,
             configPath: configPath, manifestPath: manifestPath, rebuild: rebuild)
-        problems += durations(manifest, configuration: configuration, soundsDisplay: soundsDisplay)
+        // The limits and the budgets are the configuration's: with a bad one, its problems are
+        // said, not what its defaults would find.
+        if configurationValid { problems += durations(manifest, configuration: configuration, soundsDisplay: soundsDisplay, configPath: configPath) }
         problems += format(manifest, manifestPath: manifestPath, rebuild: rebuild)
         let missing = completeness(manifest, manifestPath: manifestPath, assetsDisplay: assetsDisplay, rebuild: rebuild)
         problems += missing
         var budget: CheckBudget?
-        if missing.isEmpty {
+        if missing.isEmpty, configurationValid {
             let result = worstCase(manifest, locale: manifest.locale, configuration: configuration)
             budget = result.budget
             problems += result.problems.map { CheckProblem("budget", configPath, $0) }
@@ -121,6 +124,22 @@ public enum Checker {
         for name in present.sorted() where !listed.contains(name) {
             problems.append(
                 CheckProblem("integrity", "\(soundsDisplay)/\(ClipName.printable(name))", "is not listed in the manifest, so soundset did not write it: move it out (the build replaces the folder whole)"))
+        }
+        return problems
+    }
+
+    /// What the next build would refuse: a file in the folder soundset did not write (the integrity
+    /// check above names unlisted clip files). (A report that reloads itself is not one: a watch may
+    /// be running, and the next build writes it without the reload.)
+    static func foreign(in output: URL, outputDisplay: String, manifest: Manifest) -> [CheckProblem] {
+        var problems: [CheckProblem] = []
+        let entries = (try? FileManager.default.contentsOfDirectory(atPath: output.path)) ?? []
+        let listedHere = Set(OutputFolder.clipFiles(in: output.appendingPathComponent(SoundSetLayout.soundsName)).map { "\(SoundSetLayout.soundsName)/\($0)" })
+        if let stranger = OutputFolder.unwritten(in: output, entries: entries, manifest: manifest), !listedHere.contains(stranger) {
+            problems.append(
+                CheckProblem(
+                    "integrity", "\(outputDisplay)/\(ClipName.printable(stranger))",
+                    "soundset did not write it, and the next build will not replace \(outputDisplay) while it is there: move it out"))
         }
         return problems
     }
@@ -201,8 +220,15 @@ public enum Checker {
         return problems
     }
 
-    static func durations(_ manifest: Manifest, configuration: Configuration, soundsDisplay: String) -> [CheckProblem] {
+    static func durations(_ manifest: Manifest, configuration: Configuration, soundsDisplay: String, configPath: String) -> [CheckProblem] {
         var problems: [CheckProblem] = []
+        // A pattern that names no clip holds nothing: most likely a typo, and the limit meant is not applied.
+        for pattern in (configuration.limits.maxSeconds ?? [:]).keys.sorted() where !manifest.clips.contains(where: { ClipPattern.matches(pattern, $0.name) }) {
+            problems.append(
+                CheckProblem(
+                    "durations", configPath,
+                    "limits.maxSeconds: '\(ClipName.printable(pattern))' matches no clip of the set: correct it (soundset clips lists the names)"))
+        }
         for clip in manifest.clips {
             let path = "\(soundsDisplay)/\(ClipName.printable(clip.file))"
             let seconds = Double(clip.frames) / Double(max(1, manifest.sampleRate))
@@ -238,6 +264,16 @@ public enum Checker {
         return problems
     }
 
+    /// How to record `missing`: the files to make, named when they are few.
+    static func recordHint(_ missing: [String], assetsDisplay: String) -> String {
+        let files = missing.map { "\(assetsDisplay)/\(ClipName.printable($0)).wav" }
+        switch files.count {
+        case 1: return "record it as \(files[0])"
+        case 2...3: return "record them as \(files.dropLast().joined(separator: ", ")) and \(files.last!)"
+        default: return "record each as \(assetsDisplay)/<clip>.wav (e.g. \(files[0]); soundset clips says what each is)"
+        }
+    }
+
     static func completeness(_ manifest: Manifest, manifestPath: String, assetsDisplay: String, rebuild: String) -> [CheckProblem] {
         let locale = manifest.locale
         let reading = manifest.reading ?? ReadingOptions()
@@ -254,7 +290,7 @@ public enum Checker {
             problems.append(
                 CheckProblem(
                     "completeness", manifestPath,
-                    "the \(locale.rawValue) reading needs clips the set lacks: \(missing.joined(separator: ", ")) (record \(assetsDisplay)/<name>.wav for each and run \(rebuild))"
+                    "the \(locale.rawValue) reading needs clips the set lacks: \(missing.joined(separator: ", ")) (\(recordHint(missing, assetsDisplay: assetsDisplay)) and run \(rebuild))"
                 ))
         }
         let variants = Set(locale.optionalClipNames.filter(names.contains))
@@ -321,7 +357,7 @@ public enum Checker {
         else { return [] }
         let rebuild = rebuildCommand(assetsDisplay: assetsDisplay, outputDisplay: outputDisplay)
         let manifestPath = "\(outputDisplay)/\(SoundSetLayout.manifestName)"
-        var problems = durations(manifest, configuration: configuration, soundsDisplay: "\(outputDisplay)/\(SoundSetLayout.soundsName)")
+        var problems = durations(manifest, configuration: configuration, soundsDisplay: "\(outputDisplay)/\(SoundSetLayout.soundsName)", configPath: configPath)
         let missing = completeness(manifest, manifestPath: manifestPath, assetsDisplay: assetsDisplay, rebuild: rebuild)
         problems += missing
         if missing.isEmpty {

@@ -85,7 +85,7 @@ public struct OutputFolder: Sendable {
         guard let manifest = try? Manifest.load(from: url.appendingPathComponent(SoundSetLayout.manifestName)) else {
             return refused("holds files but no soundset manifest; refusing to replace it (empty it or choose another --output)")
         }
-        if let stranger = unwritten(entries, manifest: manifest) {
+        if let stranger = Self.unwritten(in: url, entries: entries, manifest: manifest) {
             return BuildProblem(
                 "\(displayName)/\(ClipName.printable(stranger))", "soundset did not write it, and \(displayName) is replaced whole: move it out")
         }
@@ -95,7 +95,7 @@ public struct OutputFolder: Sendable {
     /// The first file in the folder soundset did not write, as a path inside it, or nil: what the
     /// set holds is its manifest, its report, `Sounds/` with the files the manifest lists, and the
     /// system's `.DS_Store` files.
-    private func unwritten(_ entries: [String], manifest: Manifest) -> String? {
+    static func unwritten(in url: URL, entries: [String], manifest: Manifest) -> String? {
         let known: Set<String> = [SoundSetLayout.manifestName, SoundSetLayout.soundsName, Report.fileName, ".DS_Store"]
         // A report written again in place (`RegularFile.replace`) and interrupted leaves its
         // temporary file: soundset's, swapped away with the old set.

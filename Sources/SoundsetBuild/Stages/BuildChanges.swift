@@ -17,6 +17,9 @@ public struct BuildChanges: Sendable, Equatable {
     public var unchanged: [String]
     /// Clips the set had and no longer has.
     public var removed: [String]
+    /// The manifest differs from the one before (a recording renamed or re-encoded to the same
+    /// audio, an announcement setting), even when no clip does.
+    public var manifestChanged: Bool
 
     /// Compares `manifest` with the one it replaces (nil for a first build: every clip is new).
     public init(_ manifest: Manifest, replacing previous: Manifest?) {
@@ -42,14 +45,19 @@ public struct BuildChanges: Sendable, Equatable {
         self.unchanged = unchanged
         let names = Set(manifest.clips.map(\.name))
         removed = (previous?.clips ?? []).map(\.name).filter { !names.contains($0) }
+        manifestChanged = previous != manifest
     }
 
     /// `rebuilt 7 (recording changed), 17 unchanged`, with `, 2 removed (9, long)` when clips
-    /// went; `no clip changed (17 unchanged)` when the new set's clips are the old ones.
+    /// went; `no clip changed (17 unchanged)` when the new set's clips are the old ones (and what
+    /// else changed in the manifest, if anything did).
     public var summary: String {
         let count = rebuilt.reduce(0) { $0 + $1.clips.count }
         let gone = removed.isEmpty ? nil : "\(removed.count) removed (\(removed.map(ClipName.printable).joined(separator: ", ")))"
-        if count == 0 { return gone.map { "\($0), \(unchanged.count) unchanged" } ?? "no clip changed (\(unchanged.count) unchanged)" }
+        if count == 0 {
+            if let gone { return "\(gone), \(unchanged.count) unchanged" }
+            return "no clip changed (\(unchanged.count) unchanged)" + (manifestChanged ? "; the manifest did (recordings' names or announcement settings)" : "")
+        }
         let reasons =
             rebuilt.count == 1 ? rebuilt[0].reason.rawValue : rebuilt.map { "\($0.clips.count) \($0.reason.rawValue)" }.joined(separator: ", ")
         return (["rebuilt \(count) (\(reasons))", "\(unchanged.count) unchanged"] + (gone.map { [$0] } ?? [])).joined(separator: ", ")
@@ -57,6 +65,6 @@ public struct BuildChanges: Sendable, Equatable {
 
     public static func == (a: BuildChanges, b: BuildChanges) -> Bool {
         a.rebuilt.map(\.reason) == b.rebuilt.map(\.reason) && a.rebuilt.map(\.clips) == b.rebuilt.map(\.clips) && a.unchanged == b.unchanged
-            && a.removed == b.removed
+            && a.removed == b.removed && a.manifestChanged == b.manifestChanged
     }
 }

@@ -21,7 +21,7 @@ public struct ClipGuide: Sendable, Equatable, Codable {
         public var text: String {
             switch self {
             case .always: "always"
-            case .pointStyle: "reading.style point (the default)"
+            case .pointStyle: "always, unless reading.style is yuanJiaoFen"
             case .yuanJiaoFen: "reading.style yuanJiaoFen"
             case .useLiang: "reading.useLiang"
             case .optional: "optional"
@@ -55,13 +55,21 @@ public struct ClipGuide: Sendable, Equatable, Codable {
     }
 
     /// The clip recorded as `text` (a file named in characters, `两`, `十`, `萬`), when one is.
+    /// Spaces around the name are ignored, and full-width digits are their clips (`１` is `1`).
+    /// 块 (kuài) is not 元 (yuán): a set says what its takes say, so it is no clip's.
     public func clip(said text: String) -> String? {
+        let text = text.trimmingCharacters(in: .whitespaces)
         if let entry = entries.first(where: { $0.says == text && $0.need != .optional }) { return entry.name }
+        let scalars = text.unicodeScalars
+        if !scalars.isEmpty, scalars.allSatisfy({ ("\u{FF10}"..."\u{FF19}").contains($0) }) {
+            let digits = String(String.UnicodeScalarView(scalars.map { Unicode.Scalar($0.value - 0xFF10 + 0x30)! }))
+            if entries.contains(where: { $0.name == digits }) { return digits }
+        }
         guard locale == .zhCN else { return nil }
         let other: [String: String] = [
             "〇": "0", "壹": "1", "贰": "2", "貳": "2", "叁": "3", "參": "3", "肆": "4", "伍": "5", "陆": "6", "陸": "6", "柒": "7", "捌": "8",
             "玖": "9", "拾": "ten", "佰": "hundred", "仟": "thousand", "萬": "ten_thousand", "億": "hundred_million", "兩": "liang", "點": "point",
-            "圆": "yuan", "圓": "yuan", "块": "yuan", "塊": "yuan",
+            "圆": "yuan", "圓": "yuan", "收款到帐": "received",
         ]
         return other[text]
     }
