@@ -17,9 +17,9 @@ public struct BuildChanges: Sendable, Equatable {
     public var unchanged: [String]
     /// Clips the set had and no longer has.
     public var removed: [String]
-    /// The manifest differs from the one before (a recording renamed or re-encoded to the same
-    /// audio, an announcement setting), even when no clip does.
-    public var manifestChanged: Bool
+    /// What differs in the manifest besides the clips' sounds (a recording renamed or re-encoded to
+    /// the same audio, an announcement setting, soundset's version); empty when nothing does.
+    public var manifestChanges: [String]
 
     /// Compares `manifest` with the one it replaces (nil for a first build: every clip is new).
     public init(_ manifest: Manifest, replacing previous: Manifest?) {
@@ -45,7 +45,22 @@ public struct BuildChanges: Sendable, Equatable {
         self.unchanged = unchanged
         let names = Set(manifest.clips.map(\.name))
         removed = (previous?.clips ?? []).map(\.name).filter { !names.contains($0) }
-        manifestChanged = previous != manifest
+        manifestChanges = Self.differences(manifest, previous)
+    }
+
+    /// What else differs between the two manifests, in words.
+    private static func differences(_ manifest: Manifest, _ previous: Manifest?) -> [String] {
+        guard let previous, previous != manifest else { return [] }
+        var said: [String] = []
+        if previous.toolVersion != manifest.toolVersion { said.append("soundset \(manifest.toolVersion) built it") }
+        let sources = Dictionary(previous.clips.map { ($0.name, $0.source.file) }, uniquingKeysWith: { a, _ in a })
+        let renamed = manifest.clips.filter { clip in sources[clip.name].map { $0 != clip.source.file } ?? false }
+        if !renamed.isEmpty {
+            said.append("recordings renamed (" + renamed.map { "\(ClipName.printable(sources[$0.name]!)) → \(ClipName.printable($0.source.file))" }.joined(separator: ", ") + ")")
+        }
+        if previous.announcement != manifest.announcement { said.append("announcement settings") }
+        if previous.reading != manifest.reading { said.append("reading settings") }
+        return said.isEmpty ? ["its settings"] : said
     }
 
     /// `rebuilt 7 (recording changed), 17 unchanged`, with `, 2 removed (9, long)` when clips
@@ -56,7 +71,8 @@ public struct BuildChanges: Sendable, Equatable {
         let gone = removed.isEmpty ? nil : "\(removed.count) removed (\(removed.map(ClipName.printable).joined(separator: ", ")))"
         if count == 0 {
             if let gone { return "\(gone), \(unchanged.count) unchanged" }
-            return "no clip changed (\(unchanged.count) unchanged)" + (manifestChanged ? "; the manifest did (recordings' names or announcement settings)" : "")
+            let manifest = manifestChanges.isEmpty ? "" : "; the manifest did: " + manifestChanges.joined(separator: ", ")
+            return "no clip changed (\(unchanged.count) unchanged)" + manifest
         }
         let reasons =
             rebuilt.count == 1 ? rebuilt[0].reason.rawValue : rebuilt.map { "\($0.clips.count) \($0.reason.rawValue)" }.joined(separator: ", ")
@@ -65,6 +81,6 @@ public struct BuildChanges: Sendable, Equatable {
 
     public static func == (a: BuildChanges, b: BuildChanges) -> Bool {
         a.rebuilt.map(\.reason) == b.rebuilt.map(\.reason) && a.rebuilt.map(\.clips) == b.rebuilt.map(\.clips) && a.unchanged == b.unchanged
-            && a.removed == b.removed && a.manifestChanged == b.manifestChanged
+            && a.removed == b.removed && a.manifestChanges == b.manifestChanges
     }
 }
