@@ -10,10 +10,12 @@ public enum BuildPipeline {
     /// and budgets), so a designer hears of it before the app's CI does.
     /// - Throws: `BuildFailure` with every problem found; the output folder is then untouched.
     public static func run(_ options: BuildOptions) async throws -> BuildReport {
-        var report = try await build(options)
-        report.warnings += Checker.buildWarnings(
-            report.manifest, assets: options.assets, assetsDisplay: options.assetsDisplay, outputDisplay: options.outputDisplay)
-        return report
+        try await build(options)
+    }
+
+    /// What the check will say of the set (`Checker.setCheck`), as the build's warnings.
+    private static func checkWarnings(_ check: CheckReport) -> [BuildProblem] {
+        check.problems.map { BuildProblem($0.subject, $0.message) }
     }
 
     /// Writes the set's report again as `options` asks (reloading or not) when it is not so, holding
@@ -25,11 +27,18 @@ public enum BuildPipeline {
         }
         defer { withExtendedLifetime(lock) {} }
         let reportURL = outputURL.appendingPathComponent(Report.fileName)
-        guard let written = try? RegularFile.read(reportURL, maxBytes: 64 << 20), Report.refreshes(written) != (options.reportRefreshSeconds != nil)
-        else { return }
-        _ = try Report.write(
-            assets: options.assets, assetsDisplay: options.assetsDisplay, output: outputURL, outputDisplay: options.outputDisplay,
-            to: reportURL, fileDisplay: "\(options.outputDisplay)/\(Report.fileName)", refreshSeconds: options.reportRefreshSeconds)
+        guard let written = Report.head(of: reportURL), Report.refreshes(written) != (options.reportRefreshSeconds != nil) else { return }
+        try writeReport(options, outputURL: outputURL)
+    }
+
+    /// The report of the set in `outputURL`, written in place (the caller holds the build's lock).
+    private static func writeReport(_ options: BuildOptions, outputURL: URL) throws(BuildFailure) {
+        do {
+            _ = try Report.write(
+                assets: options.assets, assetsDisplay: options.assetsDisplay, output: outputURL, outputDisplay: options.outputDisplay,
+                to: outputURL.appendingPathComponent(Report.fileName), fileDisplay: "\(options.outputDisplay)/\(Report.fileName)",
+                refreshSeconds: options.reportRefreshSeconds)
+        } catch let problem as BuildProblem { throw BuildFailure([problem]) } catch { throw BuildFailure([BuildProblem(options.outputDisplay, "\(error)")]) }
     }
 
     /// A set found up to date, whose report is made again (holding the build's lock) when it is not
@@ -38,18 +47,19 @@ public enum BuildPipeline {
     /// after --watch), or the other way round; with --no-report, a report there is removed.
     private static func upToDate(_ manifest: Manifest, _ options: BuildOptions, outputURL: URL) throws -> BuildReport {
         // What a killed build left beside the folder goes now, not at the next build that writes.
-        (try? OutputFolder(url: outputURL, displayName: options.outputDisplay, assets: options.assets))?.recoverInterruptedSwap()
+        OutputFolder.recoverInterruptedSwap(of: outputURL)
         var report = BuildReport.upToDate(manifest)
+        let configPath = "\(options.assetsDisplay)/\(ConfigurationLoader.fileName)"
+        let configuration = try? ConfigurationLoader.load(from: options.assets.appendingPathComponent(ConfigurationLoader.fileName), displayPath: configPath)
+        report.warnings = checkWarnings(
+            Checker.setCheck(manifest, configuration: configuration, assetsDisplay: options.assetsDisplay, outputDisplay: options.outputDisplay))
         let reportURL = outputURL.appendingPathComponent(Report.fileName)
-        let written = try? RegularFile.read(reportURL, maxBytes: 64 << 20)
         if !options.writeReport {
-            if written != nil, (try? FileManager.default.removeItem(at: reportURL)) != nil { report.reportChange = .removed }
-        } else if !(written.map { Report.isCurrent($0, assets: options.assets, refreshSeconds: options.reportRefreshSeconds) } ?? false) {
-            do {
-                _ = try Report.write(
-                    assets: options.assets, assetsDisplay: options.assetsDisplay, output: outputURL, outputDisplay: options.outputDisplay,
-                    to: reportURL, fileDisplay: "\(options.outputDisplay)/\(Report.fileName)", refreshSeconds: options.reportRefreshSeconds)
-            } catch let problem as BuildProblem { throw BuildFailure([problem]) }
+            if FileManager.default.fileExists(atPath: reportURL.path), (try? FileManager.default.removeItem(at: reportURL)) != nil {
+                report.reportChange = .removed
+            }
+        } else if !(Report.head(of: reportURL).map { Report.isCurrent($0, assets: options.assets, refreshSeconds: options.reportRefreshSeconds) } ?? false) {
+            try writeReport(options, outputURL: outputURL)
             report.reportChange = .written
         }
         return report
@@ -89,14 +99,16 @@ public enum BuildPipeline {
                 prepared, decision: decision, configuration: configuration, memo: memo, loader: loader, jobs: options.jobs)
             let set = try await WriteStage.run(
                 finished, copies: catalog.copies, configuration: configuration, outputDisplay: options.outputDisplay, jobs: options.jobs)
+            let check = Checker.setCheck(
+                set.manifest, configuration: configuration, assetsDisplay: options.assetsDisplay, outputDisplay: options.outputDisplay)
             var reportWarnings: [BuildProblem] = []
             try output.commit(set) { staging throws(BuildProblem) in
                 guard options.writeReport else { return [:] }
-                let report = try reportOf(staging, options: options, prepared: prepared, previous: output.previous)
+                let report = try reportOf(staging, options: options, prepared: prepared, previous: output.previous, check: check)
                 reportWarnings = report.warnings
                 return [Report.fileName: report.html]
             }
-            return (decision, finished, set, reportWarnings)
+            return (decision, finished, set, reportWarnings + checkWarnings(check))
         }
         memo.remember(findings(options, outputURL: outputURL, configuration, manifest: set.manifest, hashed: hashed, prepared: prepared, files: set, probes: decision.probes))
 
@@ -107,14 +119,14 @@ public enum BuildPipeline {
     }
 
     /// The report of the staged set, and its designer's warnings.
-    private static func reportOf(_ staging: URL, options: BuildOptions, prepared: PreparedSet, previous: Manifest?) throws(BuildProblem)
+    private static func reportOf(_ staging: URL, options: BuildOptions, prepared: PreparedSet, previous: Manifest?, check: CheckReport) throws(BuildProblem)
         -> (html: Data, warnings: [BuildProblem])
     {
         let summaries = Dictionary(prepared.entries.map { ($0.summary.name, $0.summary) }, uniquingKeysWith: { a, _ in a })
         do {
             return try Report.staged(
                 assets: options.assets, assetsDisplay: options.assetsDisplay, staging: staging, outputDisplay: options.outputDisplay,
-                summaries: summaries, previous: previous, refreshSeconds: options.reportRefreshSeconds)
+                summaries: summaries, previous: previous, check: check, refreshSeconds: options.reportRefreshSeconds)
         } catch let problem as BuildProblem {
             throw problem
         } catch {

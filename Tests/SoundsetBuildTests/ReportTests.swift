@@ -147,14 +147,16 @@ import Testing
         let folder = try TemporaryDirectory()
         defer { folder.remove() }
         try await BuiltSet.shared.copy(into: folder.url)
+        let manifest = try Manifest.load(from: folder.url.appendingPathComponent("Output/manifest.json"))
+        let check = Checker.setCheck(manifest, configuration: Configuration(), assetsDisplay: "Assets", outputDisplay: "Output")
         let staged = try Report.staged(
             assets: folder.url.appendingPathComponent("Assets"), assetsDisplay: "Assets", staging: folder.url.appendingPathComponent("Output"),
-            outputDisplay: "Output", summaries: [:], previous: nil, refreshSeconds: 7)
+            outputDisplay: "Output", summaries: [:], previous: nil, check: check, refreshSeconds: 7)
         #expect(Report.refreshes(staged.html))
         #expect(String(decoding: staged.html, as: UTF8.self).contains("<meta http-equiv=\"refresh\" content=\"7\"/>"))
         let unwatched = try Report.staged(
             assets: folder.url.appendingPathComponent("Assets"), assetsDisplay: "Assets", staging: folder.url.appendingPathComponent("Output"),
-            outputDisplay: "Output", summaries: [:], previous: nil)
+            outputDisplay: "Output", summaries: [:], previous: nil, check: check)
         #expect(!Report.refreshes(unwatched.html))
     }
 

@@ -55,8 +55,6 @@ import Testing
         #expect(leftovers == [])
     }
 
-    /// The same recordings give byte-identical Output whatever the order files were written in and
-    /// however many workers run.
     /// Ctrl-C and SIGTERM during a build, spread over its length: each ends it with 130 or 143 and
     /// one line, Output is one whole set, and no staging folder is left beside it.
     @Test func interruptedBuildsLeaveNothingBehind() throws {
@@ -107,6 +105,8 @@ import Testing
         #expect(interrupted >= 6)
     }
 
+    /// The same recordings give byte-identical Output whatever the order files were written in and
+    /// however many workers run.
     @Test func outputIsTheSameBytesEveryTime() throws {
         let folder = try TemporaryDirectory()
         defer { folder.remove() }

@@ -57,6 +57,29 @@ enum TextbookReading {
         #expect(mismatches.isEmpty, "first mismatches: \(mismatches.prefix(5))")
     }
 
+    /// The clip guide asks for exactly what the readings use: every clip it lists as needed for a
+    /// set of options is read in some amount with them, and nothing else is (the other direction is
+    /// the random amounts below); its optional clips are read only when the set has them.
+    @Test(arguments: [
+        ReadingOptions(), ReadingOptions(keepTrailingZeros: true), ReadingOptions(useLiang: true), ReadingOptions(style: .yuanJiaoFen),
+        ReadingOptions(style: .yuanJiaoFen, useLiang: true),
+    ])
+    func theGuideAsksForWhatTheReadingsUse(options: ReadingOptions) throws {
+        let amounts = try ["0", "0.01", "0.1", "1.5", "2", "10", "12", "22", "200", "2000", "20000", "200000000", "123456789.09", "999999999999.99", "110", "1000"].map { try Amount($0) }
+        var read: Set<String> = []
+        for amount in amounts { read.formUnion(SpeechLocale.zhCN.read(amount, options: options)) }
+        #expect(read == Set(ClipGuide.of(.zhCN).needed(options: options)), "\(options)")
+        let variants = Set(SpeechLocale.zhCN.optionalClipNames)
+        var withVariants: Set<String> = []
+        for amount in amounts { withVariants.formUnion(SpeechLocale.zhCN.read(amount, options: options, variants: variants)) }
+        #expect(withVariants.subtracting(read) == variants)
+        var english: Set<String> = []
+        for amount in try (0...100).map({ try Amount(minorUnits: $0 * 101) }) + ["1000", "1000000", "1000000000"].map({ try Amount($0) }) {
+            english.formUnion(EnglishReading.clips(for: amount))
+        }
+        #expect(english == Set(ClipGuide.of(.enUS).needed(options: options)))
+    }
+
     /// 100,000 random amounts below 10^12 with two decimals, in every style: no two equal adjacent clip
     /// names after the Copy rule, every clip in the locale's list, and the whole part as the textbook reads it.
     @Test func randomAmountsBelowATrillion() throws {

@@ -39,7 +39,7 @@ public struct AssetsFingerprint: Sendable, Equatable {
             #endif
             result += [
                 Int64(info.st_size), Int64(modified.tv_sec), Int64(modified.tv_nsec), Int64(changed.tv_sec), Int64(changed.tv_nsec),
-                Int64(info.st_ino), Int64(info.st_mode),
+                Int64(bitPattern: UInt64(info.st_ino)), Int64(info.st_mode),
             ]
         }
         return result

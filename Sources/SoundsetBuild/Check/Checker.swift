@@ -76,14 +76,30 @@ public enum Checker {
         problems += freshness(
             manifest, assets: assets, assetsDisplay: assetsDisplay, configuration: configurationValid ? configuration : nil,
             configPath: configPath, manifestPath: manifestPath, rebuild: rebuild)
-        // The limits and the budgets are the configuration's: with a bad one, its problems are
-        // said, not what its defaults would find.
-        if configurationValid { problems += durations(manifest, configuration: configuration, soundsDisplay: soundsDisplay, configPath: configPath) }
+        let set = setCheck(
+            manifest, configuration: configurationValid ? configuration : nil, assetsDisplay: assetsDisplay, outputDisplay: outputDisplay)
+        problems += set.problems
+        return CheckReport(ok: problems.isEmpty, problems: problems, budget: set.budget, clips: manifest.clips.count)
+    }
+
+    /// The parts of the check that need only the manifest and the configuration: durations, format,
+    /// completeness and both budgets. The check runs them after its file checks; a build runs them
+    /// on the set it staged (for its warnings and the report), whose files it has just verified.
+    /// - Parameter configuration: nil when it could not be read: the limits and the budgets are
+    ///   then left out, so that its problems are said, not what its defaults would find.
+    public static func setCheck(_ manifest: Manifest, configuration: Configuration?, assetsDisplay: String, outputDisplay: String) -> CheckReport {
+        let rebuild = rebuildCommand(assetsDisplay: assetsDisplay, outputDisplay: outputDisplay)
+        let configPath = "\(assetsDisplay)/\(ConfigurationLoader.fileName)"
+        let manifestPath = "\(outputDisplay)/\(SoundSetLayout.manifestName)"
+        var problems: [CheckProblem] = []
+        if let configuration {
+            problems += durations(manifest, configuration: configuration, soundsDisplay: "\(outputDisplay)/\(SoundSetLayout.soundsName)", configPath: configPath)
+        }
         problems += format(manifest, manifestPath: manifestPath, rebuild: rebuild)
         let missing = completeness(manifest, manifestPath: manifestPath, assetsDisplay: assetsDisplay, rebuild: rebuild)
         problems += missing
         var budget: CheckBudget?
-        if missing.isEmpty, configurationValid {
+        if missing.isEmpty, let configuration {
             let result = worstCase(manifest, locale: manifest.locale, configuration: configuration)
             budget = result.budget
             problems += result.problems.map { CheckProblem("budget", configPath, $0) }
@@ -346,24 +362,6 @@ public enum Checker {
             limitSeconds: configuration.maxAnnouncementSeconds, mostStepsAmount: most.amount.description, maxSteps: most.steps,
             limitSteps: NotificationSchedule.maxSteps, maxAmount: maximum.description, composed: composed)
         return (budget, problems)
-    }
-
-    /// What the check will say of a set just built from `assets`, from its cheap parts (durations,
-    /// completeness, the budgets), with the check's own text: the build prints them as warnings, so
-    /// a designer hears of them before the app's CI does.
-    public static func buildWarnings(_ manifest: Manifest, assets: URL, assetsDisplay: String, outputDisplay: String) -> [BuildProblem] {
-        let configPath = "\(assetsDisplay)/\(ConfigurationLoader.fileName)"
-        guard let configuration = try? ConfigurationLoader.load(from: assets.appendingPathComponent(ConfigurationLoader.fileName), displayPath: configPath)
-        else { return [] }
-        let rebuild = rebuildCommand(assetsDisplay: assetsDisplay, outputDisplay: outputDisplay)
-        let manifestPath = "\(outputDisplay)/\(SoundSetLayout.manifestName)"
-        var problems = durations(manifest, configuration: configuration, soundsDisplay: "\(outputDisplay)/\(SoundSetLayout.soundsName)", configPath: configPath)
-        let missing = completeness(manifest, manifestPath: manifestPath, assetsDisplay: assetsDisplay, rebuild: rebuild)
-        problems += missing
-        if missing.isEmpty {
-            problems += worstCase(manifest, locale: manifest.locale, configuration: configuration).problems.map { CheckProblem("budget", configPath, $0) }
-        }
-        return problems.map { BuildProblem($0.subject, $0.message) }
     }
 
     /// The searches the banner budget asks, over one set's clips.

@@ -61,13 +61,14 @@ public struct Configuration: Sendable, Equatable, Codable {
     /// `limits.maxSeconds` adds to the defaults: of the patterns written, the most specific that
     /// matches wins (the one with the most literal characters); a name that none of them matches
     /// keeps its default, 4 s for the announcement's prefix and suffix and 1.2 s (`*`) for the rest.
-    public func maxSeconds(for name: String) -> (seconds: Double, pattern: String) {
+    /// `written` says whether the limit is one of `limits.maxSeconds` or a default.
+    public func maxSeconds(for name: String) -> (seconds: Double, pattern: String, written: Bool) {
         let written = limits.maxSeconds ?? [:]
         let best = written.keys.filter { ClipPattern.matches($0, name) }
             .max { (ClipPattern.literalCount($0), $1) < (ClipPattern.literalCount($1), $0) }
-        if let best { return (written[best]!, best) }
-        if name == announcement.prefix || name == announcement.suffix { return (4.0, name) }
-        return (1.2, "*")
+        if let best { return (written[best]!, best, true) }
+        if name == announcement.prefix || name == announcement.suffix { return (4.0, name, false) }
+        return (1.2, "*", false)
     }
 
     public init() {}

@@ -10,6 +10,9 @@ import Foundation
 /// it is writing are removed, and a swap under way (the exchange and the old set's removal) is let
 /// finish first, so the output folder is always one whole set and nothing is left beside it.
 /// The command line's signal handler calls `interrupt`.
+///
+/// Once the end has begun no swap starts and no staging folder is made: the build's thread, which
+/// goes on until the process ends, blocks where it would.
 public final class Interruption: @unchecked Sendable {
     // @unchecked: every field is guarded by `lock`.
     public static let shared = Interruption()
@@ -18,30 +21,48 @@ public final class Interruption: @unchecked Sendable {
     private var staging: Set<URL> = []
     private var swaps = 0
     private var pending: (status: Int32, say: @Sendable (Bool) -> Void)?
+    /// The process is being ended: nothing more may start.
     private var ending = false
     /// A new set was swapped in (the build's output is done; what remains is printing).
     private var swappedIn = false
-    /// Held by the thread that ends the process, from the start of the clean-up to `exit`.
-    private let endLock = NSLock()
 
-    /// A staging folder the build is writing, removed if it is interrupted.
-    func writing(_ folder: URL) { lock.withLock { _ = staging.insert(folder) } }
+    /// Makes a staging folder (`make`, run holding the lock, so an interruption sees the folder
+    /// either made and to be removed, or never made) and keeps it to remove if interrupted.
+    func writing<E: Error>(_ folder: URL, make: () throws(E) -> Void) throws(E) {
+        lock.lock()
+        if ending {
+            lock.unlock()
+            parkForever()
+        }
+        defer { lock.unlock() }
+        try make()
+        staging.insert(folder)
+    }
 
     /// The staging folder is gone (swapped in, or removed).
     func done(_ folder: URL) { lock.withLock { _ = staging.remove(folder) } }
 
-    /// Runs a swap, which an interruption waits for.
+    /// Runs a swap, which an interruption waits for; none starts once the end has begun.
     func swapping<T>(_ body: () throws(BuildProblem) -> T) throws(BuildProblem) -> T {
-        lock.withLock { swaps += 1 }
+        let refused: Bool = lock.withLock {
+            if ending { return true }
+            swaps += 1
+            return false
+        }
+        if refused { parkForever() }
+        var swapped = false
         defer {
             let waiting: (status: Int32, say: @Sendable (Bool) -> Void)? = lock.withLock {
                 swaps -= 1
-                return swaps == 0 ? pending : nil
+                if swapped { swappedIn = true }
+                guard swaps == 0, let pending else { return nil }
+                ending = true
+                return pending
             }
             if let waiting { end(waiting.status, say: waiting.say) }
         }
         let result = try body()
-        lock.withLock { swappedIn = true }
+        swapped = true
         return result
     }
 
@@ -50,9 +71,13 @@ public final class Interruption: @unchecked Sendable {
     /// output folder then holds it) before the process ends.
     public func interrupt(status: Int32, say: @escaping @Sendable (_ swapped: Bool) -> Void) {
         let now: Bool = lock.withLock {
-            guard swaps > 0 else { return true }
-            pending = (status, say)
-            return false
+            if ending { return false }
+            guard swaps == 0 else {
+                pending = (status, say)
+                return false
+            }
+            ending = true
+            return true
         }
         if now { end(status, say: say) }
     }
@@ -60,23 +85,25 @@ public final class Interruption: @unchecked Sendable {
     /// Blocks for good when the process is being ended by an interruption: the build, failing as
     /// its staging folder goes, must neither print nor exit before the clean-up is done.
     public func waitIfEnding() {
-        guard lock.withLock({ ending }) else { return }
-        endLock.lock()
+        if lock.withLock({ ending }) { parkForever() }
     }
 
+    private func parkForever() -> Never {
+        while true { sleep(60) }
+    }
+
+    /// Called once, with `ending` set: no folder is added and no swap starts from now on.
     private func end(_ status: Int32, say: @Sendable (Bool) -> Void) -> Never {
-        endLock.lock()
-        let (folders, swapped) = lock.withLock {
-            ending = true
-            return (staging, swappedIn)
-        }
-        // Other tasks may still be writing into them: try again while files keep appearing.
+        let (folders, swapped) = lock.withLock { (staging, swappedIn) }
+        // Other tasks may still be writing files into them: try again while files keep appearing.
         for folder in folders {
             for _ in 0..<5 where FileManager.default.fileExists(atPath: folder.path) {
                 try? FileManager.default.removeItem(at: folder)
             }
         }
         say(swapped)
-        exit(status)
+        // Not exit(3): worker threads may be inside a C library, whose atexit handlers must not run
+        // under them. Everything said was written unbuffered.
+        _exit(status)
     }
 }

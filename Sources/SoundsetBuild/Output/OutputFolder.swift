@@ -114,6 +114,7 @@ public struct OutputFolder: Sendable {
     public func commit(_ set: SoundSetFiles, extras: (URL) throws(BuildProblem) -> [String: Data] = { _ in [:] }) throws(BuildProblem) {
         recoverInterruptedSwap()
         let staging = try makeStaging()
+        defer { Interruption.shared.done(staging) }
         do throws(BuildProblem) {
             let sounds = staging.appendingPathComponent(SoundSetLayout.soundsName)
             for clip in set.clips {
@@ -143,10 +144,8 @@ public struct OutputFolder: Sendable {
                 }
             }
             try Interruption.shared.swapping { () throws(BuildProblem) in try swap(in: staging) }
-            Interruption.shared.done(staging)
         } catch {
             try? FileManager.default.removeItem(at: staging)
-            Interruption.shared.done(staging)
             throw error
         }
     }
@@ -195,7 +194,18 @@ public struct OutputFolder: Sendable {
     /// A kill between the two renames of a swap leaves the old set retired and no output folder:
     /// put it back. Then remove what killed builds left behind: the caller holds the folder's build
     /// lock, so no other build of it is running, and another folder's are never this one's.
-    func recoverInterruptedSwap() {
+    static func recoverInterruptedSwap(of url: URL) {
+        OutputFolder(leftoversOf: url).recoverInterruptedSwap()
+    }
+
+    /// The folder at `url` only to find what builds left beside it.
+    private init(leftoversOf url: URL) {
+        self.url = url
+        displayName = url.lastPathComponent
+        previous = nil
+    }
+
+    private func recoverInterruptedSwap() {
         let fileManager = FileManager.default
         let leftovers = ((try? fileManager.contentsOfDirectory(atPath: parent.path)) ?? []).sorted()
         if !fileManager.fileExists(atPath: url.path), let retired = leftovers.first(where: { isLeftover($0, of: retiredPrefix) }) {
@@ -209,11 +219,11 @@ public struct OutputFolder: Sendable {
     /// Creates an empty staging folder with its `Sounds` folder, beside the output folder.
     private func makeStaging() throws(BuildProblem) -> URL {
         let staging = parent.appendingPathComponent(stagingPrefix + UUID().uuidString)
-        Interruption.shared.writing(staging)
         do {
-            try FileManager.default.createDirectory(at: staging.appendingPathComponent(SoundSetLayout.soundsName), withIntermediateDirectories: true)
+            try Interruption.shared.writing(staging) {
+                try FileManager.default.createDirectory(at: staging.appendingPathComponent(SoundSetLayout.soundsName), withIntermediateDirectories: true)
+            }
         } catch {
-            Interruption.shared.done(staging)
             throw BuildProblem(displayName, "cannot create a staging folder in \(parent.path) (\(RegularFile.reason(error))); check that the folder is writable")
         }
         return staging

@@ -11,29 +11,41 @@ public enum Report {
         refreshSeconds: Int? = nil
     ) throws -> (clips: Int, warnings: Int, bytes: Int)
     {
-        let data: ReportData
+        // Written holding the swap lock it was gathered under, so no build swaps another set in
+        // between: the page is always of the set beside it.
+        let written: (data: ReportData, html: Data)
         do {
-            data = try OutputFolder.reading(output) {
+            written = try OutputFolder.reading(output) {
                 let check = Checker.runUnlocked(assets: assets, assetsDisplay: assetsDisplay, output: output, outputDisplay: outputDisplay)
-                return try ReportGatherer.gather(assets: assets, assetsDisplay: assetsDisplay, output: output, outputDisplay: outputDisplay, check: check)
+                let data = try ReportGatherer.gather(assets: assets, assetsDisplay: assetsDisplay, output: output, outputDisplay: outputDisplay, check: check)
+                let html = Data(marked(ReportPage.html(data, refreshSeconds: refreshSeconds), assets: assets).utf8)
+                do { try RegularFile.replace(file, with: html) } catch let failure as RegularFile.Failure {
+                    throw BuildProblem(fileDisplay, "cannot be written (\(failure.reason)); check that its folder exists and is writable")
+                }
+                return (data, html)
             }
         } catch let problem as BuildProblem {
             throw problem
         } catch {
             throw BuildProblem(outputDisplay, "cannot be read for the report (\(error)): run \(Checker.rebuildCommand(assetsDisplay: assetsDisplay, outputDisplay: outputDisplay)) first")
         }
-        let html = Data(marked(ReportPage.html(data, refreshSeconds: refreshSeconds), assets: assets).utf8)
-        do { try RegularFile.replace(file, with: html) } catch {
-            throw BuildProblem(fileDisplay, "cannot be written (\(error.reason)); check that its folder exists and is writable")
-        }
-        return (data.clips.count, data.clips.reduce(0) { $0 + $1.warnings.count }, html.count)
+        return (written.data.clips.count, written.data.clips.reduce(0) { $0 + $1.warnings.count }, written.html.count)
     }
 
-    /// Whether a written report reloads itself: its head carries `<meta http-equiv="refresh">`.
+    /// The first 4 KiB of the report at `url`, which hold its head's tags, or nil when there is none.
+    static func head(of url: URL) -> Data? {
+        guard let handle = try? FileHandle(forReadingFrom: url) else { return nil }
+        defer { try? handle.close() }
+        return (try? handle.read(upToCount: 4096)) ?? Data()
+    }
+
+    /// Whether a written report (or its `head(of:)`) reloads itself: its head carries
+    /// `<meta http-equiv="refresh">`.
     public static func refreshes(_ html: Data) -> Bool {
-        let text = String(decoding: html, as: UTF8.self)
-        guard let end = text.range(of: "</head>", options: .caseInsensitive) else { return false }
-        return text[..<end.lowerBound].range(of: "<meta http-equiv=\"refresh\"", options: .caseInsensitive) != nil
+        // The head's tags come first; its end may lie past the prefix, after the style sheet.
+        let text = String(decoding: html.prefix(4096), as: UTF8.self)
+        let end = text.range(of: "</head>", options: .caseInsensitive)?.lowerBound ?? text.endIndex
+        return text[..<end].range(of: "<meta http-equiv=\"refresh\"", options: .caseInsensitive) != nil
     }
 
     /// The file name of the report inside a set's folder.
@@ -44,12 +56,13 @@ public enum Report {
     /// - Parameters:
     ///   - summaries: what preparing each clip found, by clip name.
     ///   - previous: the set the build replaces.
+    ///   - check: what the check says of the staged set (`Checker.setCheck`: its files were just
+    ///     verified, and its recordings hashed, by the build).
     ///   - refreshSeconds: when set, the page reloads itself that often (a build that watches).
     static func staged(
         assets: URL, assetsDisplay: String, staging: URL, outputDisplay: String, summaries: [String: ClipSummary], previous: Manifest?,
-        refreshSeconds: Int? = nil
+        check: CheckReport, refreshSeconds: Int? = nil
     ) throws -> (html: Data, warnings: [BuildProblem]) {
-        let check = Checker.runUnlocked(assets: assets, assetsDisplay: assetsDisplay, output: staging, outputDisplay: outputDisplay)
         let data = try ReportGatherer.gather(
             assets: assets, assetsDisplay: assetsDisplay, output: staging, outputDisplay: outputDisplay, summaries: summaries, previous: previous,
             check: check)

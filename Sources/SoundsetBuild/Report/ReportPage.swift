@@ -142,14 +142,14 @@ enum ReportPage {
     }
 
     static func clipCard(
-        _ clip: ClipReport, words: ClipWords, scale: TimeScale, limit: (seconds: Double, pattern: String), change: BuildChanges.Reason?
+        _ clip: ClipReport, words: ClipWords, scale: TimeScale, limit: (seconds: Double, pattern: String, written: Bool), change: BuildChanges.Reason?
     ) -> String {
         var card = "<article class=\"clip\(clip.warnings.isEmpty ? "" : " flagged")\" id=\"clip-\(escape(clip.name))\">\n"
         card += "<div class=\"who\">" + saying(clip.name, words: words)
         card += "<h3><code>\(escape(clip.name))</code></h3>"
         if let change { card += "<p><span class=\"badge changed\" title=\"changed since the last build\">\(escape(change.rawValue))</span></p>" }
         let over = clip.outputSeconds > limit.seconds
-        let limitName = limit.pattern == "*" ? "the default limit" : "limits.maxSeconds \(limit.pattern)"
+        let limitName = limit.written ? "limits.maxSeconds \(limit.pattern)" : limit.pattern == "*" ? "the default limit" : "the default limit of a phrase"
         card += "<div class=\"limit\(over ? " over" : "")\" title=\"\(escape(limitName))\">"
         card += String(format: "%.2f s of %@ s", clip.outputSeconds, fmtLimit(limit.seconds)) + (over ? " <b>over</b>" : "")
         let meter = 120.0

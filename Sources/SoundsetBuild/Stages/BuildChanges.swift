@@ -8,6 +8,7 @@ public struct BuildChanges: Sendable, Equatable {
         case new = "new"
         case recording = "recording changed"
         case configuration = "configuration changed"
+        case tool = "soundset changed"
         case level = "set level changed"
     }
 
@@ -35,8 +36,10 @@ public struct BuildChanges: Sendable, Equatable {
                 unchanged.append(clip.name)
             } else if old.source.sha256 != clip.source.sha256 {
                 byReason[.recording, default: []].append(clip.name)
-            } else if previous?.configurationHash != manifest.configurationHash || previous?.toolVersion != manifest.toolVersion {
+            } else if previous?.configurationHash != manifest.configurationHash {
                 byReason[.configuration, default: []].append(clip.name)
+            } else if previous?.toolVersion != manifest.toolVersion {
+                byReason[.tool, default: []].append(clip.name)
             } else {
                 byReason[.level, default: []].append(clip.name)
             }
@@ -50,7 +53,7 @@ public struct BuildChanges: Sendable, Equatable {
 
     /// What else differs between the two manifests, in words.
     private static func differences(_ manifest: Manifest, _ previous: Manifest?) -> [String] {
-        guard let previous, previous != manifest else { return [] }
+        guard let previous else { return [] }
         var said: [String] = []
         if previous.toolVersion != manifest.toolVersion { said.append("soundset \(manifest.toolVersion) built it") }
         let sources = Dictionary(previous.clips.map { ($0.name, $0.source.file) }, uniquingKeysWith: { a, _ in a })
@@ -60,7 +63,8 @@ public struct BuildChanges: Sendable, Equatable {
         }
         if previous.announcement != manifest.announcement { said.append("announcement settings") }
         if previous.reading != manifest.reading { said.append("reading settings") }
-        return said.isEmpty ? ["its settings"] : said
+        // Anything else outside the clips (the set's level, its format) changed the clips' files too.
+        return said
     }
 
     /// `rebuilt 7 (recording changed), 17 unchanged`, with `, 2 removed (9, long)` when clips

@@ -79,7 +79,7 @@ public enum AmountError: Error, Equatable, CustomStringConvertible {
         case .negative: "the amount is negative"
         case .whitespace: "the amount contains spaces: write 1234.50"
         case .thousandsSeparator: "the amount contains a thousands separator: write 1234.50, not 1,234.50"
-        case .exponent: "the amount has an exponent: write 1200, not 1.2e3"
+        case .exponent: "the amount has an exponent: write it in plain digits (1200, not 1.2e3)"
         case .fullWidthDigits: "the amount has full-width digits: write ASCII digits 0-9"
         case .leadingZero: "the amount has a leading zero: write 7.50, not 07.50"
         case .missingDecimals: "the amount ends with a point: write 12 or 12.50"
@@ -103,47 +103,32 @@ extension AmountError {
 
 extension Amount {
     /// The plain amount text that refused `text` most likely means, when it means exactly one:
-    /// `+12.50` → `12.50`, ` 1 234.50 ` → `1234.50`, `1,000` → `1000`, `1,5` and `1.000,50` →
-    /// `1.5` and `1000.50` (a decimal comma), `1.2e3` → `1200`, full-width `１２` → `12`, `07.50` →
-    /// `7.50`, `12.` → `12`, `.5` → `0.5`. Separators count as thousands only between groups of
-    /// three digits; nothing is ever rounded (`1.234` and `1e-3` mean nothing here), and a negative
-    /// amount means nothing either.
+    /// `+12.50` → `12.50`, ` 7 ` → `7`, `1,000` and `1 000` → `1000`, `1,5` and `1.000,50` → `1.5`
+    /// and `1000.50` (a decimal comma), `1.2e3` → `1200`, full-width `１２` → `12`, `07.50` →
+    /// `7.50`, `12.` → `12`, `.5` → `0.5`. Spaces, `_` and `'` inside an amount, and `,` unless it
+    /// is a decimal comma, count as thousands separators only between groups of three digits;
+    /// nothing is ever rounded (`1.234` and `1e-3` mean nothing here), and neither does a
+    /// negative amount or text without a digit.
     public static func meant(by text: String) -> (text: String, decimalComma: Bool)? {
-        var scalars = String.UnicodeScalarView()
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\u{FF10}"..."\u{FF19}": scalars.append(Unicode.Scalar(scalar.value - 0xFF10 + 0x30)!)
-            case "\u{FF0E}": scalars.append(".")
-            case "\u{FF0C}": scalars.append(",")
-            case "E": scalars.append("e")
-            case "+": if scalars.isEmpty { continue } else { scalars.append(scalar) }
-            case "_", "'", "\u{00A0}", "\u{202F}": scalars.append(",")
-            default: if scalar.properties.isWhitespace { continue } else { scalars.append(scalar) }
-            }
+        var scalars = text.unicodeScalars.map(\.halfWidth)
+        while let first = scalars.first, first.properties.isWhitespace { scalars.removeFirst() }
+        while let last = scalars.last, last.properties.isWhitespace { scalars.removeLast() }
+        if scalars.first == "+" { scalars.removeFirst() }
+        guard scalars.contains(where: { ("0"..."9").contains($0) }) else { return nil }
+        // Thousands-only separators become "_"; a comma may still be a decimal comma.
+        let chars = scalars.map { scalar -> Character in
+            scalar.properties.isWhitespace || scalar == "'" ? "_" : Character(scalar == "E" ? "e" : scalar)
         }
-        var plain = String(scalars)
+        var plain: String
         var decimalComma = false
-        if plain.contains(",") {
-            guard let separated = Self.withoutSeparators(plain) else { return nil }
+        if chars.contains("e") {
+            guard let expanded = expandExponent(String(chars)) else { return nil }
+            plain = expanded
+        } else if chars.contains(",") || chars.contains("_") {
+            guard let separated = withoutSeparators(chars) else { return nil }
             (plain, decimalComma) = separated
-        }
-        // An exponent, applied by moving the point: exact, and refused when it leaves > 2 decimals.
-        let exponentParts = plain.split(separator: "e", omittingEmptySubsequences: false)
-        if exponentParts.count == 2 {
-            guard let exponent = Int(exponentParts[1]), abs(exponent) <= 14 else { return nil }
-            let mantissa = exponentParts[0].split(separator: ".", omittingEmptySubsequences: false)
-            guard mantissa.count <= 2, mantissa.allSatisfy({ $0.allSatisfy(\.isASCIIDigit) }), !mantissa[0].isEmpty || mantissa.count == 2 else { return nil }
-            var digits = String(mantissa[0]) + (mantissa.count == 2 ? String(mantissa[1]) : "")
-            var point = mantissa[0].count + exponent
-            guard !digits.isEmpty else { return nil }
-            if point < 0 {
-                digits = String(repeating: "0", count: -point) + digits
-                point = 0
-            }
-            if point > digits.count { digits += String(repeating: "0", count: point - digits.count) }
-            let whole = String(digits.prefix(point)), fraction = String(digits.dropFirst(point))
-            let trimmed = fraction.replacing(/0+$/, with: "")
-            plain = (whole.isEmpty ? "0" : whole) + (trimmed.isEmpty ? "" : "." + trimmed)
+        } else {
+            plain = String(chars)
         }
         if plain.hasPrefix(".") { plain = "0" + plain }
         if plain.hasSuffix(".") { plain.removeLast() }
@@ -153,29 +138,62 @@ extension Amount {
         return (plain, decimalComma)
     }
 
-    /// `text` (with `,` for every separator) without its thousands separators, and with a decimal
-    /// comma made a point: `1,000` and `1,000.50`; `1,5`, `12,50` and `1.000,50` (the comma last,
-    /// one or two digits after it). Nil when the groups are not thousands (`1,0000`, `1,5,0`).
-    private static func withoutSeparators(_ text: String) -> (String, Bool)? {
-        var body = text
-        var decimals: String?
+    /// `1.2e3` as `1200`, by moving the point (exact); nil when it is no such number.
+    private static func expandExponent(_ text: String) -> String? {
+        let parts = text.split(separator: "e", omittingEmptySubsequences: false)
+        guard parts.count == 2, let exponent = Int(parts[1]), (-14...14).contains(exponent) else { return nil }
+        let mantissa = parts[0].split(separator: ".", omittingEmptySubsequences: false)
+        guard mantissa.count <= 2, mantissa.allSatisfy({ $0.allSatisfy(\.isASCIIDigit) }) else { return nil }
+        var digits = String(mantissa[0]) + (mantissa.count == 2 ? String(mantissa[1]) : "")
+        guard !digits.isEmpty else { return nil }
+        var point = mantissa[0].count + exponent
+        if point < 0 {
+            digits = String(repeating: "0", count: -point) + digits
+            point = 0
+        }
+        if point > digits.count { digits += String(repeating: "0", count: point - digits.count) }
+        var fraction = String(digits.dropFirst(point))
+        while fraction.hasSuffix("0") { fraction.removeLast() }
+        let whole = String(digits.prefix(point))
+        return (whole.isEmpty ? "0" : whole) + (fraction.isEmpty ? "" : "." + fraction)
+    }
+
+    /// `chars` without their thousands separators (`,` or `_`), and with a decimal comma made a
+    /// point: `1,000` and `1_000.50`; `1,5`, `12,50` and `1.000,50` (a comma last, one or two
+    /// digits after it). Nil when the groups are not thousands (`1,0000`, `1_5`).
+    private static func withoutSeparators(_ chars: [Character]) -> (String, Bool)? {
+        var body = chars
+        var decimals: [Character]?
         var decimalComma = false
-        if let comma = body.lastIndex(of: ","), case let after = body[body.index(after: comma)...],
-            (1...2).contains(after.count), after.allSatisfy(\.isASCIIDigit)
+        if let comma = body.lastIndex(of: ","), case let after = body[(comma + 1)...], (1...2).contains(after.count),
+            after.allSatisfy(\.isASCIIDigit)
         {
             // A decimal comma; points before it are then thousands separators.
-            decimals = String(after)
-            body = String(body[..<comma]).replacingOccurrences(of: ".", with: ",")
+            decimals = Array(after)
+            body = body[..<comma].map { $0 == "." ? "," : $0 }
             decimalComma = true
         } else if let point = body.firstIndex(of: ".") {
-            decimals = String(body[body.index(after: point)...])
-            body = String(body[..<point])
+            decimals = Array(body[(point + 1)...])
+            body = Array(body[..<point])
         }
-        let groups = body.split(separator: ",", omittingEmptySubsequences: false)
-        guard let first = groups.first, (1...3).contains(first.count) || groups.count == 1,
-            groups.dropFirst().allSatisfy({ $0.count == 3 }), groups.allSatisfy({ $0.allSatisfy(\.isASCIIDigit) })
+        let groups = body.split(omittingEmptySubsequences: false) { $0 == "," || $0 == "_" }
+        guard let first = groups.first, (1...3).contains(first.count) || groups.count == 1, groups.count > 1 || decimalComma,
+            groups.dropFirst().allSatisfy({ $0.count == 3 }),
+            groups.allSatisfy({ $0.allSatisfy(\.isASCIIDigit) })
         else { return nil }
-        return (groups.joined() + (decimals.map { "." + $0 } ?? ""), decimalComma)
+        return (String(groups.joined()) + (decimals.map { "." + String($0) } ?? ""), decimalComma)
+    }
+}
+
+extension Unicode.Scalar {
+    /// A full-width digit, point or comma (`１`, `．`, `，`) as its ASCII one; any other scalar as it is.
+    public var halfWidth: Unicode.Scalar {
+        switch value {
+        case 0xFF10...0xFF19: Unicode.Scalar(value - 0xFF10 + 0x30)!
+        case 0xFF0E: "."
+        case 0xFF0C: ","
+        default: self
+        }
     }
 }
 

@@ -58,13 +58,12 @@ public struct ClipGuide: Sendable, Equatable, Codable {
     /// Spaces around the name are ignored, and full-width digits are their clips (`１` is `1`).
     /// 块 (kuài) is not 元 (yuán): a set says what its takes say, so it is no clip's.
     public func clip(said text: String) -> String? {
-        let text = text.trimmingCharacters(in: .whitespaces)
+        var scalars = Substring(text).unicodeScalars[...]
+        while let first = scalars.first, first.properties.isWhitespace { scalars.removeFirst() }
+        while let last = scalars.last, last.properties.isWhitespace { scalars.removeLast() }
+        let text = String(String.UnicodeScalarView(scalars.map(\.halfWidth)))
         if let entry = entries.first(where: { $0.says == text && $0.need != .optional }) { return entry.name }
-        let scalars = text.unicodeScalars
-        if !scalars.isEmpty, scalars.allSatisfy({ ("\u{FF10}"..."\u{FF19}").contains($0) }) {
-            let digits = String(String.UnicodeScalarView(scalars.map { Unicode.Scalar($0.value - 0xFF10 + 0x30)! }))
-            if entries.contains(where: { $0.name == digits }) { return digits }
-        }
+        if entries.contains(where: { $0.name == text && $0.name.allSatisfy(\.isNumber) }) { return text }
         guard locale == .zhCN else { return nil }
         let other: [String: String] = [
             "〇": "0", "壹": "1", "贰": "2", "貳": "2", "叁": "3", "參": "3", "肆": "4", "伍": "5", "陆": "6", "陸": "6", "柒": "7", "捌": "8",
