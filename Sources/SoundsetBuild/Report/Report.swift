@@ -18,7 +18,7 @@ public enum Report {
             written = try OutputFolder.reading(output) {
                 let check = Checker.runUnlocked(assets: assets, assetsDisplay: assetsDisplay, output: output, outputDisplay: outputDisplay)
                 let data = try ReportGatherer.gather(assets: assets, assetsDisplay: assetsDisplay, output: output, outputDisplay: outputDisplay, check: check)
-                let html = Data(marked(ReportPage.html(data, refreshSeconds: refreshSeconds), assets: assets).utf8)
+                let html = Data(ReportPage.html(data, refreshSeconds: refreshSeconds, configurationSHA: configurationSHA(assets)).utf8)
                 do { try RegularFile.replace(file, with: html) } catch let failure as RegularFile.Failure {
                     throw BuildProblem(fileDisplay, "cannot be written (\(failure.reason)); check that its folder exists and is writable")
                 }
@@ -73,19 +73,16 @@ public enum Report {
                 warnings.append(BuildProblem("\(assetsDisplay)/\(ClipName.printable(clip.sourceFile))", warning))
             }
         }
-        return (Data(marked(ReportPage.html(data, refreshSeconds: refreshSeconds), assets: assets).utf8), warnings)
+        return (Data(ReportPage.html(data, refreshSeconds: refreshSeconds, configurationSHA: configurationSHA(assets)).utf8), warnings)
     }
 
     /// The tag that records which `soundset.json` (its sha256; empty for none) the page was made
     /// with: the report shows settings that do not change the set (`report.amounts`, `limits`,
     /// `maxAmount`), so a set found up to date has its report made again when they changed.
-    private static let configurationTag = #"<meta name="soundset-configuration" content=""#
+    static let configurationTag = #"<meta name="soundset-configuration" content=""#
 
-    private static func marked(_ html: String, assets: URL) -> String {
-        guard let head = html.range(of: "<head>") else { return html }
-        let sha = Stamps.configurationFileSHA256(assets) ?? "unreadable"
-        return html.replacingCharacters(in: head, with: "<head>\n" + configurationTag + sha + "\">")
-    }
+    /// The sha256 of the assets' `soundset.json` (empty for none), as the report records it.
+    private static func configurationSHA(_ assets: URL) -> String { Stamps.configurationFileSHA256(assets) ?? "unreadable" }
 
     /// Whether the written report `html` is the one a build with these settings writes: made with
     /// the assets' `soundset.json` as it is now, and reloading itself exactly when asked to.

@@ -77,14 +77,14 @@ enum ReportGatherer {
         let sounds = output.appendingPathComponent(SoundSetLayout.soundsName)
         let memo = DiskMemo(output: output.standardizedFileURL)
         let configurationHash = configuration.hash
-        var clips: [ClipReport] = []
-        for clip in manifest.clips {
+        // Each clip's recording and file are read and drawn on every core at once.
+        var clips = try manifest.clips.parallelMap { clip throws -> ClipReport in
             let sourceURL = assets.appendingPathComponent(clip.source.file)
             let display = "\(assetsDisplay)/\(ClipName.printable(clip.source.file))"
             // The recording as it was built: its bytes read once, hashed, and decoded from memory.
             let bytes: Data
-            do { bytes = try RegularFile.read(sourceURL, maxBytes: PrepareStage.maxRecordingBytes) } catch {
-                throw BuildProblem(display, error.reason)
+            do { bytes = try RegularFile.read(sourceURL, maxBytes: PrepareStage.maxRecordingBytes) } catch let failure as RegularFile.Failure {
+                throw BuildProblem(display, failure.reason)
             }
             guard SHA256.hex(bytes) == clip.source.sha256 else { throw BuildProblem(display, "changed since the set was built: run \(Checker.rebuildCommand(assetsDisplay: assetsDisplay, outputDisplay: outputDisplay))") }
             let source = try SoundFile.open(bytes: bytes, path: display)
@@ -105,14 +105,13 @@ enum ReportGatherer {
             let outputSamples = try output.readAll()
             let frames = Double(max(1, source.info.frames))
             let region = prepared.region
-            clips.append(
-                ClipReport(
+            return ClipReport(
                     name: clip.name, sourceFile: clip.source.file, sourceRate: source.info.sampleRate, sourceSeconds: source.info.seconds,
                     sourceWave: Waveform(mono, columns: 800), keep: Double(region.keepStart) / frames...Double(region.keepEnd) / frames,
                     sound: Double(region.soundStart) / frames...Double(region.soundEnd) / frames,
                     outputWave: Waveform(outputSamples, columns: 800), outputSeconds: clip.seconds, loudnessBefore: prepared.measurement.loudness,
                     clip: clip, noiseFloorDb: region.noiseFloorDb, warnings: prepared.warnings.map(\.message),
-                    wav: wavBytes(outputSamples, rate: output.info.sampleRate)))
+                    wav: wavBytes(outputSamples, rate: output.info.sampleRate))
         }
         addDesignerWarnings(&clips, manifest: manifest, configuration: configuration)
 
@@ -183,11 +182,8 @@ enum ReportGatherer {
 
     /// Mono 16-bit little-endian WAV bytes that every browser plays.
     static func wavBytes(_ samples: [Float], rate: Int) -> Data {
-        var pcm = Data(capacity: samples.count * 2)
-        for sample in samples {
-            let value = Int16(clamping: Int((sample * 32768).rounded()))
-            withUnsafeBytes(of: value.littleEndian) { pcm.append(contentsOf: $0) }
-        }
+        let values = samples.map { Int16(clamping: Int(($0 * 32768).rounded())).littleEndian }
+        let pcm = values.withUnsafeBytes { Data($0) }
         let format = SoundFormat(container: .wav, encoding: .pcm16, sampleRate: rate)
         return SoundData(format: format, samples: pcm).encoded()
     }

@@ -12,18 +12,27 @@ enum ReportPage {
 
     /// - Parameter refreshSeconds: when set, the page reloads itself every so many seconds (for a
     ///   build that watches the recordings).
-    static func html(_ data: ReportData, refreshSeconds: Int? = nil) -> String {
+    /// - Parameter configurationSHA: the sha256 of the `soundset.json` the page was made with,
+    ///   recorded in its head (`Report.isCurrent`), or nil.
+    /// `bytes` in base64, made from a buffer (Foundation's `base64EncodedString` decodes its result
+    /// byte by byte, a third of a big report's time).
+    static func base64(_ bytes: Data) -> String {
+        bytes.base64EncodedData().withUnsafeBytes { String(decoding: $0, as: UTF8.self) }
+    }
+
+    static func html(_ data: ReportData, refreshSeconds: Int? = nil, configurationSHA: String? = nil) -> String {
         let manifest = data.manifest
         let words = ClipWords(manifest.locale)
         let longest = manifest.clips.max { $0.seconds < $1.seconds }
         let warnings = data.clips.flatMap { clip in clip.warnings.map { (clip.name, $0) } }
         let clipScale = TimeScale.fitting(data.clips.map(\.sourceSeconds).max() ?? 1, into: waveWidth)
         let refresh = refreshSeconds.map { "<meta http-equiv=\"refresh\" content=\"\(max(1, $0))\"/>\n" } ?? ""
+        let configuration = configurationSHA.map { Report.configurationTag + escape($0) + "\">\n" } ?? ""
         var page = """
             <!DOCTYPE html>
             <html lang="en">
             <head>
-            <meta charset="utf-8"/>
+            \(configuration)<meta charset="utf-8"/>
             <meta name="viewport" content="width=device-width, initial-scale=1"/>
             \(refresh)<title>soundset report</title>
             <style>\(css)</style>
@@ -181,7 +190,7 @@ enum ReportPage {
         card += row("true peak", String(format: "%.2f dBTP", clip.clip.truePeak))
         card += row("frames", "\(clip.clip.frames)")
         card += "</tbody></table>\n"
-        card += "<audio controls=\"controls\" preload=\"metadata\" src=\"data:audio/wav;base64,\(clip.wav.base64EncodedString())\"></audio></div>\n</article>\n"
+        card += "<audio controls=\"controls\" preload=\"metadata\" src=\"data:audio/wav;base64,\(base64(clip.wav))\"></audio></div>\n</article>\n"
         return card
     }
 
@@ -218,7 +227,7 @@ enum ReportPage {
             section += "<small>\(String(format: "%.3f s, %d clips; preview at 16 kHz", plan.totalSeconds, plan.steps.count))</small>"
             if above { section += " <small class=\"alert\">above maxAmount \(escape(maximum.description)): the check does not budget it</small>" }
             section += "</h3>\n" + timeline(plan, schedule: schedule, words: words, scale: scale)
-            section += "<audio controls=\"controls\" preload=\"metadata\" src=\"data:audio/wav;base64,\(sample.wav.base64EncodedString())\"></audio></div>\n"
+            section += "<audio controls=\"controls\" preload=\"metadata\" src=\"data:audio/wav;base64,\(base64(sample.wav))\"></audio></div>\n"
         }
         for problem in data.announcementProblems { section += "<p class=\"alert\">\(escape(problem))</p>\n" }
         return section + "</section>\n"

@@ -26,3 +26,33 @@ extension Sequence where Element: Sendable {
         }
     }
 }
+
+import Dispatch
+import Foundation
+
+extension Array where Element: Sendable {
+    /// Maps on every core at once, for synchronous work (the report's clips), and returns the
+    /// results in order; the first error thrown, by input order, is rethrown.
+    func parallelMap<Result: Sendable>(_ transform: @Sendable (Element) throws -> Result) throws -> [Result] {
+        let results = ParallelResults<Result>(count: count)
+        withoutActuallyEscaping(transform) { transform in
+            DispatchQueue.concurrentPerform(iterations: count) { index in
+                results.set(index, Swift.Result { try transform(self[index]) })
+            }
+        }
+        return try results.values()
+    }
+}
+
+/// Where `parallelMap`'s iterations leave their results.
+private final class ParallelResults<Value: Sendable>: @unchecked Sendable {
+    // @unchecked: `slots` is guarded by `lock`.
+    private let lock = NSLock()
+    private var slots: [Result<Value, any Error>?]
+
+    init(count: Int) { slots = Array(repeating: nil, count: count) }
+
+    func set(_ index: Int, _ result: Result<Value, any Error>) { lock.withLock { slots[index] = result } }
+
+    func values() throws -> [Value] { try lock.withLock { slots }.map { try $0!.get() } }
+}
