@@ -13,6 +13,22 @@ public enum BuildPipeline {
         try await build(options)
     }
 
+    /// What the check's file-free parts say of `manifest` (`Checker.setCheck`), asked of the memo
+    /// first: they depend on the manifest, `soundset.json` and the tool only, so a build that finds
+    /// the set up to date says what the last one said without searching the budgets again.
+    private static func setCheck(
+        _ manifest: Manifest, options: BuildOptions, memo: any BuildMemo, configuration: () -> Configuration?
+    ) -> CheckReport {
+        let manifestSHA = (try? manifest.encoded()).map(SHA256.hex) ?? ""
+        let key = [ToolVersion.current, manifestSHA, Stamps.configurationFileSHA256(options.assets) ?? "", options.assetsDisplay, options.outputDisplay]
+            .joined(separator: "\n")
+        if let known = memo.setCheck(under: key) { return known }
+        let configuration = configuration()
+        let check = Checker.setCheck(manifest, configuration: configuration, assetsDisplay: options.assetsDisplay, outputDisplay: options.outputDisplay)
+        if configuration != nil { memo.remember(check, under: key) }
+        return check
+    }
+
     /// What the check will say of the set (`Checker.setCheck`), as the build's warnings.
     private static func checkWarnings(_ check: CheckReport) -> [BuildProblem] {
         check.problems.map { BuildProblem($0.subject, $0.message) }
@@ -45,14 +61,14 @@ public enum BuildPipeline {
     /// the one this build would write: missing (built with --no-report before), made with another
     /// `soundset.json` (the report's own settings changed), or reloading when it should not (a build
     /// after --watch), or the other way round; with --no-report, a report there is removed.
-    private static func upToDate(_ manifest: Manifest, _ options: BuildOptions, outputURL: URL) throws -> BuildReport {
+    private static func upToDate(_ manifest: Manifest, _ options: BuildOptions, outputURL: URL, memo: any BuildMemo) throws -> BuildReport {
         // What a killed build left beside the folder goes now, not at the next build that writes.
         OutputFolder.recoverInterruptedSwap(of: outputURL)
         var report = BuildReport.upToDate(manifest)
-        let configPath = "\(options.assetsDisplay)/\(ConfigurationLoader.fileName)"
-        let configuration = try? ConfigurationLoader.load(from: options.assets.appendingPathComponent(ConfigurationLoader.fileName), displayPath: configPath)
-        report.warnings = checkWarnings(
-            Checker.setCheck(manifest, configuration: configuration, assetsDisplay: options.assetsDisplay, outputDisplay: options.outputDisplay))
+        report.warnings = checkWarnings(setCheck(manifest, options: options, memo: memo) {
+            let configPath = "\(options.assetsDisplay)/\(ConfigurationLoader.fileName)"
+            return try? ConfigurationLoader.load(from: options.assets.appendingPathComponent(ConfigurationLoader.fileName), displayPath: configPath)
+        })
         let reportURL = outputURL.appendingPathComponent(Report.fileName)
         if !options.writeReport {
             if FileManager.default.fileExists(atPath: reportURL.path), (try? FileManager.default.removeItem(at: reportURL)) != nil {
@@ -76,7 +92,7 @@ public enum BuildPipeline {
         }
         defer { withExtendedLifetime(lock) {} }
         let memo = options.memo(for: outputURL)
-        if let manifest = memo.unchangedSet(assets: options.assets, output: outputURL) { return try upToDate(manifest, options, outputURL: outputURL) }
+        if let manifest = memo.unchangedSet(assets: options.assets, output: outputURL) { return try upToDate(manifest, options, outputURL: outputURL, memo: memo) }
 
         let catalog = try await AssetCatalog.load(assets: options.assets, displayName: options.assetsDisplay, jobs: options.jobs)
         let configuration = catalog.configuration
@@ -85,7 +101,7 @@ public enum BuildPipeline {
         let problems = catalog.problems + hashed.problems
         if problems.isEmpty, let manifest = memo.currentSet(in: outputURL, for: hashed, configurationHash: configuration.hash, copies: catalog.copies) {
             memo.remember(findings(options, outputURL: outputURL, configuration, manifest: manifest, hashed: hashed, prepared: nil, files: nil, probes: [:]))
-            return try upToDate(manifest, options, outputURL: outputURL)
+            return try upToDate(manifest, options, outputURL: outputURL, memo: memo)
         }
 
         let prepared = try await PrepareStage.run(hashed, configuration: configuration, memo: memo, jobs: options.jobs, progress: options.progress)
@@ -99,8 +115,7 @@ public enum BuildPipeline {
                 prepared, decision: decision, configuration: configuration, memo: memo, loader: loader, jobs: options.jobs)
             let set = try await WriteStage.run(
                 finished, copies: catalog.copies, configuration: configuration, outputDisplay: options.outputDisplay, jobs: options.jobs)
-            let check = Checker.setCheck(
-                set.manifest, configuration: configuration, assetsDisplay: options.assetsDisplay, outputDisplay: options.outputDisplay)
+            let check = setCheck(set.manifest, options: options, memo: memo) { configuration }
             var reportWarnings: [BuildProblem] = []
             try output.commit(set) { staging throws(BuildProblem) in
                 guard options.writeReport else { return [:] }

@@ -170,6 +170,15 @@ import Testing
         #expect(warned.first == "Assets/soundset.json: limits.maxSeconds: 'yaun' matches no clip of the set: correct it (soundset clips lists the names)")
         #expect(warned.dropFirst().first?.hasPrefix("Output/Sounds/yuan.caf: lasts ") == true)
         #expect(warned.dropFirst().first?.hasSuffix(" s, over the 0.1 s limit for 'yuan': re-record it as one word or raise limits.maxSeconds") == true)
+        // A build that finds the set up to date says what the check will (from the memo), though
+        // not again what the report said of the takes when they were built; and what a changed
+        // check-only setting makes of it.
+        let again = try SoundsetExecutable.run(["build"], in: folder.url)
+        #expect(again.stdout == "Output is up to date: 4 clips, nothing to do\n")
+        #expect(again.stderr.split(separator: "\n").map { String($0.dropFirst(9)) } == warned)
+        try Data(#"{"limits": {"maxSeconds": {"yuan": 0.1}}}"#.utf8).write(to: folder.url.appendingPathComponent("Assets/soundset.json"))
+        let fixed = try SoundsetExecutable.run(["build"], in: folder.url)
+        #expect(!fixed.stderr.contains("'yaun'") && fixed.stderr.contains("over the 0.1 s limit for 'yuan'"), "\(fixed.stderr)")
     }
 
     /// A bad setting is said, not what the defaults it falls back to would find.

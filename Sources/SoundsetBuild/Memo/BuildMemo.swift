@@ -40,4 +40,11 @@ public protocol BuildMemo: Sendable {
 
     /// Keeps what a build found, once its set is in the output folder (or found to be there already).
     func remember(_ build: BuildFindings)
+
+    /// What the check's file-free parts (`Checker.setCheck`) said under `key` (the manifest's and
+    /// `soundset.json`'s sha256 and the tool version, which decide it), when they were asked before.
+    func setCheck(under key: String) -> CheckReport?
+
+    /// Keeps what the check's file-free parts said under `key`.
+    func remember(_ check: CheckReport, under key: String)
 }

@@ -48,6 +48,28 @@ public final class DiskMemo: BuildMemo, @unchecked Sendable {
     private var sounds: URL { output.appendingPathComponent(SoundSetLayout.soundsName) }
     private func entryURL(_ key: String) -> URL { folder.appendingPathComponent("\(key).\(ClipEntry.fileExtension)") }
 
+    // MARK: The check of the set
+
+    /// One file per output folder, `check-<output>.json`: the key and what the check said.
+    private struct RememberedCheck: Codable {
+        var key: String
+        var report: CheckReport
+    }
+
+    private var checkURL: URL { folder.appendingPathComponent("check-\(output.lastPathComponent).json") }
+
+    public func setCheck(under key: String) -> CheckReport? {
+        guard let data = try? RegularFile.read(checkURL, maxBytes: 16 << 20), let remembered = try? JSONDecoder().decode(RememberedCheck.self, from: data),
+            remembered.key == key
+        else { return nil }
+        return remembered.report
+    }
+
+    public func remember(_ check: CheckReport, under key: String) {
+        guard prepareFolder(), let data = try? JSONFormatting.encode(RememberedCheck(key: key, report: check)) else { return }
+        try? RegularFile.replace(checkURL, with: data)
+    }
+
     // MARK: The whole set
 
     /// By stamps alone: the record's recordings, configuration file and output files, each proven
@@ -77,7 +99,7 @@ public final class DiskMemo: BuildMemo, @unchecked Sendable {
             }),
             Stamps.configurationFileSHA256(assets) == head.configurationFileSHA256
         else { return nil }
-        return try? Manifest.load(from: output.appendingPathComponent(SoundSetLayout.manifestName))
+        return try? ManifestFiles.load(from: output.appendingPathComponent(SoundSetLayout.manifestName))
     }
 
     /// Whether a file stamped `stamp` now is as recorded: its stamp proves it, or, when it was
@@ -99,7 +121,7 @@ public final class DiskMemo: BuildMemo, @unchecked Sendable {
         {
             return nil
         }
-        guard let manifest = try? Manifest.load(from: output.appendingPathComponent(SoundSetLayout.manifestName)),
+        guard let manifest = try? ManifestFiles.load(from: output.appendingPathComponent(SoundSetLayout.manifestName)),
             manifest.toolVersion == ToolVersion.current, manifest.configurationHash == configurationHash,
             manifest.clips.count == recordings.items.count
         else { return nil }

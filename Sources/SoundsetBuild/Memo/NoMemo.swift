@@ -14,4 +14,6 @@ public struct NoMemo: BuildMemo {
     public func limiting(of clip: ClipSummary, at level: Double) -> Double? { nil }
     public func finishedFile(of clip: ClipSummary, named fileName: String, at level: Double) -> ReusedFile? { nil }
     public func remember(_ build: BuildFindings) {}
+    public func setCheck(under key: String) -> CheckReport? { nil }
+    public func remember(_ check: CheckReport, under key: String) {}
 }

@@ -51,7 +51,7 @@ public struct OutputFolder: Sendable {
     public init(url: URL, displayName: String, assets: URL) throws(BuildProblem) {
         self.url = url.standardizedFileURL
         self.displayName = displayName
-        previous = try? Manifest.load(from: self.url.appendingPathComponent(SoundSetLayout.manifestName))
+        previous = try? ManifestFiles.load(from: self.url.appendingPathComponent(SoundSetLayout.manifestName))
         let outputPath = self.url.resolvingSymlinksInPath().path
         let assetsPath = assets.standardizedFileURL.resolvingSymlinksInPath().path
         if assetsPath == outputPath || assetsPath.hasPrefix(outputPath.hasSuffix("/") ? outputPath : outputPath + "/") {
@@ -82,7 +82,7 @@ public struct OutputFolder: Sendable {
         }
         let entries = (try? FileManager.default.contentsOfDirectory(atPath: url.path)) ?? []
         if entries.filter({ $0 != ".DS_Store" }).isEmpty { return nil }
-        guard let manifest = try? Manifest.load(from: url.appendingPathComponent(SoundSetLayout.manifestName)) else {
+        guard let manifest = try? ManifestFiles.load(from: url.appendingPathComponent(SoundSetLayout.manifestName)) else {
             return refused("holds files but no soundset manifest; refusing to replace it (empty it or choose another --output)")
         }
         if let stranger = Self.unwritten(in: url, entries: entries, manifest: manifest) {

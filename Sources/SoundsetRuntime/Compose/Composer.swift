@@ -67,15 +67,16 @@ public enum Composer {
         out.reserveCapacity(frames * format.bytesPerFrame + 128)
         out.append(SoundData.header(format, frames: frames))
         out.append(Data(repeating: format.silentByte, count: leadInFrames * format.bytesPerFrame))
-        out.append(mixed(sounds, timeline: timeline, format: format))
+        mix(sounds, timeline: timeline, format: format, into: &out)
         out.append(SoundData.trailer(format, frames: frames))
         return out
     }
 
-    /// The samples of `sounds` placed on `timeline`: cut at every edge of a file, an audible range
-    /// and a crossfade; a stretch with one clip at full gain is that clip's bytes, a stretch with
-    /// none is silence, and only the crossfades are mixed.
-    static func mixed(_ sounds: [SoundData], timeline: Timeline, format: SoundFormat) -> Data {
+    /// Appends the samples of `sounds` placed on `timeline` to `out` (the composed file is built in
+    /// one buffer, never copied): cut at every edge of a file, an audible range and a crossfade; a
+    /// stretch with one clip at full gain is that clip's bytes, a stretch with none is silence, and
+    /// only the crossfades are mixed.
+    static func mix(_ sounds: [SoundData], timeline: Timeline, format: SoundFormat, into out: inout Data) {
         let placements = timeline.placements
         var cuts: Set<Int> = [0, timeline.totalFrames]
         for placement in placements {
@@ -85,7 +86,6 @@ public enum Composer {
         }
         let edges = cuts.filter { $0 >= 0 && $0 <= timeline.totalFrames }.sorted()
         let bytesPerFrame = format.bytesPerFrame
-        var out = Data(capacity: timeline.totalFrames * bytesPerFrame)
         for (lower, upper) in zip(edges, edges.dropFirst()) where upper > lower {
             let sounding = placements.indices.filter { placements[$0].audible.overlaps(lower..<upper) }
             let whole = sounding.count == 1 && placements[sounding[0]].gain(at: lower) == 1 && placements[sounding[0]].gain(at: upper - 1) == 1
@@ -99,7 +99,6 @@ public enum Composer {
                 out.append(crossfade(sounding.map { (sounds[$0], placements[$0]) }, frames: lower..<upper, format: format))
             }
         }
-        return out
     }
 
     /// The frames `frames` of the announcement mixed from `clips`, each at its gain.

@@ -1,0 +1,32 @@
+import Foundation
+import SoundsetRuntime
+
+/// Manifests read in this process, each kept with its file's stamp: a manifest asked for again while
+/// its file is as it was (size, times and inode: soundset replaces a manifest by renaming a new file
+/// over it, and any write changes the change time) is not decoded again. A no-op build reads
+/// Output's manifest three times: to judge the folder, to find it unchanged, to report it.
+enum ManifestFiles {
+    private static let known = Known()
+
+    static func load(from url: URL) throws(ManifestError) -> Manifest {
+        let stamp = FileStamp(path: url.path)
+        if let stamp, let manifest = known.manifest(at: url.path, stamp: stamp) { return manifest }
+        let manifest = try Manifest.load(from: url)
+        if let stamp, FileStamp(path: url.path) == stamp { known.keep(manifest, at: url.path, stamp: stamp) }
+        return manifest
+    }
+
+    private final class Known: @unchecked Sendable {
+        // @unchecked: `entries` is guarded by `lock`.
+        private let lock = NSLock()
+        private var entries: [String: (stamp: FileStamp, manifest: Manifest)] = [:]
+
+        func manifest(at path: String, stamp: FileStamp) -> Manifest? {
+            lock.withLock { entries[path].flatMap { $0.stamp == stamp ? $0.manifest : nil } }
+        }
+
+        func keep(_ manifest: Manifest, at path: String, stamp: FileStamp) {
+            lock.withLock { entries[path] = (stamp, manifest) }
+        }
+    }
+}
