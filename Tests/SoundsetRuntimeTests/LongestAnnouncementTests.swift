@@ -236,3 +236,54 @@ import Testing
         #expect(SpeechLocale.zhCN.copiesNeeded(prefix: "received", variants: Self.both) == (1...9).map(String.init))
     }
 }
+
+
+/// The Copy rule's list of clips that can follow themselves, found from a few amounts, against every
+/// whole part of the search with every cents (once per reading: the neighbours inside it, and its
+/// first and last clips, which a prefix or suffix of the same name would follow or precede).
+@Suite struct CopiesNeededSearchTests {
+    struct Everything { var inner: Set<String> = [], first: Set<String> = [], last: Set<String> = [] }
+
+    static func everyCents(_ locale: SpeechLocale, options: ReadingOptions, variants: Set<String>) -> Everything {
+        var wholes = Array(Int64(0)...120)
+        for scale in [Int64(10_000), 100_000_000, 100_000_000_000] {
+            wholes += [1, 2, 10, 11, 12, 20, 101, 110, 1001, 1010, 1100, 2002].map { $0 * scale }
+            wholes += [scale + 1, scale + 10, scale * 10 + 1]
+        }
+        var found = Everything()
+        for whole in wholes where whole < 1_000_000_000_000 {
+            for cents in Int64(0)...99 {
+                let names = locale.read(try! Amount(minorUnits: whole * 100 + cents), options: options, variants: variants)
+                for (a, b) in zip(names, names.dropFirst()) where a == b { found.inner.insert(a) }
+                if let first = names.first, let last = names.last { (found.first, found.last) = (found.first.union([first]), found.last.union([last])) }
+            }
+        }
+        return found
+    }
+
+    @Test func aFewAmountsFindWhatEveryCentsFinds() {
+        let chinese = [
+            ReadingOptions(), ReadingOptions(keepTrailingZeros: true), ReadingOptions(useLiang: true), ReadingOptions(style: .yuanJiaoFen),
+            ReadingOptions(style: .yuanJiaoFen, useLiang: true),
+        ]
+        var compared = 0
+        for (locale, optionSets) in [(SpeechLocale.zhCN, chinese), (.enUS, [ReadingOptions()])] {
+            for options in optionSets {
+                for variants in locale == .zhCN ? [Set<String>(), Set(locale.optionalClipNames)] : [[]] {
+                    let all = Self.everyCents(locale, options: options, variants: variants)
+                    for prefix in [nil, "received", "1", "0"] as [String?] {
+                        for suffix in [nil, "yuan", "fen"] as [String?] {
+                            var expected = all.inner
+                            if let prefix, all.first.contains(prefix) { expected.insert(prefix) }
+                            if let suffix, all.last.contains(suffix) { expected.insert(suffix) }
+                            let fast = locale.copiesNeeded(options: options, prefix: prefix, suffix: suffix, variants: variants)
+                            #expect(fast == expected.sorted(), "\(locale) \(options) \(prefix ?? "-") \(suffix ?? "-")")
+                            compared += 1
+                        }
+                    }
+                }
+            }
+        }
+        #expect(compared == (5 * 2 + 1) * 4 * 3)
+    }
+}

@@ -35,9 +35,14 @@ public enum SpeechLocale: String, CaseIterable, Sendable, Codable {
             wholes += [1, 2, 10, 11, 12, 20, 101, 110, 1001, 1010, 1100, 2002].map { $0 * scale }
             wholes += [scale + 1, scale + 10, scale * 10 + 1]
         }
+        // A whole part reads the same whatever the cents (only a zero whole part may be left out),
+        // and the cents read the same after any whole part above zero: so every whole part with no
+        // cents, and every cents after a few whole parts of each kind, meet every pair of
+        // neighbours there is (the tests hold this to all the whole parts with all the cents).
+        let withEveryCents: Set<Int64> = [0, 1, 2, 10, 11, 20, 22, 100, 1000, 10_000, 100_000_000]
         var needed = Set<String>()
         for whole in wholes where whole < 1_000_000_000_000 {
-            for cents in Int64(0)...99 {
+            for cents in withEveryCents.contains(whole) ? Array(Int64(0)...99) : [0] {
                 guard let amount = try? Amount(minorUnits: whole * 100 + cents) else { continue }
                 let names = [prefix].compactMap { $0 } + read(amount, options: options, variants: variants) + [suffix].compactMap { $0 }
                 for (a, b) in zip(names, names.dropFirst()) where a == b { needed.insert(a) }
