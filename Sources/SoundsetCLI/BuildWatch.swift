@@ -25,12 +25,12 @@ struct BuildWatch {
         let stop = StopRequest.install(watching: true, output: options.outputDisplay, console: console)
         console.err("soundset: watching \(options.assetsDisplay) for changes (Ctrl-C to stop)")
         var seen = AssetsFingerprint.of(options.assets)
-        _ = await BuildCommand.buildOnce(options, printing)
+        _ = await stop.building { await BuildCommand.buildOnce(options, printing) }
         while !stop.requested {
             try? await Task.sleep(for: interval)
             guard AssetsFingerprint.of(options.assets) != seen, let settled = await settled(stop) else { continue }
             seen = settled
-            _ = await BuildCommand.buildOnce(options, printing)
+            _ = await stop.building { await BuildCommand.buildOnce(options, printing) }
         }
         // The set stays as the last build left it; its report stops reloading.
         var last = options
@@ -67,7 +67,7 @@ extension BuildWatch {
 /// (a swap under way is let finish), and it exits 128 + the signal's number. A watch is asked to
 /// stop after the build under way; a second signal ends it as a build ends.
 final class StopRequest: @unchecked Sendable {
-    // @unchecked: `count` is guarded by `lock`; `sources` is set once, in `install`.
+    // @unchecked: `count` and `underWay` are guarded by `lock`; `sources` is set once, in `install`.
     private let lock = NSLock()
     private var count = 0
     private var sources: [DispatchSourceSignal] = []
@@ -83,6 +83,16 @@ final class StopRequest: @unchecked Sendable {
 
     var requested: Bool { lock.withLock { count > 0 } }
 
+    /// Whether a build is under way (what the first signal says).
+    private var underWay = false
+
+    /// Runs one build of the watch.
+    func building<T>(_ body: () async -> T) async -> T {
+        lock.withLock { underWay = true }
+        defer { lock.withLock { underWay = false } }
+        return await body()
+    }
+
     static func install(watching: Bool, output: String, console: Console) -> StopRequest {
         let request = StopRequest(watching: watching, output: output, console: console)
         for number in [SIGINT, SIGTERM] {
@@ -96,12 +106,12 @@ final class StopRequest: @unchecked Sendable {
     }
 
     private func signalled(_ number: Int32) {
-        let times = lock.withLock {
+        let (times, busy) = lock.withLock {
             count += 1
-            return count
+            return (count, underWay)
         }
         if watching && times == 1 {
-            console.err("\nsoundset: stopping after the build under way (again to end at once)")
+            console.err(busy ? "\nsoundset: stopping after the build under way (again to end at once)" : "\nsoundset: stopping")
             return
         }
         let output = output, console = console

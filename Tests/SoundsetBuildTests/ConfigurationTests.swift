@@ -80,7 +80,7 @@ import Testing
         #expect(Set(ConfigurationKey.all.map(\.path)).count == ConfigurationKey.all.count)
         #expect(
             Self.problems(#"{"trim": {"pad": 1}}"#) == [
-                "Assets/soundset.json: trim.pad: unknown key (known keys here: padMs, fadeMs, floorMarginDb, rangeDb, maxGapMs)"
+                "Assets/soundset.json: trim.pad: unknown key: did you mean padMs? (known keys here: padMs, fadeMs, floorMarginDb, rangeDb, maxGapMs)"
             ])
     }
 

@@ -100,7 +100,7 @@ import Testing
         ("[1, 2]", "Assets/soundset.json: must hold a JSON object, not an array"),
         (
             #"{"sampleRat": 44100}"#,
-            "Assets/soundset.json: sampleRat: unknown key (known keys here: locale, sampleRate, container, encoding, loudness, limiter, trim, tempo, copies, reading, announcement, limits, maxAmount, maxAnnouncementSeconds, report)"
+            "Assets/soundset.json: sampleRat: unknown key: did you mean sampleRate? (known keys here: locale, sampleRate, container, encoding, loudness, limiter, trim, tempo, copies, reading, announcement, limits, maxAmount, maxAnnouncementSeconds, report)"
         ),
         (#"{"sampleRate": "44100"}"#, "Assets/soundset.json: sampleRate: must be a whole number (Hz), not a string"),
         (

@@ -68,6 +68,38 @@ import Testing
             ])
     }
 
+    /// Typical slips among the takes: a note left in Assets, a take named in the wrong case.
+    @Test func slipsAmongTheTakesSayWhatToDo() throws {
+        let folder = try TemporaryDirectory()
+        defer { folder.remove() }
+        let assets = try folder.folder("Assets")
+        try AssetPacks.small(in: assets)
+        try Data("ideas".utf8).write(to: assets.appendingPathComponent("NOTES.txt"))
+        let note = try SoundsetExecutable.run(["build"], in: folder.url)
+        #expect(note.status == 1)
+        #expect(note.stderr.hasPrefix("error: Assets/NOTES.txt: is not a recording (a .txt file): move it out of Assets, where every file is a take\n"))
+        try FileManager.default.removeItem(at: assets.appendingPathComponent("NOTES.txt"))
+        try FileManager.default.moveItem(at: assets.appendingPathComponent("yuan.wav"), to: assets.appendingPathComponent("Yuan.wav"))
+        let cased = try SoundsetExecutable.run(["build", "--quiet"], in: folder.url)
+        #expect(cased.status == 0)
+        #expect(cased.stderr.contains("; Assets/Yuan.wav looks like yuan: rename it yuan.wav\n"), "\(cased.stderr)")
+    }
+
+    /// A mistyped key says which it most likely is.
+    @Test func aMistypedKeySaysWhichItMeans() throws {
+        let folder = try TemporaryDirectory()
+        defer { folder.remove() }
+        let assets = try folder.folder("Assets")
+        try AssetPacks.small(in: assets)
+        try Data(#"{"limts": {}, "anouncement": {"prefx": "received"}, "zzz": 1}"#.utf8).write(to: assets.appendingPathComponent("soundset.json"))
+        let result = try SoundsetExecutable.run(["build"], in: folder.url)
+        #expect(result.status == 1)
+        let lines = result.stderr.split(separator: "\n").map(String.init)
+        #expect(lines.contains { $0.hasPrefix("error: Assets/soundset.json: limts: unknown key: did you mean limits? (known keys here: ") })
+        #expect(lines.contains { $0.hasPrefix("error: Assets/soundset.json: anouncement: unknown key: did you mean announcement? (") })
+        #expect(lines.contains { $0.hasPrefix("error: Assets/soundset.json: zzz: unknown key (known keys here: ") })
+    }
+
     /// A mistyped --assets is one line, not one per recording "removed since the last build".
     @Test func checkOfNoSuchAssetsFolderIsOneLine() throws {
         let folder = try built()
@@ -326,7 +358,8 @@ import Testing
         let ended = watching.wait()
         #expect(ended.status == 0)
         #expect(ended.stderr.hasPrefix("soundset: watching Assets for changes (Ctrl-C to stop)\n"))
-        #expect(ended.stderr.hasSuffix("soundset: stopping after the build under way (again to end at once)\nsoundset: stopped watching Assets\n"))
+        // Stopped while idle: nothing is under way.
+        #expect(ended.stderr.hasSuffix("\nsoundset: stopping\nsoundset: stopped watching Assets\n"), "\(ended.stderr)")
         #expect(try !refreshes(report))
         let beside = try FileManager.default.contentsOfDirectory(atPath: folder.url.path).sorted()
         #expect(beside == [".soundset-cache", "Assets", "Output"])

@@ -26,6 +26,13 @@ public struct Recording: Sendable, Equatable {
 public struct AssetCatalog: Sendable {
     /// Recordings longer than this are refused: iOS plays the default sound instead.
     public static let maxSeconds = 30.0
+
+    /// The extensions of the sound files libsndfile reads (a file named otherwise that it cannot
+    /// read is a stray document, not a damaged take).
+    static let audioExtensions: Set<String> = [
+        "wav", "wave", "aif", "aiff", "aifc", "flac", "caf", "ogg", "oga", "opus", "mp3", "au", "snd", "w64", "rf64", "wv", "voc", "sf", "mat",
+        "pvf", "xi", "htk", "sds", "avr", "wve", "mpc", "paf", "iff", "svx", "nist", "sph", "ircam",
+    ]
     /// Recordings below this rate are refused: they cannot carry speech.
     public static let minSampleRate = 8000
     /// Recordings with more channels are refused: a multitrack export, not a voice take.
@@ -209,6 +216,11 @@ public struct AssetCatalog: Sendable {
         do { info = try SoundFile.open(reading: url.path).info } catch {
             guard access(url.path, R_OK) == 0 else { return .problem(BuildProblem(display, "cannot be read (\(RegularFile.systemReason(errno)))")) }
             let reason = (error as? SoundFileError)?.reason ?? "\(error)"
+            // Notes and documents left among the takes are named as what they are.
+            let ext = (fileName as NSString).pathExtension.lowercased()
+            if !Self.audioExtensions.contains(ext) {
+                return .problem(BuildProblem(display, "is not a recording (a .\(ext) file): move it out of \(displayName), where every file is a take"))
+            }
             return .problem(BuildProblem(display, "cannot be read as audio: \(reason.asClause)"))
         }
         if let problem = headerProblem(info) { return .problem(BuildProblem(display, problem)) }

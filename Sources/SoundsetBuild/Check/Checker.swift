@@ -290,6 +290,18 @@ public enum Checker {
         }
     }
 
+    /// A take the set has under a name that differs from a missing clip's only in case (`Ten.aiff`
+    /// for `ten`): built as a clip of its own, which the reading never uses.
+    static func nearMisses(_ missing: [String], in manifest: Manifest, assetsDisplay: String) -> String {
+        let hints = missing.compactMap { name -> String? in
+            guard let take = manifest.clips.first(where: { $0.name != name && $0.name.lowercased() == name.lowercased() }) else { return nil }
+            let file = take.source.file
+            let renamed = name + String(file.dropFirst(take.name.count))
+            return "\(assetsDisplay)/\(ClipName.printable(file)) looks like \(name): rename it \(ClipName.printable(renamed))"
+        }
+        return hints.isEmpty ? "" : "; " + hints.joined(separator: "; ")
+    }
+
     static func completeness(_ manifest: Manifest, manifestPath: String, assetsDisplay: String, rebuild: String) -> [CheckProblem] {
         let locale = manifest.locale
         let reading = manifest.reading ?? ReadingOptions()
@@ -307,6 +319,7 @@ public enum Checker {
                 CheckProblem(
                     "completeness", manifestPath,
                     "the \(locale.rawValue) reading needs clips the set lacks: \(missing.joined(separator: ", ")) (\(recordHint(missing, assetsDisplay: assetsDisplay)) and run \(rebuild))"
+                        + nearMisses(missing, in: manifest, assetsDisplay: assetsDisplay)
                 ))
         }
         let variants = Set(locale.optionalClipNames.filter(names.contains))
@@ -355,7 +368,8 @@ public enum Checker {
         let (composed, composedProblem) = composedBudget(
             ComposedSearch(
                 maximum: maximum, locale: locale, reading: manifest.reading ?? ReadingOptions(), variants: variants, announcement: announcement,
-                timings: timings, gapFrames: gapFrames, whole: chainTimings == timings ? chain : longest(.duration, in: timings), rate: manifest.sampleRate))
+                timings: timings, gapFrames: gapFrames, whole: chainTimings == timings ? chain : longest(.duration, in: timings), rate: manifest.sampleRate,
+                tempo: configuration.tempo))
         if let composedProblem { problems.append(composedProblem) }
         let budget = CheckBudget(
             worstAmount: chain.amount.description, seconds: seconds, steps: chain.steps,
@@ -376,6 +390,8 @@ public enum Checker {
         /// The longest announcement with its prefix and suffix.
         let whole: WorstCase
         let rate: Int
+        /// The tempo the set was built at, for the advice.
+        let tempo: Double
 
         var phrases: Bool { announcement.prefix != nil || announcement.suffix != nil }
 
@@ -432,7 +448,12 @@ public enum Checker {
         var problem = String(
             format: "the composed announcement of %@ lasts %.3f s%@, over the %g s banner, which cuts it off",
             bare.amount.description, seconds(bare), search.phrases ? " even without its \(names)" : "", banner)
-        problem += ": record faster takes, set tempo (e.g. 0.85), set announcement.delivery to auto (a chain when the banner is too short), or lower maxAmount"
+        // The advice names the word that weighs most in that amount, and a tempo only when it can go lower.
+        let words = search.locale.read(bare.amount, options: search.reading, variants: search.variants)
+        let heaviest = words.max { (search.timings[$0]?.frames ?? 0, $1) < (search.timings[$1]?.frames ?? 0, $0) }
+        let takes = heaviest.flatMap { name in search.timings[name].map { String(format: " (its longest word is %@, %.3f s)", name, Double($0.frames) / rate) } } ?? ""
+        let tempo = search.tempo > 0.7 ? String(format: "set tempo below %g (down to 0.7), ", search.tempo) : ""
+        problem += ": record faster takes\(takes), \(tempo)set announcement.delivery to auto (a chain when the banner is too short), or lower maxAmount"
         if let dropped { problem += "; the smallest amount that plays without the \(names) is \(dropped)" }
         return (budget, problem)
     }

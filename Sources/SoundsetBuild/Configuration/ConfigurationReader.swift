@@ -22,9 +22,28 @@ struct ConfigurationReader {
             } else if known.contains(name) {
                 read(member, at: path, into: &configuration)
             } else {
-                problem(Self.name(path), "unknown key (known keys here: \(known.joined(separator: ", ")))")
+                let meant = known.filter { Self.editDistance(name.lowercased(), $0.lowercased()) <= 2 }
+                let guess = meant.count == 1 ? ": did you mean \(meant[0])?" : ""
+                problem(Self.name(path), "unknown key\(guess) (known keys here: \(known.joined(separator: ", ")))")
             }
         }
+    }
+
+    /// How many characters must be inserted, removed, changed or swapped with a neighbour to make
+    /// `a` into `b` (a typo's distance).
+    static func editDistance(_ a: String, _ b: String) -> Int {
+        let a = Array(a), b = Array(b)
+        guard !a.isEmpty, !b.isEmpty else { return max(a.count, b.count) }
+        var rows = [[Int]](repeating: [Int](repeating: 0, count: b.count + 1), count: a.count + 1)
+        for i in 0...a.count { rows[i][0] = i }
+        for j in 0...b.count { rows[0][j] = j }
+        for i in 1...a.count {
+            for j in 1...b.count {
+                rows[i][j] = min(rows[i - 1][j] + 1, rows[i][j - 1] + 1, rows[i - 1][j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
+                if i > 1, j > 1, a[i - 1] == b[j - 2], a[i - 2] == b[j - 1] { rows[i][j] = min(rows[i][j], rows[i - 2][j - 2] + 1) }
+            }
+        }
+        return rows[a.count][b.count]
     }
 
     /// Adds a problem about the key at `path` (as `name(_:)` writes it).

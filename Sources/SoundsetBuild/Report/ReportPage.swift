@@ -26,7 +26,14 @@ enum ReportPage {
         let longest = manifest.clips.max { $0.seconds < $1.seconds }
         let warnings = data.clips.flatMap { clip in clip.warnings.map { (clip.name, $0) } }
         let clipScale = TimeScale.fitting(data.clips.map(\.sourceSeconds).max() ?? 1, into: waveWidth)
-        let refresh = refreshSeconds.map { "<meta http-equiv=\"refresh\" content=\"\(max(1, $0))\"/>\n" } ?? ""
+        // Reloaded by a small script that waits while a clip plays (a meta refresh would cut it off
+        // every second); the meta refresh is the fallback without scripts.
+        let refresh =
+            refreshSeconds.map {
+                "<noscript><meta http-equiv=\"refresh\" content=\"\(max(1, $0))\"/></noscript>\n<script>"
+                    + "setInterval(function(){for(var a of document.querySelectorAll('audio'))if(!a.paused&&!a.ended)return;location.reload()},\(1000 * max(1, $0)));"
+                    + "</script>\n"
+            } ?? ""
         let configuration = configurationSHA.map { Report.configurationTag + escape($0) + "\">\n" } ?? ""
         var page = """
             <!DOCTYPE html>
@@ -61,17 +68,20 @@ enum ReportPage {
         let count = data.check.problems.count
         page += card(
             "Check", data.check.ok ? "passed" : "\(count) problem\(count == 1 ? "" : "s")",
-            data.check.ok ? "soundset check finds nothing wrong" : data.check.problems.map { escape($0.description) }.joined(separator: "<br/>"),
-            alert: !data.check.ok)
+            data.check.ok ? "soundset check finds nothing wrong" : "what make check will reject: see below", alert: !data.check.ok)
         page += card("Warnings", String(warnings.count), warnings.isEmpty ? "nothing to re-record" : "see below", alert: !warnings.isEmpty)
         page += changesCard(data)
         page += "</section>\n"
 
+        // What the check rejects comes first: it fails the app's CI.
         page += "<section><h2>To re-record or check</h2>\n"
-        if warnings.isEmpty {
-            page += "<p class=\"ok\">No warnings.</p>\n"
+        if warnings.isEmpty && data.check.ok {
+            page += "<p class=\"ok\">No warnings, and the check passes.</p>\n"
         } else {
             page += "<ul class=\"warnings\">\n"
+            for problem in data.check.problems {
+                page += "<li class=\"check\"><b>check: \(escape(problem.check))</b> \(escape(problem.subject)): \(escape(problem.message))</li>\n"
+            }
             for (name, warning) in warnings { page += "<li><a href=\"#clip-\(escape(name))\"><b>\(escape(name))</b></a>: \(escape(warning))</li>\n" }
             page += "</ul>\n"
         }
