@@ -3,15 +3,23 @@ import SoundsetTestSupport
 import Testing
 
 @Suite struct FaultTests {
+    /// Two configurations that build different sets of the same recordings.
+    static let twoConfigurations = ["{}", #"{"loudness": {"target": -20}}"#]
+
+    /// A folder with the small pack in Assets, and where its soundset.json goes.
+    static func packWithItsConfiguration() throws -> (TemporaryDirectory, config: URL) {
+        let folder = try TemporaryDirectory()
+        let assets = try folder.folder("Assets")
+        try AssetPacks.small(in: assets)
+        return (folder, assets.appendingPathComponent("soundset.json"))
+    }
+
     /// kill -9 at many points of a build: Output is always the old set or the new one, byte for byte,
     /// and the next build cleans up whatever the killed ones left.
     @Test func killedBuildsLeaveTheOldSetOrTheNew() throws {
-        let folder = try TemporaryDirectory()
+        let (folder, config) = try Self.packWithItsConfiguration()
         defer { folder.remove() }
-        let assets = try folder.folder("Assets")
-        try AssetPacks.small(in: assets)
-        let config = assets.appendingPathComponent("soundset.json")
-        let configs = ["{}", #"{"loudness": {"target": -20}}"#]
+        let configs = Self.twoConfigurations
         var sets: [[String: Data]] = []
         // The kills are spread over the shortest build seen, so most land before the build ends
         // whatever this machine's speed at the moment.
@@ -58,12 +66,9 @@ import Testing
     /// Ctrl-C and SIGTERM during a build, spread over its length: each ends it with 130 or 143 and
     /// one line, Output is one whole set, and no staging folder is left beside it.
     @Test func interruptedBuildsLeaveNothingBehind() throws {
-        let folder = try TemporaryDirectory()
+        let (folder, config) = try Self.packWithItsConfiguration()
         defer { folder.remove() }
-        let assets = try folder.folder("Assets")
-        try AssetPacks.small(in: assets)
-        let config = assets.appendingPathComponent("soundset.json")
-        let configs = ["{}", #"{"loudness": {"target": -20}}"#]
+        let configs = Self.twoConfigurations
         var seconds = Double.infinity
         var sets: [[String: Data]] = []
         for json in configs {
