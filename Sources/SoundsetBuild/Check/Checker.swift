@@ -110,8 +110,9 @@ public enum Checker {
     /// - Parameter placed: files known to hold their bytes already (a build's hard links to files the
     ///   memo proved intact): only their presence is checked.
     static func integrity(
-        _ manifest: Manifest, sounds: URL, soundsDisplay: String, manifestPath: String, placed: Set<String> = [], rebuild: String
+        _ manifest: Manifest, sounds: URL, soundsDisplay: String, manifestPath: String, placed: Set<String> = [], rebuild: String?
     ) -> [CheckProblem] {
+        let fix = rebuild.map { ": run \($0)" } ?? ""
         var problems: [CheckProblem] = []
         var listed = Set<String>()
         for clip in manifest.clips {
@@ -119,7 +120,7 @@ public enum Checker {
             if let copy = clip.copy { listed.insert(copy) }
             let path = "\(soundsDisplay)/\(clip.file)"
             if placed.contains(clip.file) {
-                if FileStamp(path: sounds.appendingPathComponent(clip.file).path) == nil { problems.append(CheckProblem("integrity", path, "missing: run \(rebuild)")) }
+                if FileStamp(path: sounds.appendingPathComponent(clip.file).path) == nil { problems.append(CheckProblem("integrity", path, "missing\(fix)")) }
             } else if let problem = fileProblem(clip, manifest: manifest, in: sounds, path: path, rebuild: rebuild) {
                 problems.append(problem)
             }
@@ -129,10 +130,10 @@ public enum Checker {
                     // Compared with the original as built (its recorded sha256), so a damaged original
                     // is reported once, not again through its copy.
                     if SHA256.hex(copyData) != clip.sha256 {
-                        problems.append(CheckProblem("integrity", copyPath, "is not byte-identical to \(clip.file) as built: run \(rebuild)"))
+                        problems.append(CheckProblem("integrity", copyPath, "is not byte-identical to \(clip.file) as built\(fix)"))
                     }
                 } else {
-                    problems.append(CheckProblem("integrity", copyPath, "missing: run \(rebuild)"))
+                    problems.append(CheckProblem("integrity", copyPath, "missing\(fix)"))
                 }
             }
         }
@@ -162,16 +163,17 @@ public enum Checker {
 
     /// What is wrong with one clip's file: missing, not its sha256, or a header that disagrees with
     /// the manifest.
-    private static func fileProblem(_ clip: Manifest.Clip, manifest: Manifest, in sounds: URL, path: String, rebuild: String) -> CheckProblem? {
+    private static func fileProblem(_ clip: Manifest.Clip, manifest: Manifest, in sounds: URL, path: String, rebuild: String?) -> CheckProblem? {
+        let fix = rebuild.map { ": run \($0)" } ?? ""
         let data: Data
         do { data = try RegularFile.read(sounds.appendingPathComponent(clip.file), maxBytes: Composer.maxClipBytes) } catch {
-            return CheckProblem("integrity", path, "\(error.reason == "is missing" ? "missing" : error.reason): run \(rebuild)")
+            return CheckProblem("integrity", path, "\(error.reason == "is missing" ? "missing" : error.reason)\(fix)")
         }
         guard SHA256.hex(data) == clip.sha256 else {
-            return CheckProblem("integrity", path, "its sha256 differs from the manifest's (damaged or edited by hand): run \(rebuild)")
+            return CheckProblem("integrity", path, "its sha256 differs from the manifest's (damaged or edited by hand)\(fix)")
         }
         guard let info = try? SoundFile.open(bytes: data, path: path).info else {
-            return CheckProblem("integrity", path, "cannot be decoded: run \(rebuild)")
+            return CheckProblem("integrity", path, "cannot be decoded\(fix)")
         }
         var differences: [String] = []
         if info.frames != clip.frames { differences.append("\(info.frames) frames, the manifest says \(clip.frames)") }
@@ -185,7 +187,7 @@ public enum Checker {
             differences.append("\(clip.seconds) s in the manifest is not its frames / sampleRate")
         }
         guard differences.isEmpty else {
-            return CheckProblem("integrity", path, "the file and the manifest disagree (\(differences.joined(separator: "; "))): run \(rebuild)")
+            return CheckProblem("integrity", path, "the file and the manifest disagree (\(differences.joined(separator: "; ")))\(fix)")
         }
         return nil
     }

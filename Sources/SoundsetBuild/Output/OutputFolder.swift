@@ -164,11 +164,10 @@ public struct OutputFolder: Sendable {
         let placed = Set(set.clips.compactMap { clip -> String? in if case .reused = clip.content { clip.name } else { nil } })
         if let problem = Checker.integrity(
             manifest, sounds: sounds, soundsDisplay: "\(displayName)/\(SoundSetLayout.soundsName)", manifestPath: manifestPath, placed: placed,
-            rebuild: "soundset build"
+            rebuild: nil
         ).first {
-            // The check's hint (run the build again) is this build's to act on: only the reason is said.
-            let reason = problem.message.replacingOccurrences(of: ": run soundset build$", with: "", options: .regularExpression)
-            throw BuildProblem(problem.subject, "is not as written (\(reason)); check the disk")
+            // No hint to run the build again: this is the build.
+            throw BuildProblem(problem.subject, "is not as written (\(problem.message)); check the disk")
         }
     }
 

@@ -33,11 +33,7 @@ public enum Report {
     }
 
     /// The first 4 KiB of the report at `url`, which hold its head's tags, or nil when there is none.
-    static func head(of url: URL) -> Data? {
-        guard let handle = try? FileHandle(forReadingFrom: url) else { return nil }
-        defer { try? handle.close() }
-        return (try? handle.read(upToCount: 4096)) ?? Data()
-    }
+    static func head(of url: URL) -> Data? { try? RegularFile.head(url, count: 4096).bytes }
 
     /// Whether a written report (or its `head(of:)`) reloads itself: its head carries
     /// `<meta http-equiv="refresh">`.

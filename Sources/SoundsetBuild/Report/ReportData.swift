@@ -39,16 +39,9 @@ struct ReportData: Sendable {
     /// The set this one replaced, when the report is the build's: its clips that changed get a badge.
     var previous: Manifest?
 
-    /// Why each clip's file changed since `previous`, by clip name; nil without a previous set
-    /// (a first build, or `soundset report` on a set already built), when nothing is compared.
-    var changes: [String: BuildChanges.Reason]? {
-        guard let previous else { return nil }
-        var reasons: [String: BuildChanges.Reason] = [:]
-        for (reason, clips) in BuildChanges(manifest, replacing: previous).rebuilt {
-            for clip in clips { reasons[clip] = reason }
-        }
-        return reasons
-    }
+    /// What changed since `previous`; nil without a previous set (a first build, or `soundset
+    /// report` on a set already built), when nothing is compared.
+    var changes: BuildChanges? { previous.map { BuildChanges(manifest, replacing: $0) } }
 }
 
 /// Reads what the report shows: the manifest, each source and output clip, the trim decisions and

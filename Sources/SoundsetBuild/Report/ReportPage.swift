@@ -70,7 +70,8 @@ enum ReportPage {
             "Check", data.check.ok ? "passed" : "\(count) problem\(count == 1 ? "" : "s")",
             data.check.ok ? "soundset check finds nothing wrong" : "what make check will reject: see below", alert: !data.check.ok)
         page += card("Warnings", String(warnings.count), warnings.isEmpty ? "nothing to re-record" : "see below", alert: !warnings.isEmpty)
-        page += changesCard(data)
+        let changes = data.changes
+        page += changesCard(changes)
         page += "</section>\n"
 
         // What the check rejects comes first: it fails the app's CI.
@@ -92,12 +93,12 @@ enum ReportPage {
 
         page += "<section><h2>Clips</h2>\n<p class=\"legend\">Every waveform is drawn to one time scale, \(clipScale.text), so a clip's width is its length. "
         page += "Top: the recording, grey where room tone was cut, yellow where the trimmer found speech; below: the clip as built. \(clipScale.bar)</p>\n"
-        let changes = data.changes
+        let reasons = changes?.reasons
         for (group, clips) in words.grouped(data.clips, name: \.name) {
             page += "<h3 class=\"group\" data-group=\"\(group)\">\(escape(group.rawValue)) <small>\(escape(group.detail)) · \(clips.count) clip\(clips.count == 1 ? "" : "s")</small></h3>\n"
             page += "<div class=\"clips\">\n"
             for clip in clips {
-                page += clipCard(clip, words: words, scale: clipScale, limit: data.configuration.maxSeconds(for: clip.name), change: changes?[clip.name])
+                page += clipCard(clip, words: words, scale: clipScale, limit: data.configuration.maxSeconds(for: clip.name), change: reasons?[clip.name])
             }
             page += "</div>\n"
         }
@@ -114,11 +115,10 @@ enum ReportPage {
     }
 
     /// What changed since the set this build replaced.
-    static func changesCard(_ data: ReportData) -> String {
-        guard let previous = data.previous else {
+    static func changesCard(_ changes: BuildChanges?) -> String {
+        guard let changes else {
             return card("Changes", "not compared", "no earlier set to compare with (a first build, or soundset report): no clip is badged")
         }
-        let changes = BuildChanges(data.manifest, replacing: previous)
         let changed = changes.rebuilt.reduce(0) { $0 + $1.clips.count }
         var lines = changes.rebuilt.map { "\($0.clips.count) \(escape($0.reason.rawValue)): \($0.clips.map(escape).joined(separator: ", "))" }
         lines.append("\(changes.unchanged.count) unchanged")

@@ -2,7 +2,7 @@ import SoundsetRuntime
 
 /// What a build changed in the set, clip by clip, against the set it replaced: what a designer
 /// reads after an incremental build (`rebuilt 7 (recording changed), 17 unchanged`).
-public struct BuildChanges: Sendable, Equatable {
+public struct BuildChanges: Sendable {
     /// Why a clip's file is new.
     public enum Reason: String, Sendable, CaseIterable {
         case new = "new"
@@ -83,8 +83,10 @@ public struct BuildChanges: Sendable, Equatable {
         return (["rebuilt \(count) (\(reasons))", "\(unchanged.count) unchanged"] + (gone.map { [$0] } ?? [])).joined(separator: ", ")
     }
 
-    public static func == (a: BuildChanges, b: BuildChanges) -> Bool {
-        a.rebuilt.map(\.reason) == b.rebuilt.map(\.reason) && a.rebuilt.map(\.clips) == b.rebuilt.map(\.clips) && a.unchanged == b.unchanged
-            && a.removed == b.removed && a.manifestChanges == b.manifestChanges
+    /// Why each rebuilt clip's file changed, by clip name.
+    public var reasons: [String: Reason] {
+        var reasons: [String: Reason] = [:]
+        for (reason, clips) in rebuilt { for clip in clips { reasons[clip] = reason } }
+        return reasons
     }
 }
