@@ -210,9 +210,11 @@ import Testing
     @Test func pcm16ReadsAndWritesBothByteOrders() {
         for littleEndian in [true, false] {
             let format = SoundFormat(container: littleEndian ? .wav : .caf, encoding: .pcm16, sampleRate: 8000, littleEndian: littleEndian)
-            var bytes: [UInt8] = []
-            for value in [-32768, -1, 0, 1, 12345, 32767] { SampleCodec.encode(Double(value), format: format, into: &bytes) }
-            SampleCodec.encode(40000, format: format, into: &bytes)
+            var bytes = [UInt8](repeating: 0xAA, count: 14)
+            bytes.withUnsafeMutableBytes { raw in
+                for (index, value) in [-32768.0, -1, 0, 1, 12345, 32767, 40000].enumerated() { SampleCodec.encode(value, format: format, into: raw, at: index) }
+            }
+            #expect(Array(bytes[2..<4]) == [0xFF, 0xFF] && Array(bytes[8..<10]) == (littleEndian ? [0x39, 0x30] : [0x30, 0x39]))
             let decoded = bytes.withUnsafeBytes { raw in (0..<7).map { SampleCodec.decode(raw, at: $0, format: format) } }
             #expect(decoded == [-32768, -1, 0, 1, 12345, 32767, 32767])
         }

@@ -96,29 +96,44 @@ public enum Composer {
                 let offset = samples.startIndex + (lower - placements[sounding[0]].start) * bytesPerFrame
                 out.append(samples[offset..<(offset + (upper - lower) * bytesPerFrame)])
             } else {
-                out.append(crossfade(sounding.map { (sounds[$0], placements[$0]) }, frames: lower..<upper, format: format))
+                crossfade(sounding.map { (sounds[$0], placements[$0]) }, frames: lower..<upper, format: format, into: &out)
             }
         }
     }
 
-    /// The frames `frames` of the announcement mixed from `clips`, each at its gain.
-    private static func crossfade(_ clips: [(sound: SoundData, placement: Timeline.Placement)], frames: Range<Int>, format: SoundFormat) -> Data {
+    /// The frames `frames` of the announcement mixed from `clips`, each at its gain, appended to
+    /// `out`. Each clip is added in turn into one buffer of sums (the same sums, in the same order,
+    /// as adding the clips frame by frame), its gain computed once a frame; the sums are encoded in
+    /// place at the end of `out`. (A per-sample closure and a two-byte array per sample made this
+    /// 14 % of `soundset serve`'s time for a new amount.)
+    private static func crossfade(
+        _ clips: [(sound: SoundData, placement: Timeline.Placement)], frames: Range<Int>, format: SoundFormat, into out: inout Data
+    ) {
         let channels = format.channels
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(frames.count * format.bytesPerFrame)
-        for frame in frames {
-            for channel in 0..<channels {
-                var sum = 0.0
-                for (sound, placement) in clips {
-                    let within = frame - placement.start
-                    guard within >= 0 && within < sound.frames else { continue }
-                    let sample = sound.samples.withUnsafeBytes { SampleCodec.decode($0, at: within * channels + channel, format: format) }
-                    sum += placement.gain(at: frame) * Double(sample)
+        var sums = [Double](repeating: 0, count: frames.count * channels)
+        sums.withUnsafeMutableBufferPointer { sums in
+            for (sound, placement) in clips {
+                let lower = max(frames.lowerBound, placement.start)
+                let upper = min(frames.upperBound, placement.start + sound.frames)
+                guard lower < upper else { continue }
+                sound.samples.withUnsafeBytes { bytes in
+                    for frame in lower..<upper {
+                        let gain = placement.gain(at: frame)
+                        let source = (frame - placement.start) * channels
+                        let target = (frame - frames.lowerBound) * channels
+                        for channel in 0..<channels {
+                            sums[target + channel] += gain * Double(SampleCodec.decode(bytes, at: source + channel, format: format))
+                        }
+                    }
                 }
-                SampleCodec.encode(sum, format: format, into: &bytes)
             }
         }
-        return Data(bytes)
+        let start = out.count
+        out.count += sums.count * format.encoding.bytesPerSample
+        out.withUnsafeMutableBytes { bytes in
+            let region = UnsafeMutableRawBufferPointer(rebasing: bytes[start...])
+            for (index, sum) in sums.enumerated() { SampleCodec.encode(sum, format: format, into: region, at: index) }
+        }
     }
 
     /// Reads the clip file `file` and checks it against the manifest's entry for `clip`.

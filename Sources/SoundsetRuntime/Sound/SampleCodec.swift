@@ -14,17 +14,18 @@ enum SampleCodec {
         }
     }
 
-    /// Appends `value` (rounded and held to the 16-bit range) to `out` in `format`.
-    static func encode(_ value: Double, format: SoundFormat, into out: inout [UInt8]) {
+    /// Writes `value` (rounded and held to the 16-bit range) in `format` as sample `index` (samples,
+    /// not frames) of `bytes`.
+    static func encode(_ value: Double, format: SoundFormat, into bytes: UnsafeMutableRawBufferPointer, at index: Int) {
         let sample = Int(max(-32768, min(32767, value.rounded())))
         switch format.encoding {
         case .pcm16:
             let bits = UInt16(bitPattern: Int16(sample))
-            let low = UInt8(bits & 0xFF)
-            let high = UInt8(bits >> 8)
-            out.append(contentsOf: format.littleEndian ? [low, high] : [high, low])
-        case .ulaw: out.append(ulaw(sample))
-        case .alaw: out.append(alaw(sample))
+            let (low, high) = (UInt8(bits & 0xFF), UInt8(bits >> 8))
+            bytes[2 * index] = format.littleEndian ? low : high
+            bytes[2 * index + 1] = format.littleEndian ? high : low
+        case .ulaw: bytes[index] = ulaw(sample)
+        case .alaw: bytes[index] = alaw(sample)
         }
     }
 
