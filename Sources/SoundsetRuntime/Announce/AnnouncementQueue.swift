@@ -194,7 +194,7 @@ struct AnnouncementQueue: Codable, Equatable {
             }
         }
         guard transactions.allSatisfy({ isHex($0.hash, count: 32) && sane($0.at) }) else { return "a transaction is not a hash and a time" }
-        guard leftovers.allSatisfy({ (GroupFolder.isComposedName($0.name) || GroupFolder.isOwnTemporary($0.name)) && sane($0.seen) }) else {
+        guard leftovers.allSatisfy({ Self.isLeftoverName($0.name) && sane($0.seen) }) else {
             return "a leftover is not a file soundset writes"
         }
         return nil
@@ -249,12 +249,18 @@ struct AnnouncementQueue: Codable, Equatable {
         return expired + gone
     }
 
+    /// Whether `name` may be a leftover: a composed file's name or a temporary file of soundset's,
+    /// at most 255 bytes (the longest file name).
+    static func isLeftoverName(_ name: String) -> Bool {
+        name.utf8.count <= 255 && (GroupFolder.isComposedName(name) || GroupFolder.isOwnTemporary(name))
+    }
+
     /// Takes in the names of `Library/Sounds` that are soundset's but that no announcement knows,
     /// in name order, up to `maxLeftovers` (the rest wait for a later decision).
     mutating func takeIn(_ names: [String], at now: Double) {
         let known = Set(announcements.compactMap(\.file) + leftovers.map(\.name))
         for name in names.sorted() where leftovers.count < Self.maxLeftovers {
-            guard GroupFolder.isComposedName(name) || GroupFolder.isOwnTemporary(name), !known.contains(name) else { continue }
+            guard Self.isLeftoverName(name), !known.contains(name) else { continue }
             leftovers.append(Leftover(name: name, seen: now))
         }
     }

@@ -215,9 +215,10 @@ public struct Announcer: Sendable {
         for folder in [open.state, open.sets] {
             for name in folder.names() ?? [] where RegularFile.replacedName(ofTemporary: name) != nil { folder.remove(name) }
         }
-        // Leftovers first: the files of announcements pruned now are known, and deleted, not left over.
-        queue.takeIn(listing, at: now)
         var deletions = queue.prune(at: now, transactionWindow: settings.dedupeSeconds)
+        // The files pruned now are deleted below, not left over.
+        let pruned = Set(deletions)
+        queue.takeIn(listing.filter { !pruned.contains($0) }, at: now)
         queue.clock = max(queue.clock ?? now, now)
         let keeping = (try? installed.get()).map { [$0.id] } ?? []
         SoundSetInstaller.removeSets(in: open, names: listing, keeping: queue.setsInUse(at: now).union(keeping))
