@@ -158,13 +158,14 @@ func lockIsFree(_ group: GroupFolder) -> Bool {
         let set = shop.set
         let group = shop.group
         DispatchQueue.global().async {
-            do { try SoundSetInstaller.install(set, into: group, now: 1000) } catch { result.add("\(error)") }
+            // Waiting for the lock as long as the test may take to see the copies (a loaded machine).
+            do { _ = try SoundSetInstaller.ensure(set, in: try group.open(), gate: nil, wait: 120, now: 1000) } catch { result.add("\(error)") }
             done.signal()
         }
         let files = shop.set.manifest.clips.count + shop.set.manifest.clips.compactMap(\.copy).count
         var copied = 0
-        for _ in 0..<200 where copied < files {
-            Thread.sleep(forTimeInterval: 0.005)
+        for _ in 0..<6000 where copied < files {
+            Thread.sleep(forTimeInterval: 0.01)
             copied = shop.soundFiles.filter { $0.hasSuffix(".tmp") }.count
         }
         let installed = shop.soundFiles.filter { $0.hasPrefix("ss") }
