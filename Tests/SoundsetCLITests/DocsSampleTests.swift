@@ -5,7 +5,7 @@ import Testing
 
 /// The sample sessions in docs/ios.md are the demo set's real output: each `console` block is run,
 /// command by command, on a copy of the repository's `Output/`, and must print what the page shows
-/// (a composed file's UUID shown as `…`).
+/// (a composed file's UUID, and the set's id in installed names, shown as `…`).
 @Suite struct DocsSampleTests {
     @Test func theIOSGuidesSessionsAreWhatTheDemoSetPrints() throws {
         let root = SoundsetExecutable.packageRoot
@@ -35,8 +35,8 @@ import Testing
                 let arguments = words.dropFirst().map { $0 == "/tmp/group" ? folder.url.appendingPathComponent("group").path : $0 }
                 let result = try SoundsetExecutable.run(Array(arguments), in: folder.url)
                 #expect(result.status == 0, "\(command): \(result.stderr)")
-                let printed = result.stdout.replacingOccurrences(
-                    of: "soundset-[0-9a-f-]{36}\\.", with: "soundset-….", options: .regularExpression)
+                let printed = result.stdout.replacingOccurrences(of: "soundset-[0-9a-f-]{36}\\.", with: "soundset-….", options: .regularExpression)
+                    .replacingOccurrences(of: "ss[0-9a-f]{10}-", with: "ss…-", options: .regularExpression)
                 #expect(printed == expected.joined(separator: "\n") + "\n", "\(command)")
             }
         }
