@@ -167,7 +167,10 @@ struct AnnouncementQueue: Codable, Equatable {
             throw GroupFailure(reason: "\(Self.shownName) would be \(data.count) bytes, more than the \(Self.maxBytes) it is read with")
         }
         if try group.state.overwrite(GroupFolder.queueName, with: data) { return nil }
-        return try group.replace(GroupFolder.queueName, in: group.state, with: data)
+        // A new file has room to grow (white space after the JSON value), so the next saves are in
+        // place: the first 100 pushes of a shop grew it each time, each a rename (1-9 ms on ext4).
+        let room = min(Self.maxBytes, (data.count + data.count / 4 + 4095) / 4096 * 4096)
+        return try group.replace(GroupFolder.queueName, in: group.state, with: data + Data(repeating: UInt8(ascii: " "), count: room - data.count))
     }
 
     /// What makes this queue one this library did not write, or nil.

@@ -100,9 +100,10 @@ public struct Announcer: Sendable {
         var plans: Result<AnnouncementRules.Plans, PlanningFailure>?
         var fallback: FallbackSound?
         if case .success(let set) = installed {
-            plans = Result { () throws(PlanningFailure) in try makePlans(request.amount, set) }
-            if case .failure = plans { fallback = fallbackSound(set, open) }
-            if settings.delivery != .composed { fallback = fallbackSound(set, open) }
+            let made = Result { () throws(PlanningFailure) in try makePlans(request.amount, set) }
+            plans = made
+            // A failure with the plans in hand comes only from a chain (its 64 pending, its schedule).
+            if (try? made.get()) == nil || settings.delivery != .composed { fallback = fallbackSound(set, open) }
         }
         let listing = open.sounds.names() ?? []
 

@@ -46,8 +46,9 @@ enum GroupLock {
     /// How long a caller tries to take the lock before it gives up: holds last milliseconds.
     static let defaultWait = 2.0
 
-    /// Told how long each hold lasted, in seconds (`make bench` prints the longest); nil otherwise.
-    nonisolated(unsafe) static var holdObserver: ((Double) -> Void)?
+    /// Told how long each hold lasted, in seconds of the wall clock and of the holding thread's CPU
+    /// (`make bench` prints the longest); nil otherwise. Set once, before any hold.
+    nonisolated(unsafe) static var holdObserver: ((_ wall: Double, _ cpu: Double) -> Void)?
 
     /// Runs `body` holding the group's lock.
     /// - Parameters:
@@ -94,11 +95,19 @@ enum GroupLock {
         }
         guard taken else { return nil }
         let start = ProcessInfo.processInfo.systemUptime
+        let cpu = holdObserver == nil ? 0 : threadCPUTime()
         defer {
             lock.unlock()
-            holdObserver?(ProcessInfo.processInfo.systemUptime - start)
+            if let holdObserver { holdObserver(ProcessInfo.processInfo.systemUptime - start, threadCPUTime() - cpu) }
         }
         return try body()
+    }
+
+    /// The CPU time of the calling thread, in seconds.
+    private static func threadCPUTime() -> Double {
+        var time = timespec()
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &time)
+        return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
     }
 
     static let closedGate = GroupFailure(reason: "the process is about to be suspended, so the group's lock was not taken")
