@@ -16,7 +16,7 @@ endif
 DEMO_APT   := espeak-ng sox
 RELEASE    := .build/release/soundset
 
-.PHONY: all setup sounds watch test check build bench bench-tools report-screenshot demo-pack fuzz sanitize format clean help
+.PHONY: all setup sounds watch test check build bench bench-tools report-screenshot demo-pack fuzz sanitize format clean help examples
 
 all: sounds
 
@@ -24,6 +24,7 @@ help:
 	@echo "make sounds     build $(OUTPUT)/ from $(ASSETS)/ (installs the C libraries if missing)"
 	@echo "make watch      build $(OUTPUT)/ again whenever $(ASSETS)/ changes, until Ctrl-C"
 	@echo "make test       run the test suite"
+	@echo "make examples   type-check Examples/ (the iOS side) against the runtime and Apple's documented APIs"
 	@echo "make check      check $(OUTPUT)/ against $(ASSETS)/ (durations, freshness, integrity, budget)"
 	@echo "make bench      time and measure soundset against the sox recipe and ffmpeg-normalize"
 	@echo "make fuzz       fuzz the amount parser, manifest decoder and sound reader (FUZZ_SECONDS each)"
@@ -84,6 +85,12 @@ test: setup
 	    echo "the runtime's tests built more than the runtime: $$modules"; exit 1; }; \
 	  echo "the runtime's tests build with the runtime alone: $$modules"
 	$(SWIFT) test -Xswiftc -warnings-as-errors
+	$(MAKE) examples
+
+# Examples/ in Swift 6 mode, warnings as errors, against the runtime and Tests/ExamplesStubs (the
+# Apple APIs they use, from Apple's documentation); and a runtime with an API renamed must break them.
+examples:
+	bash Tests/Scripts/examples.sh
 
 check: build
 	$(RELEASE) check --assets $(ASSETS) --output $(OUTPUT)

@@ -1,13 +1,14 @@
 import Foundation
 import SoundsetRuntime
+import UIKit
 import UserNotifications
 import os
 
-// The app's side of soundset. Call `installAnnouncementSounds()` once at launch:
+// The app's side of soundset. Call `setUpAnnouncements()` once at launch, on the main actor:
 //
 //     func application(_ application: UIApplication,
 //                      didFinishLaunchingWithOptions options: [UIApplication.LaunchOptionsKey: Any]?) -> Bool {
-//         installAnnouncementSounds()
+//         setUpAnnouncements()
 //         return true
 //     }
 //
@@ -15,32 +16,87 @@ import os
 
 private var logger: Logger { Logger(subsystem: "com.example.pay", category: "soundset") }
 
+/// Sets the notification centre's delegate, so an announcement plays while the app is open, and
+/// installs the sound set.
+@MainActor func setUpAnnouncements() {
+    UNUserNotificationCenter.current().delegate = ForegroundAnnouncements.shared
+    installAnnouncementSounds()
+}
+
+/// Shows a push that arrives while the app is in the foreground, and plays its sound. With no
+/// delegate, iOS neither shows such a notification nor plays its sound: a merchant with the app
+/// open at the till would hear nothing. (The delegate is held weakly: `shared` keeps it.)
+final class ForegroundAnnouncements: NSObject, UNUserNotificationCenterDelegate, Sendable {
+    static let shared = ForegroundAnnouncements()
+
+    /// What a foreground notification does: a banner, a place in Notification Centre, its sound.
+    static let options: UNNotificationPresentationOptions = [.banner, .list, .sound]
+
+    func userNotificationCenter(
+        _ center: UNUserNotificationCenter, willPresent notification: UNNotification,
+        withCompletionHandler completionHandler: @escaping @Sendable (UNNotificationPresentationOptions) -> Void
+    ) {
+        completionHandler(Self.options)
+    }
+}
+
 /// Copies the set the app ships (`Output/`, a folder reference in the app target) into the App
-/// Group's `Library/Sounds`, each clip under a name that begins with the set's id, and removes
-/// earlier sets no queued announcement still plays.
+/// Group's `Library/Sounds`, each clip under a name that begins with the set's id, removes earlier
+/// sets no queued announcement still plays, and gives soundset's files their protection class.
 ///
-/// The extension installs the set itself when it is missing, but doing it here keeps the first
-/// copy after an update out of a push's 30 s and memory budget. When the set is already
-/// installed this costs a stat per file.
-func installAnnouncementSounds() {
+/// It runs inside a background task, ended in every path: iOS kills a process suspended while it
+/// holds a lock on a file in a shared container (0xdead10cc). The install copies without the
+/// group's lock and takes it only to rename the copies into place; when the task expires, the gate
+/// closes (after a hold under way) and the install stops short of the lock.
+@MainActor func installAnnouncementSounds() {
+    let application = UIApplication.shared
+    let gate = SuspensionGate()
+    let task = BackgroundTask()
+    task.identifier = application.beginBackgroundTask(withName: "Install the announcement sounds") {
+        gate.close()
+        task.end(application)
+    }
     // Off the main thread: the first install after an update copies every clip.
     Task.detached(priority: .utility) {
-        guard let folder = Bundle.main.url(forResource: "Output", withExtension: nil) else {
-            logger.error("Output is not in the app bundle: add it to the app target as a folder reference")
-            return
+        let outcome = install(gate: gate)
+        await task.end(application)
+        switch outcome {
+        case .success(let id): logger.info("sound set \(id, privacy: .public) installed")
+        case .failure(let failure): logger.error("the sound set cannot be installed: \(failure.reason, privacy: .public)")
         }
-        guard let container = FileManager.default.containerURL(forSecurityApplicationGroupIdentifier: AppGroup.identifier) else {
-            logger.error("no container for \(AppGroup.identifier, privacy: .public): add the App Groups capability to the app")
-            return
-        }
-        do {
-            let set = try SoundSet(folder: folder)
-            let installed = try SoundSetInstaller.install(set, into: GroupFolder(container))
-            logger.info("sound set \(installed.id, privacy: .public) installed")
-        } catch {
-            // ManifestError or InstallError; both say which file is wrong and what to ship.
-            logger.error("the sound set cannot be installed: \(String(describing: error), privacy: .public)")
-        }
+    }
+}
+
+/// The install itself: the set's id, or why it failed (it names the file and what to ship).
+private func install(gate: SuspensionGate) -> Result<String, InstallFailure> {
+    guard let folder = Bundle.main.url(forResource: "Output", withExtension: nil) else {
+        return .failure(InstallFailure("Output is not in the app bundle: add it to the app target as a folder reference"))
+    }
+    guard let group = AppGroup.folder else {
+        return .failure(InstallFailure("no container for \(AppGroup.identifier): add the App Groups capability to the app"))
+    }
+    do {
+        let set = try SoundSet(folder: folder)
+        return .success(try SoundSetInstaller.install(set, into: group, gate: gate).id)
+    } catch {
+        // ManifestError or InstallError; both say which file is wrong and what to ship.
+        return .failure(InstallFailure(String(describing: error)))
+    }
+}
+
+private struct InstallFailure: Error {
+    var reason: String
+    init(_ reason: String) { self.reason = reason }
+}
+
+/// A background task's identifier, ended once, on the main actor.
+@MainActor private final class BackgroundTask {
+    var identifier = UIBackgroundTaskIdentifier.invalid
+
+    func end(_ application: UIApplication) {
+        guard identifier != .invalid else { return }
+        application.endBackgroundTask(identifier)
+        identifier = .invalid
     }
 }
 

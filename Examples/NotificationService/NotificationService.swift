@@ -8,22 +8,28 @@ import os
 // Tests/SoundsetRuntimeTests. Needs `Shared/AppGroup.swift` in the extension target.
 //
 // The push: custom keys beside "aps" ("aps" needs "mutable-content": 1 and an "alert"), read by
-// `PushPayload` (tested in the runtime):
+// `PushPayload` (tested in the runtime, from JSON text as APNs delivers it):
 //
 //     "amount": "123.45"           the amount as a string, read exactly; a JSON number is refused
 //                                  (123.45 as a double is not exact)
-//     "amountMinor": 12345         or the amount as an integer in minor units (分, cents)
+//     "amountMinor": 12345         or the amount as a whole number of minor units (分, cents);
+//                                  true, 12345.5 and -5 are refused
 //     "transactionId": "P20240101-0001"
 //                                  the payment's id, the same on every retry of that payment: the
 //                                  only thing duplicates are recognised by
 //
 // `request.identifier` is never the transaction id: it is the apns-collapse-id when the server sets one.
+//
+// The log (Console, subsystem com.example.pay.notification-service): outcome, delivery, wait and key
+// are public; the reason is logged with the amount and transaction id masked (`maskedReason`), so it
+// reads in the field without showing who paid what.
 
 private var logger: Logger { Logger(subsystem: "com.example.pay.notification-service", category: "soundset") }
 
 final class NotificationService: UNNotificationServiceExtension {
-    /// The push being announced, for `serviceExtensionTimeWillExpire`.
-    private var flow: ExtensionFlow?
+    /// The push being announced, shared with `serviceExtensionTimeWillExpire` (which the system may
+    /// call on another thread) under a lock.
+    private let current = CurrentFlow()
 
     override func didReceive(_ request: UNNotificationRequest, withContentHandler contentHandler: @escaping (UNNotificationContent) -> Void) {
         guard let content = request.content.mutableCopy() as? UNMutableNotificationContent else {
@@ -33,19 +39,22 @@ final class NotificationService: UNNotificationServiceExtension {
         let handover = Handover(content: content, contentHandler: contentHandler)
         let announcement = PushPayload.request(from: request.content.userInfo)
         let flow = Self.flow(handOver: { sound in handover(sound) })
-        self.flow = flow
+        current.set(flow)
         Task {
-            // Decides (holding the group's lock for milliseconds), schedules a chain, waits for a
-            // composed sound's turn in the queue, then hands over once.
+            // Decides inside ProcessInfo.performExpiringActivity (holding the group's lock for
+            // milliseconds), schedules a chain, waits for a composed sound's turn in the queue,
+            // then hands over once.
             let decision = await flow.run(announcement)
-            logger.info("\(decision.outcome.rawValue, privacy: .public) \(decision.delivery.rawValue, privacy: .public): \(decision.reason ?? "")")
+            logger.info(
+                "\(decision.outcome.rawValue, privacy: .public) \(decision.delivery.rawValue, privacy: .public) wait \(decision.wait, privacy: .public) s key \(decision.key, privacy: .public): \(decision.maskedReason ?? "", privacy: .public)"
+            )
         }
     }
 
     override func serviceExtensionTimeWillExpire() {
-        // Hands over at once with the decided sound, else the push's own; `run` finishing later
-        // does not call the handler again.
-        flow?.expire()
+        // Hands over at once with the decided sound, else the push's own, once no decision holds the
+        // group's lock; `run` finishing later does not call the handler again.
+        current.get()?.expire()
     }
 
     /// The flow for this push: over the set in the containing app (in an extension `Bundle.main`
@@ -53,22 +62,35 @@ final class NotificationService: UNNotificationServiceExtension {
     /// system's sound with the reason, still exactly once.
     static func flow(handOver: @escaping @Sendable (HandoverSound) -> Void) -> ExtensionFlow {
         let setFolder = SoundSet.appBundle(containing: Bundle.main.bundleURL).appendingPathComponent("Output", isDirectory: true)
-        guard let container = FileManager.default.containerURL(forSecurityApplicationGroupIdentifier: AppGroup.identifier) else {
+        guard let group = AppGroup.folder else {
             let reason = "no container for \(AppGroup.identifier) (add the App Groups capability)"
             return ExtensionFlow(unavailable: reason, scheduler: LocalNotifications(), handOver: handOver)
         }
         do {
             let set = try SoundSet(folder: setFolder)
-            return ExtensionFlow(announcer: Announcer(set: set, group: GroupFolder(container)), scheduler: LocalNotifications(), handOver: handOver)
+            return ExtensionFlow(
+                announcer: Announcer(set: set, group: group), scheduler: LocalNotifications(), activity: ExpiringExtensionActivity(),
+                handOver: handOver)
         } catch {
             return ExtensionFlow(unavailable: String(describing: error), scheduler: LocalNotifications(), handOver: handOver)
         }
     }
 }
 
+/// The flow of the push being announced, read and written under a lock.
+private final class CurrentFlow: @unchecked Sendable {
+    // @unchecked: `flow` is read and written under `lock`.
+    private let lock = NSLock()
+    private var flow: ExtensionFlow?
+
+    func set(_ flow: ExtensionFlow) { lock.withLock { self.flow = flow } }
+    func get() -> ExtensionFlow? { lock.withLock { flow } }
+}
+
 /// The push's content and its handler, for the flow's `@Sendable` hand-over (the UserNotifications
 /// types are not `Sendable`). The flow calls it exactly once, from any thread.
 private final class Handover: @unchecked Sendable {
+    // @unchecked: the flow calls `callAsFunction` exactly once, so `content` is changed by one thread.
     private let content: UNMutableNotificationContent
     private let contentHandler: (UNNotificationContent) -> Void
 
@@ -88,6 +110,14 @@ private final class Handover: @unchecked Sendable {
         // Notifications capability; without it iOS delivers the push as active.
         if #available(iOS 15.0, *) { content.interruptionLevel = .timeSensitive }
         contentHandler(content)
+    }
+}
+
+/// The decision runs as an expiring activity: the extension is not suspended while it holds the
+/// group's lock, and when the system is about to suspend it, the runtime stops short of the lock.
+private struct ExpiringExtensionActivity: ExpiringActivity {
+    func perform(reason: String, _ block: @escaping @Sendable (Bool) -> Void) {
+        ProcessInfo.processInfo.performExpiringActivity(withReason: reason, using: block)
     }
 }
 

@@ -7,13 +7,21 @@ import SoundsetRuntime
 enum AnnounceCommand {
     static func run(_ arguments: [String], console: Console) throws -> Int32 {
         let parsed = try Arguments(
-            arguments, options: ["--group", "--output", "--id", "--now", "--delivery", "--prefix", "--format"], flags: ["--help", "-h"])
+            arguments, options: ["--group", "--output", "--id", "--now", "--delivery", "--prefix", "--format", "--payload"], flags: ["--help", "-h"])
         if parsed.wantsHelp {
             console.out(Help.announce)
             return ExitCode.success
         }
-        guard parsed.positionals.count == 1, let amount = parsed.positionals.first else {
-            throw UsageError(parsed.positionals.isEmpty ? "announce needs an AMOUNT, e.g. 123.45" : "give one AMOUNT, got \(parsed.positionals.count)")
+        let payloadPath = parsed.options["--payload"]
+        if payloadPath != nil {
+            guard parsed.positionals.isEmpty else { throw UsageError("give an AMOUNT or --payload FILE, not both") }
+            guard parsed.options["--id"] == nil else { throw UsageError("--payload carries the transaction id (transactionId): drop --id") }
+        } else {
+            guard parsed.positionals.count == 1 else {
+                throw UsageError(
+                    parsed.positionals.isEmpty
+                        ? "announce needs an AMOUNT, e.g. 123.45, or --payload FILE" : "give one AMOUNT, got \(parsed.positionals.count)")
+            }
         }
         guard let groupPath = parsed.options["--group"] else { throw UsageError("announce needs --group DIR (the folder that stands in for the App Group)") }
         let format = try parsed.format()
@@ -40,14 +48,23 @@ enum AnnounceCommand {
                 prefix = .some(text)
             }
         }
-        let transactionID = parsed.options["--id"]
+        if let id = parsed.options["--id"], RawArguments.wasRepaired(id) {
+            throw UsageError("--id is not valid UTF-8: give the transaction id as the server sends it (JSON text is UTF-8), or use --payload FILE")
+        }
+        let request: AnnouncementRequest
+        if let payloadPath {
+            request = try payloadRequest(payloadPath, arrival: arrival)
+        } else {
+            request = AnnouncementRequest(amount: .text(parsed.positionals[0]), transactionID: parsed.options["--id"], arrival: arrival)
+        }
+        let transactionID = request.transactionID
 
         let output = URL(fileURLWithPath: parsed.options["--output"] ?? "Output")
         // The set is read (and installed) while no build swaps a new one in.
         let decision: AnnouncementDecision
         do {
             decision = try OutputFolder.reading(output) { () -> AnnouncementDecision in
-                decide(amount, transactionID: transactionID, arrival: arrival, delivery: delivery, prefix: prefix, output: output, groupPath: groupPath)
+                decide(request, delivery: delivery, prefix: prefix, output: output, groupPath: groupPath)
             }
         } catch {
             decision = Announcer.unavailable("\(error)", transactionID: transactionID, at: arrival ?? SystemClock().now())
@@ -60,9 +77,30 @@ enum AnnounceCommand {
         return ExitCode.success
     }
 
+    /// The request in the push's JSON at `path` (`-`: standard input), read as the extension reads
+    /// its `userInfo`.
+    private static func payloadRequest(_ path: String, arrival: Double?) throws -> AnnouncementRequest {
+        let shown = path == "-" ? "standard input" : path
+        let data: Data
+        if path == "-" {
+            data = FileHandle.standardInput.readData(ofLength: PushPayload.maxJSONBytes + 1)
+        } else {
+            do { data = try RegularFile.read(URL(fileURLWithPath: path), maxBytes: PushPayload.maxJSONBytes) } catch {
+                throw PayloadFileError(description: "\(ClipNameRules.printable(shown)): \(error.reason)")
+            }
+        }
+        do { return try PushPayload.request(fromJSON: data, arrival: arrival) } catch {
+            throw PayloadFileError(description: "\(ClipNameRules.printable(shown)): \(error.description)")
+        }
+    }
+
+    /// A payload file that cannot be read as a push.
+    struct PayloadFileError: Error, CustomStringConvertible {
+        var description: String
+    }
+
     private static func decide(
-        _ amount: String, transactionID: String?, arrival: Double?, delivery: AnnouncementSettings.Delivery?, prefix: String??, output: URL,
-        groupPath: String
+        _ request: AnnouncementRequest, delivery: AnnouncementSettings.Delivery?, prefix: String??, output: URL, groupPath: String
     ) -> AnnouncementDecision {
         let decision: AnnouncementDecision
         do {
@@ -71,10 +109,10 @@ enum AnnounceCommand {
             if let delivery { settings.delivery = delivery }
             if let prefix { settings.prefix = prefix }
             let announcer = Announcer(set: set, group: GroupFolder(URL(fileURLWithPath: groupPath)), settings: settings)
-            decision = announcer.announce(AnnouncementRequest(amount: .text(amount), transactionID: transactionID, arrival: arrival))
+            decision = announcer.announce(request)
         } catch {
             let hint = if case .unreadable = error { " (run soundset build --output \(Checker.shellWord(output.relativePath)) first)" } else { "" }
-            decision = Announcer.unavailable("\(error)\(hint)", transactionID: transactionID, at: arrival ?? SystemClock().now())
+            decision = Announcer.unavailable("\(error)\(hint)", transactionID: request.transactionID, at: request.arrival ?? SystemClock().now())
         }
         return decision
     }
@@ -96,5 +134,21 @@ enum AnnounceCommand {
             console.out(String(format: "  %10.3f  %@  %@", notification.at, notification.sound, notification.identifier))
         }
         if let reason = decision.reason { console.out("reason: \(reason)") }
+    }
+}
+
+/// The program's own arguments as the system gave them: Swift reads them as UTF-8 and replaces bytes
+/// that are not with U+FFFD, so two different byte strings can read as one.
+enum RawArguments {
+    /// Whether `value` is (or ends) an argument that was not valid UTF-8.
+    static func wasRepaired(_ value: String) -> Bool {
+        guard value.unicodeScalars.contains("\u{FFFD}") else { return false }
+        for index in 0..<Int(CommandLine.argc) {
+            guard let argument = CommandLine.unsafeArgv[index] else { continue }
+            let bytes = Array(UnsafeBufferPointer(start: UnsafeRawPointer(argument).assumingMemoryBound(to: UInt8.self), count: strlen(argument)))
+            guard String(validating: bytes, as: UTF8.self) == nil else { continue }
+            if String(decoding: bytes, as: UTF8.self).hasSuffix(value) { return true }
+        }
+        return false
     }
 }

@@ -129,6 +129,7 @@ enum Help {
     static let announce = """
         usage: soundset announce AMOUNT --group DIR [--output DIR] [--id ID] [--now SECONDS]
                                         [--delivery composed|chain|auto] [--prefix NAME|none] [--format text|json]
+               soundset announce --payload FILE|- --group DIR [--output DIR] [--now SECONDS] [...]
 
         Does exactly what the app's Notification Service Extension does for one push, with DIR standing
         in for the App Group's container: installs the set into DIR/Library/Sounds (once; each clip
@@ -140,8 +141,13 @@ enum Help {
         its prefix and suffix, and when even the amount alone is longer, delivery decides (composed
         plays it and the banner cuts it, auto chains it); a push that would wait over maxWaitSeconds
         keeps its own sound; a chain never makes more than 64 notifications pending; the same --id
-        within dedupeSeconds is a duplicate; any failure falls back to the fallback clip (or the prefix,
-        or the system's sound); composed files are deleted a minute after they end.
+        within dedupeSeconds is a duplicate (ids are compared by their bytes); any failure falls back
+        to the fallback clip (or the prefix, or the system's sound); composed files are deleted a
+        minute after they end. The lock is held only while the queue is read, decided on and written;
+        a push that cannot take it within 2 s falls back, saying so.
+        --payload reads the push's JSON exactly as APNs delivers it ({"aps": {...}, "amount": "123.45",
+        "transactionId": "..."}, or "amountMinor": 12345) through the runtime's PushPayload, as the
+        extension reads its userInfo: a QA engineer replays captured pushes with it.
         JSON keys: id, outcome (announced, shortened, fallback, duplicate), delivery (composed, chain,
         none), sound (the file the push plays, or null), systemSound, start, end, wait (start - now),
         notifications [{identifier, sound, at}], clips, reason.
@@ -150,13 +156,15 @@ enum Help {
           --group DIR           the folder that stands in for the App Group's container
           --output DIR          the built sound set (default: Output)
           --id ID               the transaction id (default: none; the decision's id is then a new UUID)
+          --payload FILE        the push's JSON (- for standard input) instead of AMOUNT and --id
           --now SECONDS         the push's arrival on a clock shared by every call (default: the system's)
           --delivery MODE       composed, chain or auto (default: announcement.delivery of the set)
           --prefix NAME         clip before the amount; none for no prefix (default: announcement.prefix)
           --format text|json    output format (default: text)
           -h, --help            show this help
 
-        exit codes: 0 a decision was printed (a fallback is a decision), 64 bad usage
+        exit codes: 0 a decision was printed (a fallback is a decision), 1 the payload file cannot be
+        read as a push, 64 bad usage
         """
 
     static let check = """

@@ -69,7 +69,6 @@ import Testing
 
     @Test(arguments: [
         (["announce", "1"], "soundset: announce needs --group DIR (the folder that stands in for the App Group)"),
-        (["announce", "--group", "G"], "soundset: announce needs an AMOUNT, e.g. 123.45"),
         (["announce", "1", "--group", "G", "--now", "soon"], "soundset: --now needs a time in seconds from 0 to 9999999999, e.g. 1000.5"),
         (["announce", "1", "--group", "G", "--now", "nan"], "soundset: --now needs a time in seconds from 0 to 9999999999, e.g. 1000.5"),
         (["announce", "1", "--group", "G", "--now", "0x10"], "soundset: --now needs a time in seconds from 0 to 9999999999, e.g. 1000.5"),
@@ -88,7 +87,7 @@ import Testing
         let help = try SoundsetExecutable.run(["announce", "--help"])
         #expect(help.status == 0)
         for text in [
-            "--group DIR", "--output DIR", "--id ID", "--now SECONDS", "--delivery", "composed|chain|auto", "--prefix NAME|none", "--format text|json",
+            "--group DIR", "--output DIR", "--id ID", "--payload FILE", "--now SECONDS", "--delivery", "composed|chain|auto", "--prefix NAME|none", "--format text|json",
             "notifications [{identifier, sound, at}]", "exit codes: 0 a decision was printed",
         ] {
             #expect(help.stdout.contains(text), "\(text)")
@@ -128,7 +127,7 @@ import Testing
         #expect(Set(decisions.map(\.id)).count == 10)
         let state = try JSONSerialization.jsonObject(with: Data(contentsOf: folder.url.appendingPathComponent("G/soundset/queue.json"))) as! [String: Any]
         #expect((state["announcements"] as! [Any]).count == 10)
-        #expect(state["schemaVersion"] as? Int == 1)
+        #expect(state["schemaVersion"] as? Int == 2)
         let composed = try FileManager.default.contentsOfDirectory(atPath: folder.url.appendingPathComponent("G/Library/Sounds").path)
             .filter { $0.hasPrefix("soundset-") }
         #expect(composed.count == 10)

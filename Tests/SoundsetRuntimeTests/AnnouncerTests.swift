@@ -11,14 +11,17 @@ struct Shop {
     let clock = ManualClock(1000)
     let keys = CountingKeys()
 
-    init(_ settings: AnnouncementSettings = AnnouncementSettings(join: .file), word: Int = 3200, phrase: Int = 12000, label: String = "shop") throws {
+    init(
+        _ settings: AnnouncementSettings = AnnouncementSettings(join: .file), word: Int = 3200, phrase: Int = 12000, label: String = "shop",
+        group makeGroup: (URL) -> GroupFolder = { GroupFolder($0) }
+    ) throws {
         folder = try TemporaryDirectory(label)
         let setFolder = folder.url.appendingPathComponent("Output")
         try FakeSets.write(
             in: setFolder, rate: 8000, prefix: settings.prefix ?? "received", gapMs: settings.gapMs, announcement: settings,
             frames: { $0 == "received" ? phrase : word })
         set = try SoundSet(folder: setFolder)
-        group = GroupFolder(folder.url.appendingPathComponent("Group"))
+        group = makeGroup(folder.url.appendingPathComponent("Group"))
     }
 
     func announcer(_ settings: AnnouncementSettings? = nil) -> Announcer {
@@ -192,7 +195,7 @@ struct Shop {
         try Data("{\"schemaVersion\": 1, \"announcements\": [oops".utf8).write(to: shop.group.state.appendingPathComponent("queue.json"))
         let decision = shop.announce("1", at: 1001)
         #expect(decision.outcome == .announced)
-        #expect(decision.reason == "soundset/queue.json was corrupt, so the queue was started again")
+        #expect(decision.reason == "soundset/queue.json was corrupt (not a queue's JSON), so the queue was started again")
         // The state is whole again: the next push queues behind the last one.
         let next = shop.announce("1", at: 1001)
         #expect(next.reason == nil)
@@ -201,11 +204,14 @@ struct Shop {
         let victim = shop.folder.url.appendingPathComponent("precious.txt")
         try Data("keep".utf8).write(to: victim)
         let hostile = """
-            {"schemaVersion": 1, "transactions": [], "announcements": [{"key": "x", "id": "x", "delivery": "composed", "start": 0, "end": 0,
-             "set": "x", "file": "../../precious.txt", "notifications": []}]}
+            {"schemaVersion": 2, "transactions": [], "leftovers": [], "announcements": [{"key": "x", "kind": "composed", "start": 0, "end": 0,
+             "set": "", "file": "../../precious.txt", "notifications": []}]}
             """
         try Data(hostile.utf8).write(to: shop.group.state.appendingPathComponent("queue.json"))
-        #expect(shop.announce("1", at: 5000).reason == "soundset/queue.json was corrupt, so the queue was started again")
+        #expect(
+            shop.announce("1", at: 5000).reason
+                == "soundset/queue.json was corrupt (an announcement has a key, set, file or transaction that soundset does not write), so the queue was started again"
+        )
         #expect(FileManager.default.fileExists(atPath: victim.path))
     }
 
@@ -375,25 +381,10 @@ extension AnnouncerTests {
         #expect(shop.announce("5", id: "", at: 1001).outcome == .announced)
     }
 
-    @Test func readsThePushPayload() {
-        let read = { (payload: [AnyHashable: Any]) in PushPayload.request(from: payload, arrival: 7) }
-        #expect(read(["amount": "123.45", "transactionId": "P-1"]).amount == .text("123.45"))
-        #expect(read(["amount": "123.45", "transactionId": "P-1"]).transactionID == "P-1")
-        #expect(read(["amount": "1", "transactionId": ""]).transactionID == nil)
-        #expect(read(["amount": "1", "transactionId": 42]).transactionID == nil)
-        #expect(read(["amountMinor": 12345]).amount == .minorUnits(12345))
-        #expect(read(["amountMinor": "12345"]).amount == .minorUnits(12345))
-        #expect(read(["amount": 12.5]).amount == .missing("the push's amount is a number, not a string: send \"amount\": \"123.45\""))
-        #expect(read(["amountMinor": 12.5]).amount == .missing("the push's amountMinor is a number, not a whole number of minor units"))
-        #expect(read(["amountMinor": "-5"]).amount == .missing("the push's amountMinor is '-5', not a whole number of minor units"))
-        #expect(read([:]).amount == .missing("the push carries no amount: send \"amount\": \"123.45\" or \"amountMinor\": 12345"))
-        #expect(read([:]).arrival == 7)
-    }
-
     @Test func aPushWithoutAnAmountFallsBackWithWhatItCarries() throws {
         let shop = try Shop()
         defer { shop.folder.remove() }
-        let decision = shop.announcer().announce(PushPayload.request(from: ["amount": 9.5], arrival: 1000))
+        let decision = shop.announcer().announce(try PushPayload.request(fromJSON: Data(#"{"aps": {}, "amount": 9.5}"#.utf8), arrival: 1000))
         #expect(decision.outcome == .fallback)
         #expect(decision.reason == "the push's amount is a number, not a string: send \"amount\": \"123.45\"")
     }
@@ -420,12 +411,13 @@ extension AnnouncerTests {
         #expect(back.reason == "soundset/queue.json holds times after now (was the device's time changed?), so the queue was started again")
         // A hand-edited end far in the future cannot lock the queue.
         var text = shop.queueText
-        let end = text.range(of: #""end" : [0-9.]+"#, options: .regularExpression)!
-        text.replaceSubrange(end, with: "\"end\" : 1e300")
+        let end = text.range(of: #""end":[0-9.]+"#, options: .regularExpression)!
+        text.replaceSubrange(end, with: "\"end\":1e300")
         try Data(text.utf8).write(to: shop.group.state.appendingPathComponent("queue.json"))
         let after = shop.announce("3", at: 600)
         #expect(after.outcome == .announced)
         #expect(after.start == 600)
+        #expect(after.reason == "soundset/queue.json was corrupt (an announcement has a time no clock reads), so the queue was started again")
     }
 
     @Test func aDamagedInstalledClipIsCopiedAgain() throws {
@@ -487,25 +479,26 @@ extension AnnouncerTests {
         #expect(shop.soundFiles.contains { $0.hasPrefix(".ding.caf.") })
     }
 
-    @Test func aQueueStateThatIsNotAFileIsReplacedOrTheAnnouncementIsNotMade() throws {
+    @Test func aQueueStateThatIsNotAFileIsMovedAside() throws {
         let shop = try Shop()
         defer { shop.folder.remove() }
         let queue = shop.group.state.appendingPathComponent("queue.json")
         try FileManager.default.createDirectory(at: queue, withIntermediateDirectories: true)
         let first = shop.announce("1", at: 1000)
         #expect(first.outcome == .announced)
-        #expect(first.reason == "soundset/queue.json is not a regular file, so the queue was started again")
+        #expect(first.reason == "soundset/queue.json was in the way (not a regular file): moved to soundset/aside, so the queue was started again")
         #expect(shop.announce("1", at: 1000).start > first.end)
-        // A folder with files in it is not removed: the announcement would not keep its place, so it is not made.
+        // A folder with files in it is moved aside too, whole: nothing in it is deleted.
         try FileManager.default.removeItem(at: queue)
         try FileManager.default.createDirectory(at: queue.appendingPathComponent("x"), withIntermediateDirectories: true)
-        let before = shop.composedFiles
-        let refused = shop.announce("1", at: 2000)
-        #expect(refused.outcome == .fallback)
-        #expect(refused.systemSound)
-        #expect(refused.reason?.hasPrefix("soundset/queue.json cannot be saved (") == true)
-        #expect(refused.reason?.contains("so the announcement would not keep its place in the queue; soundset/queue.json is not a regular file") == true)
-        #expect(shop.composedFiles == before)
+        try Data("keep".utf8).write(to: queue.appendingPathComponent("x/data"))
+        let moved = shop.announce("1", at: 2000)
+        #expect(moved.outcome == .announced)
+        #expect(moved.reason == "soundset/queue.json was in the way (not a regular file): moved to soundset/aside, so the queue was started again")
+        let aside = try FileManager.default.contentsOfDirectory(atPath: shop.group.state.appendingPathComponent("aside").path)
+        #expect(aside.count == 2)
+        #expect(aside.contains { (try? Data(contentsOf: shop.group.state.appendingPathComponent("aside/\($0)/x/data"))) == Data("keep".utf8) })
+        #expect(shop.announce("1", at: 2000).reason == nil)
     }
 
     @Test func aHalfCopiedSetIsRemoved() throws {

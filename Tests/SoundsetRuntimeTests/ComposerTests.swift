@@ -160,4 +160,28 @@ import Testing
             try Composer.compose(stalePlan, manifest: manifest, soundsFolder: sounds)
         }
     }
+
+    /// An extension has about 24 MB: a composed file that would hold more than 4 MiB of samples is
+    /// refused from the manifest's frames, before any clip is read; a clip file is read only up to
+    /// the largest the build makes (30 s of 48 kHz 16-bit stereo).
+    @Test func refusesWhatAnExtensionCannotHoldBeforeReadingAClip() throws {
+        var manifest = FakeSets.manifest()
+        manifest.sampleRate = 48000
+        manifest.channels = 2
+        for index in manifest.clips.indices {
+            manifest.clips[index].frames = 120_000
+            manifest.clips[index].seconds = 2.5
+        }
+        let plan = try Planner(manifest: manifest).plan(try Amount("12345"))
+        #expect(plan.steps.count == 11)
+        #expect(Double(plan.totalFrames) / 48000 < 30)
+        #expect(throws: ComposeError.tooLarge(plan.totalFrames * 4)) {
+            try Composer.compose(plan, manifest: manifest, soundsFolder: URL(fileURLWithPath: "/nonexistent"))
+        }
+        #expect(
+            ComposeError.tooLarge(5_280_000).description
+                == "the composed sound would need 5.0 MB, more than the 4 MB an extension can spare (build the set at a lower sample rate, or in mono)")
+        #expect(Composer.maxComposedBytes == 4 << 20)
+        #expect(Composer.maxClipBytes == 30 * 48000 * 2 * 2 + 65536)
+    }
 }

@@ -58,6 +58,9 @@ public struct AnnouncementDecision: Codable, Sendable, Equatable {
     public var clips: [String]
     /// Why the outcome is not `announced`, or what else happened (a replaced queue state).
     public var reason: String?
+    /// `reason` with the amount and the transaction id masked (`<amount>`, `<transaction id>`): what
+    /// the extension logs as public. Not part of the decision's JSON.
+    public var maskedReason: String? = nil
 
     private enum CodingKeys: String, CodingKey {
         case id, key, outcome, delivery, sound, systemSound, start, end, wait, notifications, clips, reason

@@ -3,19 +3,40 @@ import Foundation
 /// The group's one queue of announcements, kept in `soundset/queue.json` and changed only under the
 /// group's file lock, so pushes handled at once, in one process or several, are ordered.
 ///
-/// It is small: announcements are dropped a minute after they end, transaction ids after
-/// `dedupeSeconds`, and at most `maxTransactions` ids are kept.
+/// It is bounded by construction: at most `maxAnnouncements` announcements (dropped a minute after
+/// they end), `maxTransactions` transaction ids (each a fixed-size hash, dropped after
+/// `dedupeSeconds`, the oldest first) and `maxLeftovers` files found in `Library/Sounds` that no
+/// announcement knows (deleted a minute after they were found). Every field has a fixed or bounded
+/// size, so the fullest queue encodes below `maxBytes`, the most the reader accepts; the writer
+/// checks it too. It keeps no amount, and no transaction id but its hash.
 struct AnnouncementQueue: Codable, Equatable {
-    static let currentSchemaVersion = 1
+    static let currentSchemaVersion = 2
     /// How long after its end an announcement's composed file is kept: nothing that may still play
     /// is deleted.
     static let keepSeconds = 60.0
+    static let maxAnnouncements = 256
     static let maxTransactions = 1000
-    static let maxBytes = 4 << 20
+    static let maxLeftovers = 256
+    /// The most bytes of `queue.json` read: the fullest queue is about 0.6 MB (`AnnouncementQueueTests`).
+    static let maxBytes = 1 << 20
+    /// Every announcement is shorter than this: a composed file and a chain (its lead-in included)
+    /// are refused at 30 s, and a fallback clip is one clip, shorter than 30 s. A longer entry is
+    /// corruption.
+    static let longestSeconds = NotificationSchedule.maxSeconds
+    /// The longest wait any settings allow (`maxWaitSeconds` is at most 25 s).
+    static let longestWait = 25.0
+    /// How far the clock may read earlier than the last decision's time before it counts as set
+    /// back: two pushes decided a moment apart may carry their arrival times out of order.
+    static let clockSlack = 5.0
+    /// Times further from the clock than this are not times this library wrote (about year 5000).
+    static let maxTime = 1e11
 
     var schemaVersion = currentSchemaVersion
+    /// The time of the latest decision.
+    var clock: Double?
     var announcements: [Entry] = []
     var transactions: [Transaction] = []
+    var leftovers: [Leftover] = []
 
     /// What an entry plays.
     enum Kind: String, Codable {
@@ -25,112 +46,239 @@ struct AnnouncementQueue: Codable, Equatable {
         case chain
         /// One installed clip of the set: a failure's fallback sound.
         case clip
-        /// A composed file the queue did not know (left by a crash or a replaced state): it plays
-        /// nothing the queue waits for, and is deleted when the entry ends.
-        case stray
     }
 
     /// One queued announcement.
     struct Entry: Codable, Equatable {
         /// Unique to the announcement: its composed file and notification identifiers carry it.
         var key: String
-        /// The decision's id (the transaction id, or a generated one).
-        var id: String
         var kind: Kind
         var start: Double
         var end: Double
         /// The set whose installed clips it plays.
         var set: String
-        /// The composed file in `Library/Sounds`, for composed announcements.
+        /// The composed file in `Library/Sounds`, for composed announcements: written after the
+        /// entry is saved, so another process never finds the file without its entry.
         var file: String?
         /// The fire times of a chain's notifications.
         var notifications: [Double]
+        /// The hash of its transaction id, when the push carried one.
+        var transaction: String?
     }
 
-    /// A transaction id seen, and when.
+    /// A transaction id's hash, and when it was seen (to the millisecond). Kept as one string,
+    /// `<hash> <milliseconds>`: a thousand of them decode in a third of the time objects take
+    /// (`make bench`: the decision's hold with a full list of ids).
     struct Transaction: Codable, Equatable {
-        var id: String
-        var at: Double
+        var hash: String
+        var milliseconds: Int64
+
+        init(hash: String, at seconds: Double) {
+            self.hash = hash
+            milliseconds = Int64((seconds * 1000).rounded())
+        }
+
+        /// When it was seen, in seconds.
+        var at: Double { Double(milliseconds) / 1000 }
+
+        init(from decoder: any Decoder) throws {
+            let text = try decoder.singleValueContainer().decode(String.self)
+            let parts = text.split(separator: " ", omittingEmptySubsequences: false)
+            guard parts.count == 2, let milliseconds = Int64(parts[1]) else {
+                throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "not a hash and a time"))
+            }
+            hash = String(parts[0])
+            self.milliseconds = milliseconds
+        }
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.singleValueContainer()
+            try container.encode("\(hash) \(milliseconds)")
+        }
     }
 
-    /// Times further from the clock than this are not times this library wrote (about year 5000).
-    static let maxTime = 1e11
+    /// A file in `Library/Sounds` with a name soundset writes (a composed file, or a temporary file
+    /// of one or of an installed clip) that no announcement knows: left by a process killed midway,
+    /// by a state that was started again, or still being written by another process. It is deleted
+    /// a minute after it was seen, when nothing decided before can still be playing or writing it.
+    struct Leftover: Codable, Equatable {
+        var name: String
+        var seen: Double
+    }
 
-    /// The queue in `group`, or an empty one with a note when the file is unreadable, corrupt, or
-    /// holds times that no clock reading `now` could have written (the device's time was changed):
-    /// then it is replaced on the next save, and composed files it named are deleted a minute later.
-    /// - Parameter horizon: how far after `now` a queued announcement can start (the longest wait).
-    static func load(_ group: GroupFolder, at now: Double, horizon: Double) -> (queue: AnnouncementQueue, note: String?) {
-        let name = "\(SoundSetLayout.stateName)/\(group.queueFile.lastPathComponent)"
+    /// A transaction id as the queue keeps it: the first 128 bits of the SHA-256 of its bytes, as
+    /// sent. Ids are opaque: two texts that Unicode calls equal but whose bytes differ are two ids.
+    static func hash(_ id: String) -> String { String(SHA256Digest.hex(Data(id.utf8)).prefix(32)) }
+
+    private static let shownName = "\(SoundSetLayout.stateName)/\(GroupFolder.queueName)"
+
+    /// The queue in `group`, or an empty one with a note when the file is unreadable, corrupt, from
+    /// another version, or holds times that no clock reading `now` could have written (the device's
+    /// time was set back): then it is replaced on the next save, and composed files it named are
+    /// found as leftovers and deleted a minute later.
+    /// - Throws: `GroupFailure` when the system refuses to open it (data protection): a queue that
+    ///   cannot be read must not be written over.
+    static func load(_ group: OpenGroup, at now: Double) throws(GroupFailure) -> (queue: AnnouncementQueue, note: String?) {
+        let again = "so the queue was started again"
         let data: Data
-        do { data = try RegularFile.read(group.queueFile, maxBytes: maxBytes) } catch {
-            if error.reason == "is missing" { return (AnnouncementQueue(), nil) }
-            // Not ours to keep: an empty folder or a FIFO in its place would block every save.
-            if error.reason == "is not a regular file" { group.removeStray(group.queueFile) }
-            return (AnnouncementQueue(), "\(name) \(error.reason), so the queue was started again")
+        do { data = try group.state.read(GroupFolder.queueName, maxBytes: maxBytes) } catch {
+            switch error {
+            case .missing: return (AnnouncementQueue(), nil)
+            case .notRegular:
+                // Not ours to delete: moved aside, so that the next save can write the file.
+                let moved = try group.clearWay(for: GroupFolder.queueName, in: group.state)
+                return (AnnouncementQueue(), "\(moved ?? "\(shownName) is not a regular file"), \(again)")
+            case .system(let code) where code == EPERM || code == EACCES: throw error.failure(shownName)
+            default: return (AnnouncementQueue(), "\(shownName) \(error.reason), \(again)")
+            }
         }
-        guard let queue = try? JSONDecoder().decode(AnnouncementQueue.self, from: data), queue.isSound else {
-            return (AnnouncementQueue(), "\(name) was corrupt, so the queue was started again")
+        struct Version: Decodable { var schemaVersion: Int }
+        guard let version = try? JSONDecoder().decode(Version.self, from: data) else {
+            return (AnnouncementQueue(), "\(shownName) was corrupt (not a queue's JSON), \(again)")
         }
-        let times = queue.announcements.flatMap { [$0.start, $0.end] + $0.notifications } + queue.transactions.map(\.at)
-        guard queue.announcements.allSatisfy({ $0.start <= now + horizon }), queue.transactions.allSatisfy({ $0.at <= now + horizon }),
-            times.allSatisfy({ abs($0) < maxTime })
-        else {
-            return (AnnouncementQueue(), "\(name) holds times after now (was the device's time changed?), so the queue was started again")
+        guard version.schemaVersion == currentSchemaVersion else {
+            return (AnnouncementQueue(), "\(shownName) was written by another version of soundset (schema \(version.schemaVersion)), \(again)")
+        }
+        guard let queue = try? JSONDecoder().decode(AnnouncementQueue.self, from: data) else {
+            return (AnnouncementQueue(), "\(shownName) was corrupt (not a queue's JSON), \(again)")
+        }
+        if let problem = queue.problem { return (AnnouncementQueue(), "\(shownName) was corrupt (\(problem)), \(again)") }
+        let setBack = (queue.clock ?? -Double.infinity) > now + clockSlack
+        let tooLate = queue.announcements.contains { $0.start > now + longestWait + clockSlack }
+        if setBack || tooLate {
+            // The transactions stay (a retry is still a duplicate); the leftovers keep their names.
+            var kept = AnnouncementQueue()
+            kept.transactions = queue.transactions
+            kept.leftovers = queue.leftovers.map { Leftover(name: $0.name, seen: min($0.seen, now)) }
+            return (kept, "\(shownName) holds times after now (was the device's time changed?), \(again)")
         }
         return (queue, nil)
     }
 
-    /// Writes the queue in one rename.
-    func save(_ group: GroupFolder) throws(RegularFile.Failure) {
-        guard let data = try? JSONFormatting.encode(self) else { throw RegularFile.Failure(reason: "cannot be encoded") }
-        try RegularFile.replace(group.queueFile, with: data)
+    /// Writes the queue over the file in place when it is large enough (it is read and written only
+    /// under the lock), else as a new file renamed into place, moving aside what is in the way.
+    /// - Returns: the note of what was moved, if anything.
+    @discardableResult
+    func save(_ group: OpenGroup) throws(GroupFailure) -> String? {
+        // Compact: the file is read and written under the lock, by programs.
+        guard let data = try? JSONEncoder().encode(self) else { throw GroupFailure(reason: "\(Self.shownName) cannot be encoded") }
+        // Never reached by construction (see `maxBytes`); a queue the reader would refuse is not written.
+        guard data.count <= Self.maxBytes else {
+            throw GroupFailure(reason: "\(Self.shownName) would be \(data.count) bytes, more than the \(Self.maxBytes) it is read with")
+        }
+        if try group.state.overwrite(GroupFolder.queueName, with: data) { return nil }
+        // A new file has room to grow (white space after the JSON value), so the next saves are in
+        // place: the first 100 pushes of a shop grew it each time, each a rename (1-9 ms on ext4).
+        let room = min(Self.maxBytes, (data.count + data.count / 4 + 4095) / 4096 * 4096)
+        return try group.replace(GroupFolder.queueName, in: group.state, with: data + Data(repeating: UInt8(ascii: " "), count: room - data.count))
     }
 
-    /// A version this library writes, finite times, and no file name outside `Library/Sounds`.
-    private var isSound: Bool {
-        schemaVersion == Self.currentSchemaVersion
-            && announcements.allSatisfy { entry in
-                entry.start.isFinite && entry.end.isFinite && entry.start <= entry.end && entry.notifications.allSatisfy(\.isFinite)
-                    && (entry.file.map(GroupFolder.isComposedName) ?? true)
+    /// What makes this queue one this library did not write, or nil.
+    var problem: String? {
+        if announcements.count > Self.maxAnnouncements {
+            return "it holds \(announcements.count) announcements, more than the \(Self.maxAnnouncements) it keeps"
+        }
+        if transactions.count > Self.maxTransactions { return "it holds \(transactions.count) transactions, more than the \(Self.maxTransactions) it keeps" }
+        if leftovers.count > Self.maxLeftovers { return "it holds \(leftovers.count) leftovers, more than the \(Self.maxLeftovers) it keeps" }
+        let sane = { (time: Double) in time.isFinite && abs(time) < Self.maxTime }
+        if let clock, !sane(clock) { return "its clock is not a time" }
+        for entry in announcements {
+            guard GroupFolder.isKey(entry.key[...]), entry.set.isEmpty || isHex(entry.set, count: 10),
+                entry.file.map({ GroupFolder.isComposedName($0) && $0.hasPrefix("soundset-\(entry.key).") }) ?? true,
+                entry.transaction.map({ isHex($0, count: 32) }) ?? true
+            else { return "an announcement has a key, set, file or transaction that soundset does not write" }
+            guard sane(entry.start), sane(entry.end), entry.notifications.allSatisfy(sane) else { return "an announcement has a time no clock reads" }
+            guard entry.start <= entry.end, entry.notifications.count <= NotificationSchedule.maxSteps,
+                entry.notifications.allSatisfy({ $0 >= entry.start && $0 <= entry.end })
+            else { return "an announcement's times are out of order" }
+            let length = entry.end - entry.start
+            guard length < Self.longestSeconds else {
+                return String(format: "an announcement lasts %g s, longer than any can (%g s)", length, Self.longestSeconds)
             }
-            && transactions.allSatisfy { $0.at.isFinite }
+        }
+        guard transactions.allSatisfy({ isHex($0.hash, count: 32) && sane($0.at) }) else { return "a transaction is not a hash and a time" }
+        guard leftovers.allSatisfy({ Self.isLeftoverName($0.name) && sane($0.seen) }) else {
+            return "a leftover is not a file soundset writes"
+        }
+        return nil
     }
 
-    /// When the last announcement that plays ends, or nil when none is queued.
-    var lastEnd: Double? { announcements.filter { $0.kind != .stray }.map(\.end).max() }
+    private func isHex(_ text: String, count: Int) -> Bool {
+        text.utf8.count == count && text.utf8.allSatisfy { (48...57).contains($0) || (97...102).contains($0) }
+    }
+
+    /// When the last announcement ends, or nil when none is queued.
+    var lastEnd: Double? { announcements.map(\.end).max() }
 
     /// Chain notifications still to fire at `now`, across every queued chain.
     func pendingNotifications(at now: Double) -> Int {
         announcements.reduce(0) { $0 + $1.notifications.filter { $0 >= now }.count }
     }
 
-    /// The sets whose installed clips a queued chain may still play at `now`.
+    /// The sets whose installed clips a queued announcement may still play, or compose from, at `now`.
     func setsInUse(at now: Double) -> Set<String> {
-        Set(announcements.filter { ($0.kind == .chain || $0.kind == .clip) && $0.end + Self.keepSeconds > now }.map(\.set))
+        Set(announcements.filter { $0.end + Self.keepSeconds > now }.map(\.set))
     }
 
-    /// When `id` was last seen within `window` seconds of `now` (before or after: two retries
-    /// arriving together may be decided in either order), or nil.
-    func seen(_ id: String, within window: Double, at now: Double) -> Double? {
-        transactions.last { $0.id == id && abs(now - $0.at) < window }?.at
+    /// When the transaction with `hash` was last seen within `window` seconds of `now` (before or
+    /// after: two retries arriving together may be decided in either order), or nil.
+    func seen(_ hash: String, within window: Double, at now: Double) -> Double? {
+        transactions.last { $0.hash == hash && abs(now - $0.at) < window }?.at
     }
 
-    /// The entry `key` withdrawn (a chain the system refused to schedule), with its transaction
-    /// id, so a retry of the push is announced.
+    /// Remembers a transaction, forgetting the oldest beyond `maxTransactions`.
+    mutating func remember(_ hash: String, at now: Double) {
+        transactions.append(Transaction(hash: hash, at: now))
+        if transactions.count > Self.maxTransactions { transactions.removeFirst(transactions.count - Self.maxTransactions) }
+    }
+
+    /// The entry `key` withdrawn (a chain the system refused to schedule), with its transaction, so
+    /// a retry of the push is announced.
     mutating func withdraw(_ key: String) {
         guard let index = announcements.lastIndex(where: { $0.key == key }) else { return }
         let entry = announcements.remove(at: index)
-        if let seen = transactions.lastIndex(where: { $0.id == entry.id }) { transactions.remove(at: seen) }
+        if let hash = entry.transaction, let seen = transactions.lastIndex(where: { $0.hash == hash }) { transactions.remove(at: seen) }
     }
 
-    /// Drops announcements that ended a minute or more before `now` and ids older than `window`.
-    /// - Returns: the composed files of the dropped announcements, to delete.
+    /// Drops announcements that ended a minute or more before `now`, ids older than `window`, and
+    /// leftovers seen a minute or more ago.
+    /// - Returns: the names in `Library/Sounds` to delete (composed files and leftovers).
     mutating func prune(at now: Double, transactionWindow window: Double) -> [String] {
-        let expired = announcements.filter { $0.end + Self.keepSeconds <= now }
+        let expired = announcements.filter { $0.end + Self.keepSeconds <= now }.compactMap(\.file)
         announcements.removeAll { $0.end + Self.keepSeconds <= now }
         transactions.removeAll { abs(now - $0.at) >= window }
-        if transactions.count > Self.maxTransactions { transactions.removeFirst(transactions.count - Self.maxTransactions) }
-        return expired.compactMap(\.file)
+        let gone = leftovers.filter { $0.seen + Self.keepSeconds <= now }.map(\.name)
+        leftovers.removeAll { $0.seen + Self.keepSeconds <= now }
+        return expired + gone
+    }
+
+    /// Whether `name` may be a leftover: a composed file's name or a temporary file of soundset's,
+    /// at most 255 bytes (the longest file name).
+    static func isLeftoverName(_ name: String) -> Bool {
+        name.utf8.count <= 255 && (GroupFolder.isComposedName(name) || GroupFolder.isOwnTemporary(name))
+    }
+
+    /// Takes in the names of `Library/Sounds` that are soundset's but that no announcement knows,
+    /// in name order, up to `maxLeftovers` (the rest wait for a later decision).
+    mutating func takeIn(_ names: [String], at now: Double) {
+        let known = Set(announcements.compactMap(\.file) + leftovers.map(\.name))
+        for name in names.sorted() where leftovers.count < Self.maxLeftovers {
+            guard Self.isLeftoverName(name), !known.contains(name) else { continue }
+            leftovers.append(Leftover(name: name, seen: now))
+        }
+    }
+
+    /// Makes room for one more announcement: at `maxAnnouncements`, the ones that ended longest ago
+    /// go first, their files deleted early (they have played).
+    /// - Returns: the composed files to delete, or nil when every queued announcement is still to end.
+    mutating func makeRoom(at now: Double) -> [String]? {
+        guard announcements.count >= Self.maxAnnouncements else { return [] }
+        let ended = announcements.indices.filter { announcements[$0].end <= now }.sorted { announcements[$0].end < announcements[$1].end }
+        let excess = announcements.count - Self.maxAnnouncements + 1
+        guard ended.count >= excess else { return nil }
+        let dropped = Set(ended.prefix(excess))
+        let files = dropped.compactMap { announcements[$0].file }
+        announcements = announcements.enumerated().filter { !dropped.contains($0.offset) }.map(\.element)
+        return files
     }
 }

@@ -15,7 +15,7 @@ public struct AnnouncementRequest: Sendable {
     public var amount: AmountInput
     /// The transaction's id, when the push carries one: the same id within `dedupeSeconds` is
     /// announced once. Never the push's `request.identifier`, which is the collapse id when the
-    /// server sets one.
+    /// server sets one. Compared by its bytes as sent, never after Unicode normalisation.
     public var transactionID: String?
     /// When the push arrived, on the announcer's clock; nil means now.
     public var arrival: Double?
@@ -33,6 +33,11 @@ public struct AnnouncementRequest: Sendable {
 /// the group folder, the banner, the wait limit, the 64 pending notifications, duplicates, the
 /// fallback, cleanup and the lead-in. It never throws and never traps: a failure is a `fallback`
 /// decision with its reason.
+///
+/// The group's lock is held only for the decision itself: read the queue, decide with the plan's
+/// durations (no audio is needed for that), write the queue. The set is installed before (under the
+/// lock only for the renames), and the composed file is written after, under the name the queue
+/// already holds, so another process never finds the file without its entry.
 public struct Announcer: Sendable {
     /// The set the app ships.
     public let set: SoundSet
@@ -42,6 +47,12 @@ public struct Announcer: Sendable {
     public let settings: AnnouncementSettings
     let clock: any AnnouncerClock
     let makeKey: @Sendable () -> String
+    /// How long a push tries to take the group's lock before it falls back, in seconds.
+    var lockWait = GroupLock.defaultWait
+    /// A test's look inside the decision, called holding the lock.
+    var whileDeciding: (@Sendable () -> Void)?
+    /// A test's look at the composed file's writing, called after the lock is released.
+    var beforeWriting: (@Sendable () -> Void)?
 
     /// - Parameters:
     ///   - settings: defaults to the manifest's `announcement`.
@@ -65,33 +76,78 @@ public struct Announcer: Sendable {
         return Context(now: now, key: key, id: transactionID ?? key).failure("the sound set cannot be used: \(reason)", sound: nil)
     }
 
-    /// Decides, and writes what the decision needs (the composed file, the queue), for one push.
-    public func announce(_ request: AnnouncementRequest) -> AnnouncementDecision {
+    /// Decides, and writes what the decision needs (the queue, the composed file), for one push.
+    /// - Parameter gate: closed when the process is about to be suspended; the group's lock is then
+    ///   not taken (see `SuspensionGate`).
+    public func announce(_ request: AnnouncementRequest, gate: SuspensionGate? = nil) -> AnnouncementDecision {
         let key = makeKey()
-        let id = request.transactionID ?? key
-        if let problem = settings.problem {
-            return Context(now: request.arrival ?? clock.now(), key: key, id: id).failure("the settings are not valid: \(problem)", sound: nil)
-        }
+        let early = Context(now: request.arrival ?? clock.now(), key: key, id: request.transactionID ?? key)
+        if let problem = settings.problem { return early.failure("the settings are not valid: \(problem)", sound: nil) }
+        let open: OpenGroup
+        do { open = try group.open() } catch { return early.failure("the queue cannot be used: \(error.reason)", sound: nil) }
+
+        // Before the lock: the set installed, the amount planned, the fallback clip checked when the
+        // decision may need it, and Library/Sounds listed (for leftovers and earlier sets).
+        var notes: [Reason] = []
+        let installed: Result<InstalledSet, InstallError>
         do {
-            try group.prepare()
-            // An empty folder or a FIFO where the lock file belongs would fail every push.
-            group.removeStray(group.lockFile)
-            return try LockFile.withLock(group.lockFile) {
-                // The time is read with the lock held, so decisions are made in the order of their times.
-                decideHoldingLock(request, Context(now: request.arrival ?? clock.now(), key: key, id: id))
+            let (set, moved) = try SoundSetInstaller.ensure(set, in: open, gate: gate, wait: lockWait)
+            installed = .success(set)
+            notes += moved.map { Reason($0) }
+        } catch {
+            installed = .failure(error)
+        }
+        var plans: Result<AnnouncementRules.Plans, PlanningFailure>?
+        var fallback: FallbackSound?
+        if case .success(let set) = installed {
+            let made = Result { () throws(PlanningFailure) in try makePlans(request.amount, set) }
+            plans = made
+            // A failure with the plans in hand comes only from a chain (its 64 pending, its schedule).
+            if (try? made.get()) == nil || settings.delivery != .composed { fallback = fallbackSound(set, open) }
+        }
+        let listing = open.sounds.names() ?? []
+
+        let decided: Decided
+        do {
+            decided = try GroupLock.withLock(open, gate: gate, wait: lockWait) { () throws(GroupFailure) -> Decided in
+                whileDeciding?()
+                return try decideHoldingLock(request, key: key, open, installed, plans, fallback, listing, notes)
             }
         } catch {
-            return Context(now: request.arrival ?? clock.now(), key: key, id: id).failure("the queue cannot be used: \(error.reason)", sound: nil)
+            return early.failure("the queue cannot be used: \(error.reason)", sound: nil)
         }
+
+        // After the lock: what the decision dropped is deleted, and the composed file written (or a
+        // chain's files checked) under the names the queue holds.
+        for name in decided.deletions { open.sounds.remove(name) }
+        guard let work = decided.work, case .success(let set) = installed else { return decided.decision }
+        beforeWriting?()
+        switch work {
+        case .compose(let plan, let leadIn, let name):
+            let data: Data
+            do { data = try compose(plan, set, open, leadIn: leadIn) } catch {
+                return revise(decided, Reason((error as? GroupFailure)?.reason ?? "\(error)"), set, open, gate)
+            }
+            do { try open.sounds.replace(name, with: data, protection: open.protection) } catch {
+                return revise(decided, Reason(error.reason), set, open, gate)
+            }
+        case .chain(let plan):
+            // iOS plays a chain's files as they are: they are checked first, as the composer does.
+            do { try SoundSetInstaller.mend(Set(plan.steps.map(\.file)), of: set, from: self.set, in: open) } catch {
+                return revise(decided, Reason(error.description), set, open, gate)
+            }
+        }
+        return decided.decision
     }
 
     /// Takes back the announcement `key` (a chain the system refused to schedule): the queue no
     /// longer waits for it, counts its notifications, or remembers its transaction.
-    public func withdraw(_ key: String) {
-        try? LockFile.withLock(group.lockFile) {
-            var queue = AnnouncementQueue.load(group, at: clock.now(), horizon: .infinity).queue
+    public func withdraw(_ key: String, gate: SuspensionGate? = nil) {
+        guard let open = try? group.open() else { return }
+        _ = try? GroupLock.withLock(open, gate: gate, wait: lockWait) { () throws(GroupFailure) in
+            var queue = try AnnouncementQueue.load(open, at: clock.now()).queue
             queue.withdraw(key)
-            try? queue.save(group)
+            try queue.save(open)
         }
     }
 
@@ -100,22 +156,22 @@ public struct Announcer: Sendable {
         var now: Double
         var key: String
         var id: String
-        var notes: [String] = []
+        var notes: [Reason] = []
 
         func decision(
             _ outcome: AnnouncementDecision.Outcome, _ delivery: AnnouncementDecision.Delivery, sound: String? = nil, systemSound: Bool = false,
             start: Double? = nil, seconds: Double = 0, notifications: [AnnouncementDecision.Notification] = [], clips: [String] = [],
-            reason: String? = nil
+            reason: Reason? = nil
         ) -> AnnouncementDecision {
             let start = start ?? now
-            let reasons = [reason].compactMap { $0 } + notes
+            let reasons = Reason.joined([reason].compactMap { $0 } + notes, separator: "; ")
             return AnnouncementDecision(
                 id: id, key: key, outcome: outcome, delivery: delivery, sound: sound, systemSound: systemSound, start: start, end: start + seconds,
-                wait: start - now, notifications: notifications, clips: clips, reason: reasons.isEmpty ? nil : reasons.joined(separator: "; "))
+                wait: start - now, notifications: notifications, clips: clips, reason: reasons?.text, maskedReason: reasons?.masked)
         }
 
         /// A failure: the fallback clip plays at `start`, or the system's sound at once when there is none.
-        func failure(_ reason: String, sound: FallbackSound?, start: Double? = nil) -> AnnouncementDecision {
+        func failure(_ reason: Reason, sound: FallbackSound?, start: Double? = nil) -> AnnouncementDecision {
             decision(
                 .fallback, .none, sound: sound?.file, systemSound: sound == nil, start: start, seconds: sound?.seconds ?? 0,
                 clips: sound.map { [$0.clip] } ?? [], reason: reason)
@@ -129,99 +185,203 @@ public struct Announcer: Sendable {
         var seconds: Double
     }
 
+    /// What a decision made under the lock leaves to do after it.
+    struct Decided {
+        var decision: AnnouncementDecision
+        var context: Context
+        /// Names in `Library/Sounds` the queue dropped.
+        var deletions: [String] = []
+        var work: Work?
+
+        enum Work {
+            /// Compose `plan` into the file `name`.
+            case compose(AnnouncementPlan, leadIn: Int, name: String)
+            /// Check the files of the chain that plays `plan`.
+            case chain(AnnouncementPlan)
+        }
+    }
+
     /// The rules in the order the issue gives them: the queue's state, duplicates, the set, the
     /// amount, the banner and delivery, the wait, then the composed file or the chain.
-    private func decideHoldingLock(_ request: AnnouncementRequest, _ initial: Context) -> AnnouncementDecision {
-        var context = initial
+    private func decideHoldingLock(
+        _ request: AnnouncementRequest, key: String, _ open: OpenGroup, _ installed: Result<InstalledSet, InstallError>,
+        _ plans: Result<AnnouncementRules.Plans, PlanningFailure>?, _ fallback: FallbackSound?, _ listing: [String], _ notes: [Reason]
+    ) throws(GroupFailure) -> Decided {
+        // The time is read with the lock held, so decisions are made in the order of their times.
+        var context = Context(now: request.arrival ?? clock.now(), key: key, id: request.transactionID ?? key, notes: notes)
         let now = context.now
-        var (queue, note) = AnnouncementQueue.load(group, at: now, horizon: settings.maxWaitSeconds + 60)
-        if let note { context.notes.append(note) }
-        group.removeLeftovers()
-        cleanUp(&queue, at: now)
+        var (queue, note) = try AnnouncementQueue.load(open, at: now)
+        if let note { context.notes.append(Reason(note)) }
+        // Temporary files in the state's folders are written only under this lock: any left is a dead process's.
+        for folder in [open.state, open.sets] {
+            for name in folder.names() ?? [] where RegularFile.replacedName(ofTemporary: name) != nil { folder.remove(name) }
+        }
+        var deletions = queue.prune(at: now, transactionWindow: settings.dedupeSeconds)
+        // The files pruned now are deleted below, not left over.
+        let pruned = Set(deletions)
+        queue.takeIn(listing.filter { !pruned.contains($0) }, at: now)
+        queue.clock = max(queue.clock ?? now, now)
+        let keeping = (try? installed.get()).map { [$0.id] } ?? []
+        SoundSetInstaller.removeSets(in: open, names: listing, keeping: queue.setsInUse(at: now).union(keeping))
 
-        if let id = request.transactionID, let seen = queue.seen(id, within: settings.dedupeSeconds, at: now) {
-            return saving(queue, context) {
-                $0.decision(.duplicate, .none, reason: String(format: "transaction %@ was announced %.1f s ago", ClipNameRules.printable(id), now - seen))
+        func saving(_ make: (Context) -> AnnouncementDecision) -> Decided {
+            var context = context
+            do {
+                if let moved = try queue.save(open) { context.notes.append(Reason(moved)) }
+            } catch {
+                context.notes.append("\(SoundSetLayout.stateName)/queue.json cannot be saved (\(error.reason))")
+            }
+            return Decided(decision: make(context), context: context, deletions: deletions)
+        }
+
+        let hash = request.transactionID.map(AnnouncementQueue.hash)
+        if let id = request.transactionID, let hash, let seen = queue.seen(hash, within: settings.dedupeSeconds, at: now) {
+            return saving {
+                $0.decision(.duplicate, .none, reason: "transaction \(id: Self.shown(id)) was announced \(String(format: "%.1f", now - seen)) s ago")
             }
         }
-
-        let installed: InstalledSet
-        do { installed = try SoundSetInstaller.installHoldingLock(set, into: group) } catch {
-            return saving(queue, context) { $0.failure(error.description, sound: nil) }
+        let set: InstalledSet
+        switch installed {
+        case .success(let installed): set = installed
+        case .failure(let error): return saving { $0.failure(Reason(error.description), sound: nil) }
         }
-        SoundSetInstaller.removeSets(in: group, keeping: queue.setsInUse(at: now).union([installed.id]))
-        let fail = { (reason: String) in failing(reason, installed, queue, context) }
 
-        let plans: AnnouncementRules.Plans
-        do { plans = try makePlans(request.amount, installed) } catch { return fail(error.reason) }
+        /// A failure after the set was installed: the fallback clip (checked before the lock) is
+        /// queued like an announcement, so it never plays over one; with no fallback clip, the
+        /// system's sound plays at once.
+        func failing(_ reason: Reason) -> Decided {
+            guard let fallback else { return saving { $0.failure(reason, sound: nil) } }
+            let startTime = start(in: queue, at: now)
+            guard startTime - now <= settings.maxWaitSeconds else {
+                return saving { $0.decision(.fallback, .none, reason: "\(reason); \(busy(startTime - now, "a sound of its own"))") }
+            }
+            guard let dropped = queue.makeRoom(at: now) else { return saving { $0.decision(.fallback, .none, reason: "\(reason); \(Self.full)") } }
+            deletions += dropped
+            queue.announcements.append(
+                .init(key: key, kind: .clip, start: startTime, end: startTime + fallback.seconds, set: set.id, file: nil, notifications: []))
+            return saving { $0.failure(reason, sound: fallback, start: startTime) }
+        }
+
+        let chosen: AnnouncementRules.Plans
+        switch plans {
+        case .success(let made)?: chosen = made
+        case .failure(let failure)?: return failing(failure.reason)
+        case nil: return failing("the announcement was not planned")
+        }
         let rules = AnnouncementRules(settings: settings)
         let delivery: AnnouncementDecision.Delivery
         let plan: AnnouncementPlan
         let outcome: AnnouncementDecision.Outcome
         let reason: String?
-        switch rules.choose(plans, pending: queue.pendingNotifications(at: now)) {
-        case .refuse(let why): return fail(why)
-        case .composed(let chosen, let result, let why): (delivery, plan, outcome, reason) = (.composed, chosen, result, why)
-        case .chain(let chosen, let why): (delivery, plan, outcome, reason) = (.chain, chosen, .announced, why)
+        switch rules.choose(chosen, pending: queue.pendingNotifications(at: now)) {
+        case .refuse(let why): return failing(Reason(why))
+        case .composed(let made, let result, let why): (delivery, plan, outcome, reason) = (.composed, made, result, why)
+        case .chain(let made, let why): (delivery, plan, outcome, reason) = (.chain, made, .announced, why)
         }
 
         let startTime = start(in: queue, at: now)
         guard startTime - now <= settings.maxWaitSeconds else {
             // Handed over at once with no custom sound; it does not extend the queue.
-            return saving(queue, context) { $0.decision(.fallback, .none, reason: busy(startTime - now, "an announcement")) }
+            return saving { $0.decision(.fallback, .none, reason: Reason(busy(startTime - now, "an announcement"))) }
         }
+        guard let dropped = queue.makeRoom(at: now) else { return saving { $0.decision(.fallback, .none, reason: Self.full) } }
+        deletions += dropped
 
         var entry = AnnouncementQueue.Entry(
-            key: context.key, id: context.id, kind: delivery == .composed ? .composed : .chain, start: startTime, end: startTime, set: installed.id,
-            file: nil, notifications: [])
+            key: key, kind: delivery == .composed ? .composed : .chain, start: startTime, end: startTime, set: set.id, file: nil,
+            notifications: [], transaction: hash)
         var notifications: [AnnouncementDecision.Notification] = []
-        var seconds = plan.totalSeconds
+        let seconds: Double
+        let work: Decided.Work
         if delivery == .composed {
             let leadIn = rules.leadInFrames(rate: plan.sampleRate)
-            let name = GroupFolder.composedName(context.key, container: installed.manifest.container)
-            let data: Data
-            do { data = try compose(plan, installed, leadIn: leadIn) } catch { return fail("\(error)") }
-            do { try RegularFile.replace(group.sounds.appendingPathComponent(name), with: data) } catch {
-                return fail("Library/Sounds/\(name) cannot be written (\(error.reason))")
-            }
+            let name = GroupFolder.composedName(key, container: set.manifest.container)
             seconds = Double(leadIn + plan.totalFrames) / Double(plan.sampleRate)
             entry.file = name
+            work = .compose(plan, leadIn: leadIn, name: name)
         } else {
-            do {
-                // iOS plays a chain's files as they are: check them first, as the composer does.
-                try SoundSetInstaller.mend(Set(plan.steps.map(\.file)), of: installed, from: set, into: group)
-                let schedule = try NotificationSchedule(plan: plan, announcementID: context.key)
-                notifications = schedule.items.map {
-                    AnnouncementDecision.Notification(identifier: $0.identifier, sound: $0.sound, at: startTime + $0.delay)
-                }
-                seconds = schedule.totalSeconds
-            } catch {
-                return fail("\(error)")
+            let schedule: NotificationSchedule
+            do { schedule = try NotificationSchedule(plan: plan, announcementID: key) } catch { return failing(Reason("\(error)")) }
+            notifications = schedule.items.map {
+                AnnouncementDecision.Notification(identifier: $0.identifier, sound: $0.sound, at: startTime + $0.delay)
             }
+            seconds = schedule.totalSeconds
             entry.notifications = notifications.map(\.at)
+            work = .chain(plan)
         }
         entry.end = startTime + seconds
         queue.announcements.append(entry)
-        if let id = request.transactionID { queue.transactions.append(.init(id: id, at: now)) }
+        if let hash { queue.remember(hash, at: now) }
         // An announcement the queue cannot record would overlap the next: it is not made.
-        do { try queue.save(group) } catch {
-            if let file = entry.file { GroupFolder.removeFile(file, in: group.sounds) }
-            return context.failure(
+        do {
+            if let moved = try queue.save(open) { context.notes.append(Reason(moved)) }
+        } catch {
+            let failed = context.failure(
                 "\(SoundSetLayout.stateName)/queue.json cannot be saved (\(error.reason)), so the announcement would not keep its place in the queue",
                 sound: nil)
+            return Decided(decision: failed, context: context)
         }
-        return context.decision(
-            outcome, delivery, sound: entry.file, start: startTime, seconds: seconds, notifications: notifications, clips: plan.clips, reason: reason)
+        let made = context.decision(
+            outcome, delivery, sound: entry.file, start: startTime, seconds: seconds, notifications: notifications, clips: plan.clips,
+            reason: reason.map { Reason($0) })
+        return Decided(decision: made, context: context, deletions: deletions, work: work)
+    }
+
+    /// The reason of a push that finds the queue full.
+    static let full: Reason =
+        "the queue holds \(AnnouncementQueue.maxAnnouncements) announcements still to play, as many as it keeps: handed over without an announcement"
+
+    /// A transaction id as reasons show it: printable, and cut after 64 characters.
+    static func shown(_ id: String) -> String {
+        let printable = ClipNameRules.printable(id)
+        guard printable.count > 64 else { return printable }
+        return "\(printable.prefix(64))… (\(id.utf8.count) bytes)"
+    }
+
+    /// An announcement whose composed file could not be written, or whose chain's files could not be
+    /// mended, after the lock: its place in the queue goes to the fallback clip (when it fits before
+    /// the next announcement), or is given back and the system's sound plays.
+    private func revise(_ decided: Decided, _ reason: Reason, _ set: InstalledSet, _ open: OpenGroup, _ gate: SuspensionGate?) -> AnnouncementDecision {
+        let key = decided.decision.key
+        let start = decided.decision.start
+        let candidate = fallbackSound(set, open)
+        var played: FallbackSound?
+        _ = try? GroupLock.withLock(open, gate: gate, wait: lockWait) { () throws(GroupFailure) in
+            var (queue, note) = try AnnouncementQueue.load(open, at: decided.context.now)
+            guard note == nil, let index = queue.announcements.firstIndex(where: { $0.key == key }) else { return }
+            let next = queue.announcements.filter { $0.start > start }.map(\.start).min()
+            if let candidate, next.map({ start + candidate.seconds + settings.spacingSeconds <= $0 }) ?? true {
+                queue.announcements[index] = .init(
+                    key: key, kind: .clip, start: start, end: start + candidate.seconds, set: set.id, file: nil, notifications: [],
+                    transaction: queue.announcements[index].transaction)
+                played = candidate
+            } else {
+                queue.announcements[index].end = queue.announcements[index].start
+                queue.announcements[index].file = nil
+                queue.announcements[index].notifications = []
+            }
+            try queue.save(open)
+        }
+        return decided.context.failure(reason, sound: played, start: played == nil ? nil : start)
     }
 
     /// The composed file; a clip found damaged is copied again from the app's set and the file
     /// composed once more.
-    private func compose(_ plan: AnnouncementPlan, _ installed: InstalledSet, leadIn: Int) throws -> Data {
-        do { return try Composer.compose(plan, manifest: installed.manifest, soundsFolder: installed.soundsFolder, leadInFrames: leadIn) } catch {
+    private func compose(_ plan: AnnouncementPlan, _ installed: InstalledSet, _ open: OpenGroup, leadIn: Int) throws -> Data {
+        var refused: GroupFailure?
+        func read(_ file: String) throws(ComposeError) -> Data {
+            do throws(FileProblem) { return try open.sounds.read(file, maxBytes: Composer.maxClipBytes) } catch {
+                if case .system(let code) = error, code == EPERM || code == EACCES { refused = error.failure("\(open.sounds.display)/\(file)") }
+                throw error == .missing ? .missing(file) : .unreadable(file, "the clip file \(error.reason)")
+            }
+        }
+        do throws(ComposeError) { return try Composer.compose(plan, manifest: installed.manifest, leadInFrames: leadIn, read: read) } catch {
+            // Protected data is not damaged: nothing to mend.
+            if let refused { throw refused }
             switch error {
             case .stale, .missing, .unreadable:
-                try SoundSetInstaller.mend(Set(plan.steps.map(\.file)), of: installed, from: set, into: group)
-                return try Composer.compose(plan, manifest: installed.manifest, soundsFolder: installed.soundsFolder, leadInFrames: leadIn)
+                try SoundSetInstaller.mend(Set(plan.steps.map(\.file)), of: installed, from: set, in: open)
+                return try Composer.compose(plan, manifest: installed.manifest, leadInFrames: leadIn, read: read)
             default: throw error
             }
         }
@@ -238,56 +398,18 @@ public struct Announcer: Sendable {
             settings.maxWaitSeconds, what)
     }
 
-    /// A failure after the set was installed: the fallback clip (checked, and mended when damaged)
-    /// is queued like an announcement, so it never plays over one; with no fallback clip, the
-    /// system's sound plays at once.
-    private func failing(_ reason: String, _ installed: InstalledSet, _ queue: AnnouncementQueue, _ context: Context) -> AnnouncementDecision {
-        guard let fallback = fallbackSound(installed) else { return saving(queue, context) { $0.failure(reason, sound: nil) } }
-        var queue = queue
-        let startTime = start(in: queue, at: context.now)
-        guard startTime - context.now <= settings.maxWaitSeconds else {
-            return saving(queue, context) { $0.decision(.fallback, .none, reason: "\(reason); \(busy(startTime - context.now, "a sound of its own"))") }
-        }
-        queue.announcements.append(
-            .init(
-                key: context.key, id: context.id, kind: .clip, start: startTime, end: startTime + fallback.seconds, set: installed.id, file: nil,
-                notifications: []))
-        return saving(queue, context) { $0.failure(reason, sound: fallback, start: startTime) }
-    }
-
-    /// Saves the queue, then makes the decision; a queue that cannot be saved is noted in it.
-    private func saving(_ queue: AnnouncementQueue, _ context: Context, _ decide: (Context) -> AnnouncementDecision) -> AnnouncementDecision {
-        var context = context
-        do { try queue.save(group) } catch {
-            context.notes.append("\(SoundSetLayout.stateName)/queue.json cannot be saved (\(error.reason))")
-        }
-        return decide(context)
-    }
-
-    /// Deletes the composed files of announcements that ended a minute ago, and takes in composed
-    /// files the queue does not know (left by a crash, or by a queue that was started again): they
-    /// are deleted a minute from now, when nothing decided before now can still be playing them.
-    private func cleanUp(_ queue: inout AnnouncementQueue, at now: Double) {
-        for file in queue.prune(at: now, transactionWindow: settings.dedupeSeconds) { GroupFolder.removeFile(file, in: group.sounds) }
-        let known = Set(queue.announcements.compactMap(\.file))
-        for name in (try? FileManager.default.contentsOfDirectory(atPath: group.sounds.path)) ?? []
-        where GroupFolder.isComposedName(name) && !known.contains(name) {
-            queue.announcements.append(.init(key: name, id: "", kind: .stray, start: now, end: now, set: "", file: name, notifications: []))
-        }
-    }
-
     /// The fallback clip's installed file, `fallback` or else the prefix, when the set has it and
     /// its file is intact (mended when it is not).
-    private func fallbackSound(_ installed: InstalledSet) -> FallbackSound? {
+    private func fallbackSound(_ installed: InstalledSet, _ open: OpenGroup) -> FallbackSound? {
         guard let name = settings.fallback ?? settings.prefix, let clip = installed.manifest.clip(named: name),
-            (try? SoundSetInstaller.mend([clip.file], of: installed, from: set, into: group)) != nil
+            (try? SoundSetInstaller.mend([clip.file], of: installed, from: set, in: open)) != nil
         else { return nil }
         return FallbackSound(file: clip.file, clip: clip.name, seconds: Double(clip.frames) / Double(installed.manifest.sampleRate))
     }
 
     /// A failure to read the amount or plan it, in words.
     struct PlanningFailure: Error {
-        var reason: String
+        var reason: Reason
     }
 
     /// The announcement with its prefix and suffix, and without.
@@ -296,12 +418,15 @@ public struct Announcer: Sendable {
         switch input {
         case .text(let text):
             do { amount = try Amount(text) } catch {
-                throw PlanningFailure(reason: "the amount '\(ClipNameRules.printable(text))' is refused: \(error.explaining(text))")
+                throw PlanningFailure(
+                    reason: "the amount '\(amount: ClipNameRules.printable(text))' is refused: \(error.explaining(text), masked: error.description)")
             }
         case .minorUnits(let units):
-            do { amount = try Amount(minorUnits: units) } catch { throw PlanningFailure(reason: "the amount \(units) minor units is refused: \(error)") }
+            do { amount = try Amount(minorUnits: units) } catch {
+                throw PlanningFailure(reason: "the amount \(amount: "\(units)") minor units is refused: \(error)")
+            }
         case .missing(let reason):
-            throw PlanningFailure(reason: reason)
+            throw PlanningFailure(reason: Reason(reason))
         }
         var bare = settings
         bare.prefix = nil
@@ -310,7 +435,7 @@ public struct Announcer: Sendable {
         do {
             return AnnouncementRules.Plans(full: try planner.plan(amount, announcement: settings), bare: try planner.plan(amount, announcement: bare))
         } catch {
-            throw PlanningFailure(reason: error.description)
+            throw PlanningFailure(reason: Reason(error.description))
         }
     }
 }

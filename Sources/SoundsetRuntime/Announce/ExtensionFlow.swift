@@ -31,12 +31,33 @@ public protocol NotificationScheduling: Sendable {
     func cancel(identifiers: [String])
 }
 
+/// Work the system must not suspend half done: on iOS a few lines over
+/// `ProcessInfo.performExpiringActivity(withReason:using:)` (see `Examples/`), in tests a fake.
+public protocol ExpiringActivity: Sendable {
+    /// Calls `block(false)` to do the work, and `block(true)`, perhaps meanwhile on another thread,
+    /// when the process is about to be suspended; or only `block(true)` when no time can be granted.
+    /// The process is kept running until the `block(false)` call returns.
+    func perform(reason: String, _ block: @escaping @Sendable (_ expired: Bool) -> Void)
+}
+
+/// Runs the work at once, on the caller's thread: where nothing suspends the process (Linux, the
+/// command line).
+public struct ImmediateActivity: ExpiringActivity {
+    public init() {}
+    public func perform(reason: String, _ block: @escaping @Sendable (_ expired: Bool) -> Void) { block(false) }
+}
+
 /// What a Notification Service Extension does with one push, with the system's types behind small
 /// protocols so every path is tested: decide, write, schedule, then hand over the content once, after
 /// the queue's wait or at expiry, whichever comes first.
 ///
 /// `handOver` is the extension's `contentHandler` with the sound applied; it is called exactly once
 /// per flow, in every path, including a set that cannot be loaded.
+///
+/// The decision runs inside `activity` (`performExpiringActivity`), so the process is not suspended
+/// while it holds the group's lock; expiry (of the activity, or `expire()`) closes the flow's
+/// `SuspensionGate`, which waits for a hold under way and lets no other begin, before anything is
+/// handed over.
 public final class ExtensionFlow: @unchecked Sendable {
     // @unchecked: the only mutable state, `decided` and `handedOver`, is read and written under `lock`.
     private enum Source {
@@ -49,6 +70,8 @@ public final class ExtensionFlow: @unchecked Sendable {
     private let clock: any AnnouncerClock
     private let sleep: @Sendable (Double) async -> Void
     private let handOver: @Sendable (HandoverSound) -> Void
+    private let activity: any ExpiringActivity
+    private let gate = SuspensionGate()
     private let lock = NSLock()
     private var decided: HandoverSound?
     private var handedOver = false
@@ -59,15 +82,19 @@ public final class ExtensionFlow: @unchecked Sendable {
     /// - Parameters:
     ///   - clock: the announcer's clock; delays are measured on it when each notification is added.
     ///   - sleep: waits a number of seconds (`Task.sleep` by default).
+    ///   - activity: what keeps the process from being suspended during the decision
+    ///     (`ProcessInfo.performExpiringActivity` in an extension).
     ///   - handOver: the content handler with the sound applied.
     public init(
         announcer: Announcer, scheduler: any NotificationScheduling, clock: any AnnouncerClock = SystemClock(),
-        sleep: @escaping @Sendable (Double) async -> Void = ExtensionFlow.taskSleep, handOver: @escaping @Sendable (HandoverSound) -> Void
+        sleep: @escaping @Sendable (Double) async -> Void = ExtensionFlow.taskSleep, activity: any ExpiringActivity = ImmediateActivity(),
+        handOver: @escaping @Sendable (HandoverSound) -> Void
     ) {
         self.source = .announcer(announcer)
         self.scheduler = scheduler
         self.clock = clock
         self.sleep = sleep
+        self.activity = activity
         self.handOver = handOver
     }
 
@@ -81,6 +108,7 @@ public final class ExtensionFlow: @unchecked Sendable {
         self.scheduler = scheduler
         self.clock = clock
         self.sleep = ExtensionFlow.taskSleep
+        self.activity = ImmediateActivity()
         self.handOver = handOver
     }
 
@@ -100,13 +128,13 @@ public final class ExtensionFlow: @unchecked Sendable {
             decision = Announcer.unavailable(reason, transactionID: request.transactionID, at: request.arrival ?? clock.now())
         case .announcer where lock.withLock({ handedOver }):
             // Expired before anything was decided: no composed file, no place in the queue.
-            return Announcer.unavailable("the extension's time expired first", transactionID: request.transactionID, at: clock.now())
+            return expired(request)
         case .announcer(let announcer):
-            decision = announcer.announce(request)
+            decision = await decide(request, with: announcer)
         }
         var sound = HandoverSound(decision)
         if !(await scheduleChain(decision)) {
-            if case .announcer(let announcer) = source { announcer.withdraw(decision.key) }
+            if case .announcer(let announcer) = source { announcer.withdraw(decision.key, gate: gate) }
             sound = .systemDefault
         }
         lock.withLock { decided = sound }
@@ -117,6 +145,30 @@ public final class ExtensionFlow: @unchecked Sendable {
         }
         finish(sound)
         return decision
+    }
+
+    /// The decision for a push whose flow expired before it was decided.
+    private func expired(_ request: AnnouncementRequest) -> AnnouncementDecision {
+        Announcer.unavailable("the extension's time expired first", transactionID: request.transactionID, at: clock.now())
+    }
+
+    /// The announcer's decision, made inside the expiring activity: when the activity expires first,
+    /// the expired decision; when it expires meanwhile, the gate closes (after a hold under way) and
+    /// the decision finishes without taking the lock again.
+    private func decide(_ request: AnnouncementRequest, with announcer: Announcer) async -> AnnouncementDecision {
+        let gate = self.gate
+        let once = ResumeOnce()
+        return await withCheckedContinuation { (continuation: CheckedContinuation<AnnouncementDecision, Never>) in
+            activity.perform(reason: "announce a payment") { expired in
+                if expired {
+                    gate.close()
+                    if once.claim() { continuation.resume(returning: self.expired(request)) }
+                    return
+                }
+                guard once.claim() else { return }
+                continuation.resume(returning: announcer.announce(request, gate: gate))
+            }
+        }
     }
 
     /// Adds every notification of a chain, or, when the system refuses one, removes those added:
@@ -137,8 +189,11 @@ public final class ExtensionFlow: @unchecked Sendable {
     }
 
     /// `serviceExtensionTimeWillExpire`: hands over at once, with the decided sound if there is
-    /// one (an announcement a little early rather than none), else with the push's own.
+    /// one (an announcement a little early rather than none), else with the push's own. A decision
+    /// holding the group's lock finishes first (milliseconds), and none takes it afterwards: the
+    /// process may be suspended once the content is handed over.
     public func expire() {
+        gate.close()
         finish(lock.withLock { decided } ?? .unchanged)
     }
 
@@ -148,5 +203,21 @@ public final class ExtensionFlow: @unchecked Sendable {
             return !handedOver
         }
         if first { handOver(sound) }
+    }
+}
+
+/// Lets the first of the activity's two calls resume the flow's continuation: the work's call, when
+/// it starts before expiry, else the expiry's.
+private final class ResumeOnce: @unchecked Sendable {
+    // @unchecked: `claimed` is read and written under `lock`.
+    private let lock = NSLock()
+    private var claimed = false
+
+    /// Whether the caller is the first.
+    func claim() -> Bool {
+        lock.withLock {
+            defer { claimed = true }
+            return !claimed
+        }
     }
 }

@@ -13,25 +13,49 @@ import Foundation
 /// DIR/Library/Sounds/soundset-<key>.<ext>         composed announcements, one name per announcement
 /// DIR/soundset/queue.json, queue.lock             the announcement queue, under a file lock
 /// DIR/soundset/sets/<set id>.json                 what an installed set's files are (for a cheap check)
+/// DIR/soundset/aside/                             what stood where soundset's own files belong
 /// ```
 ///
 /// soundset deletes only regular files with those names (and its own temporary files, from a
-/// process killed while it wrote one); anything else in `Library/Sounds` is the app's.
+/// process killed while it wrote one); anything else in `Library/Sounds` is the app's. It works in
+/// these folders only through descriptors of folders it opened without following links: a link in
+/// their place is refused, never written through.
 public struct GroupFolder: Sendable {
     /// The container's folder.
     public let url: URL
+    /// The data-protection class of every file and folder soundset creates here.
+    public let protection: GroupFileProtection
+    /// How the class is given (the platform's way; a recorder in tests).
+    let protector: @Sendable (Int32, String, GroupFileProtection) -> Void
+    /// A test's stand-in for the system refusing to open a path below the container.
+    let refusal: (@Sendable (String) -> Int32?)?
 
-    public init(_ url: URL) { self.url = url }
+    /// - Parameter protection: the class of what soundset creates; `none` (the default) keeps the
+    ///   announcement working before the phone's first unlock after a restart (see
+    ///   `GroupFileProtection`).
+    public init(_ url: URL, protection: GroupFileProtection = .none) {
+        self.init(url, protection: protection, protector: GroupProtection.system, refusal: nil)
+    }
+
+    init(
+        _ url: URL, protection: GroupFileProtection, protector: @escaping @Sendable (Int32, String, GroupFileProtection) -> Void,
+        refusal: (@Sendable (String) -> Int32?)?
+    ) {
+        self.url = url
+        self.protection = protection
+        self.protector = protector
+        self.refusal = refusal
+    }
 
     /// `Library/Sounds`: the second place iOS looks for a notification sound by name.
     public var sounds: URL { url.appendingPathComponent("Library/Sounds", isDirectory: true) }
     /// soundset's own state, outside `Library/Sounds`.
     public var state: URL { url.appendingPathComponent(SoundSetLayout.stateName, isDirectory: true) }
-    var queueFile: URL { state.appendingPathComponent("queue.json") }
-    var lockFile: URL { state.appendingPathComponent("queue.lock") }
-    var setsFolder: URL { state.appendingPathComponent("sets", isDirectory: true) }
 
-    func setRecord(_ id: String) -> URL { setsFolder.appendingPathComponent("\(id).json") }
+    static let queueName = "queue.json"
+    static let lockName = "queue.lock"
+    static let setsName = "sets"
+    static let asideName = "aside"
 
     /// The installed name of a set's clip file.
     static func installedName(_ file: String, set id: String) -> String { "ss\(id)-\(file)" }
@@ -48,52 +72,106 @@ public struct GroupFolder: Sendable {
     /// A composed announcement's file name: a new key each time, so iOS never plays a stale file.
     static func composedName(_ key: String, container: Container) -> String { "soundset-\(key).\(container.fileExtension)" }
 
-    /// Whether `name` is a composed announcement's name: `soundset-`, a key of lower-case letters,
-    /// digits and `-`, and a container's extension.
+    /// Whether `key` can name a composed file: 1 to 64 lower-case letters, digits and `-`.
+    static func isKey(_ key: Substring) -> Bool {
+        (1...64).contains(key.utf8.count) && key.utf8.allSatisfy { isHexDigit($0) || (103...122).contains($0) || $0 == UInt8(ascii: "-") }
+    }
+
+    /// Whether `name` is a composed announcement's name: `soundset-`, a key, and a container's extension.
     static func isComposedName(_ name: String) -> Bool {
         guard name.hasPrefix("soundset-"), let dot = name.lastIndex(of: ".") else { return false }
         let key = name[name.index(name.startIndex, offsetBy: 9)..<dot]
-        return Container(rawValue: String(name[name.index(after: dot)...])) != nil && (1...64).contains(key.utf8.count)
-            && key.utf8.allSatisfy { isHexDigit($0) || (103...122).contains($0) || $0 == UInt8(ascii: "-") }
+        return Container(rawValue: String(name[name.index(after: dot)...])) != nil && isKey(key)
+    }
+
+    /// Whether `name` in `Library/Sounds` is a temporary file of soundset's own (a composed file or
+    /// an installed clip being written).
+    static func isOwnTemporary(_ name: String) -> Bool {
+        guard let inner = RegularFile.replacedName(ofTemporary: name) else { return false }
+        return setID(ofInstalled: inner) != nil || isComposedName(inner)
     }
 
     private static func isHexDigit(_ byte: UInt8) -> Bool { (48...57).contains(byte) || (97...102).contains(byte) }
 
-    /// Creates the folders soundset writes in.
-    func prepare() throws(RegularFile.Failure) {
-        for (folder, shown) in [(sounds, "Library/Sounds"), (state, SoundSetLayout.stateName), (setsFolder, "\(SoundSetLayout.stateName)/sets")] {
-            var isFolder: ObjCBool = false
-            if FileManager.default.fileExists(atPath: folder.path, isDirectory: &isFolder) {
-                guard isFolder.boolValue else { throw RegularFile.Failure(reason: "\(url.path)/\(shown) is a file, not a folder: remove it") }
-                continue
-            }
-            do { try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true) } catch {
-                throw RegularFile.Failure(reason: "\(url.path)/\(shown) cannot be created (\(RegularFile.reason(error)))")
-            }
+    /// The class, and the way it is given.
+    var groupProtection: GroupProtection { GroupProtection(level: protection, applier: protector) }
+
+    /// Opens the folders soundset works in, creating (and protecting) those that are missing.
+    /// - Throws: `GroupFailure` when one is a link or a file, or cannot be opened or created.
+    func open() throws(GroupFailure) -> OpenGroup {
+        let root = try FolderHandle.root(url, display: url.path, refusal: refusal)
+        let library = try root.folder("Library", display: "Library", create: true, protection: groupProtection)
+        let sounds = try library.folder("Sounds", display: "Library/Sounds", create: true, protection: groupProtection)
+        let state = try root.folder(SoundSetLayout.stateName, display: SoundSetLayout.stateName, create: true, protection: groupProtection)
+        let sets = try state.folder(Self.setsName, display: "\(SoundSetLayout.stateName)/\(Self.setsName)", create: true, protection: groupProtection)
+        return OpenGroup(sounds: sounds, state: state, sets: sets, protection: groupProtection)
+    }
+}
+
+/// The group's folders, open: everything soundset reads, writes and deletes there goes through these
+/// descriptors.
+final class OpenGroup {
+    let sounds: FolderHandle
+    let state: FolderHandle
+    let sets: FolderHandle
+    let protection: GroupProtection
+
+    init(sounds: FolderHandle, state: FolderHandle, sets: FolderHandle, protection: GroupProtection) {
+        self.sounds = sounds
+        self.state = state
+        self.sets = sets
+        self.protection = protection
+    }
+
+    /// `soundset/aside`, where what stands in the way of soundset's own files is moved.
+    func aside() throws(GroupFailure) -> FolderHandle {
+        try state.folder(GroupFolder.asideName, display: "\(SoundSetLayout.stateName)/\(GroupFolder.asideName)", create: true, protection: protection)
+    }
+
+    /// Makes room for soundset's own file `name` in `folder`: a folder (even with files in it), a
+    /// FIFO or a device there is moved into `soundset/aside`; a link is removed (it is only a name).
+    /// - Returns: a note saying what was moved, or nil when nothing was in the way.
+    func clearWay(for name: String, in folder: FolderHandle) throws(GroupFailure) -> String? {
+        guard let kind = folder.kind(of: name), kind != S_IFREG else { return nil }
+        if kind == S_IFLNK {
+            unlinkat(folder.descriptor, name, 0)
+            return nil
+        }
+        try folder.moveAside(name, into: try aside())
+        return "\(folder.display)/\(name) was in the way (not a regular file): moved to \(SoundSetLayout.stateName)/\(GroupFolder.asideName)"
+    }
+
+    /// Writes `data` over soundset's own file `name` in `folder` in one rename, first moving aside
+    /// what is in the way.
+    /// - Returns: the note of what was moved, if anything.
+    @discardableResult
+    func replace(_ name: String, in folder: FolderHandle, with data: Data) throws(GroupFailure) -> String? {
+        let temporary = try folder.writeTemporary(for: name, data, protection: protection)
+        do {
+            let note = try clearWay(for: name, in: folder)
+            try folder.rename(temporary, to: name)
+            return note
+        } catch {
+            folder.remove(temporary)
+            throw error
         }
     }
 
-    /// Deletes `name` in `folder` when it is a regular file (never a folder, never through a link).
-    static func removeFile(_ name: String, in folder: URL) { RegularFile.remove(folder.appendingPathComponent(name)) }
-
-    /// Removes what stands where soundset's own file belongs and is not a regular file: an empty
-    /// folder, a FIFO, a socket or a link (a folder with files in it is left alone).
-    func removeStray(_ url: URL) {
-        var info = stat()
-        guard lstat(url.path, &info) == 0 else { return }
-        if info.st_mode & S_IFMT == S_IFDIR { rmdir(url.path) } else if info.st_mode & S_IFMT != S_IFREG { unlink(url.path) }
+    /// Gives the protection class again to soundset's own folders and to every file of its own in
+    /// them (an install does, so a group made by an earlier version, or by another class, is
+    /// brought to this one).
+    func protectAll() {
+        for folder in [sounds, state, sets] {
+            protection.apply(to: folder.descriptor, path: folder.url.path)
+            for name in folder.names() ?? [] where isOwn(name, in: folder) { folder.protect(name, protection) }
+        }
     }
 
-    /// Deletes the temporary files a process killed while it wrote left behind. Called with the
-    /// lock held: every write happens under it, so any such file is a dead process's.
-    func removeLeftovers() {
-        for folder in [sounds, state, setsFolder] {
-            for name in (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? [] {
-                guard let inner = RegularFile.replacedName(ofTemporary: name) else { continue }
-                let ours =
-                    folder != sounds || Self.setID(ofInstalled: inner) != nil || Self.isComposedName(inner)
-                if ours { Self.removeFile(name, in: folder) }
-            }
+    /// Whether `name` in `folder` is a file soundset makes.
+    func isOwn(_ name: String, in folder: FolderHandle) -> Bool {
+        if folder === sounds {
+            return GroupFolder.setID(ofInstalled: name) != nil || GroupFolder.isComposedName(name) || GroupFolder.isOwnTemporary(name)
         }
+        return folder.kind(of: name) == S_IFREG
     }
 }

@@ -1,5 +1,11 @@
 import Foundation
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// A sound set installed in the App Group's `Library/Sounds`, where iOS finds a notification sound
 /// by name: every clip under a name that begins with the set's id, so a file left by another set
 /// can never shadow it.
@@ -33,87 +39,118 @@ public enum InstallError: Error, Equatable, CustomStringConvertible {
 
 /// Copies a set's clips into the group's `Library/Sounds`: at the app's launch, and from the
 /// extension when the set is missing there.
+///
+/// The clips are copied and checked under temporary names without the group's lock; the lock is
+/// taken only to rename them into place, record the set, and remove the files of earlier sets that
+/// no queued announcement uses: a few milliseconds, so a process suspended meanwhile is not killed
+/// for holding it.
 public enum SoundSetInstaller {
-    /// Installs `set` into `group` under the group's lock, then removes the files of earlier sets
-    /// that no pending announcement uses. When the set is already installed this costs a stat per
-    /// file.
-    /// - Parameter now: the time on the announcer's clock, to tell which announcements still play.
+    /// Installs `set` into `group`, removes the files of earlier sets that no queued announcement
+    /// uses, and gives every file and folder of soundset's in the group its protection class again.
+    /// When the set is already installed this costs a stat per file.
+    /// - Parameters:
+    ///   - now: the time on the announcer's clock, to tell which announcements still play.
+    ///   - gate: closed when the process is about to be suspended (a background task's expiration
+    ///     handler): the lock is then not taken, and the install fails with that reason.
     /// - Throws: `InstallError`.
     @discardableResult
-    public static func install(_ set: SoundSet, into group: GroupFolder, now: Double = Date().timeIntervalSince1970) throws(InstallError) -> InstalledSet {
-        do { try group.prepare() } catch { throw .group(reason: error.reason) }
-        let result: Result<InstalledSet, InstallError>
-        do {
-            result = try LockFile.withLock(group.lockFile) {
-                Result { () throws(InstallError) -> InstalledSet in
-                    group.removeLeftovers()
-                    let installed = try installHoldingLock(set, into: group)
-                    let queue = AnnouncementQueue.load(group, at: now, horizon: .infinity).queue
-                    removeSets(in: group, keeping: queue.setsInUse(at: now).union([installed.id]))
-                    return installed
-                }
-            }
-        } catch {
-            throw .group(reason: error.reason)
-        }
-        return try result.get()
-    }
-
-    /// `install` for a caller that holds the group's lock.
-    static func installHoldingLock(_ set: SoundSet, into group: GroupFolder) throws(InstallError) -> InstalledSet {
-        let renamed = renamedManifest(set)
-        let installed = InstalledSet(id: set.id, manifest: renamed, soundsFolder: group.sounds)
-        if let record = SetRecord.load(group.setRecord(set.id)), record.matches(renamed, in: group.sounds) { return installed }
-
-        do { try group.prepare() } catch { throw .group(reason: error.reason) }
-        var sizes: [String: Int] = [:]
-        do {
-            for (original, clip) in zip(set.manifest.clips, renamed.clips) {
-                for (name, size) in try copy(original, as: clip, of: set, into: group) { sizes[name] = size }
-            }
-            try SetRecord(files: sizes).save(group.setRecord(set.id), id: set.id)
-        } catch {
-            // A set half copied is of no use, and takes space a full disk needs.
-            for name in sizes.keys { GroupFolder.removeFile(name, in: group.sounds) }
-            throw error
-        }
+    public static func install(
+        _ set: SoundSet, into group: GroupFolder, now: Double = Date().timeIntervalSince1970, gate: SuspensionGate? = nil
+    ) throws(InstallError) -> InstalledSet {
+        let open: OpenGroup
+        do { open = try group.open() } catch { throw .group(reason: error.reason) }
+        let installed = try ensure(set, in: open, gate: gate, now: now).installed
+        open.protectAll()
         return installed
     }
 
-    /// Copies one clip of the app's set (checked against its sha256) to its installed name, and its copy.
-    /// - Returns: the names written and their sizes.
-    private static func copy(_ original: Manifest.Clip, as clip: Manifest.Clip, of set: SoundSet, into group: GroupFolder) throws(InstallError)
-        -> [(String, Int)]
-    {
+    /// The set installed in `open`: checked against its record (a stat per file), and otherwise
+    /// copied under temporary names, then renamed into place under the lock.
+    /// - Parameter now: when given, the files of earlier sets that no queued announcement uses are
+    ///   removed too, under the same lock.
+    /// - Returns: the installed set, and notes of what was moved out of the way.
+    static func ensure(
+        _ set: SoundSet, in open: OpenGroup, gate: SuspensionGate?, wait: Double = GroupLock.defaultWait, now: Double? = nil
+    ) throws(InstallError) -> (installed: InstalledSet, notes: [String]) {
+        let renamed = renamedManifest(set)
+        let installed = InstalledSet(id: set.id, manifest: renamed, soundsFolder: open.sounds.url)
+        if let record = SetRecord.load(set.id, in: open), record.matches(renamed, in: open.sounds) {
+            if let now {
+                let names = open.sounds.names() ?? []
+                _ = try? GroupLock.withLock(open, gate: gate, wait: wait) { () throws(GroupFailure) in
+                    removeUnusedSets(in: open, names: names, keeping: set.id, at: now)
+                }
+            }
+            return (installed, [])
+        }
+
+        var temporaries: [(temporary: String, name: String)] = []
+        do throws(InstallError) {
+            var sizes: [String: Int] = [:]
+            for (original, clip) in zip(set.manifest.clips, renamed.clips) {
+                let data = try source(original, of: set)
+                for name in [clip.file] + [clip.copy].compactMap({ $0 }) {
+                    do { temporaries.append((try open.sounds.writeTemporary(for: name, data, protection: open.protection), name)) } catch {
+                        throw InstallError.group(reason: error.reason)
+                    }
+                    sizes[name] = data.count
+                }
+            }
+            guard let record = try? JSONFormatting.encode(SetRecord(files: sizes)) else {
+                throw InstallError.group(reason: "\(SoundSetLayout.stateName)/sets/\(set.id).json cannot be encoded")
+            }
+            let names = now == nil ? [] : (open.sounds.names() ?? [])
+            let notes: [String]
+            do throws(GroupFailure) {
+                notes = try GroupLock.withLock(open, gate: gate, wait: wait) { () throws(GroupFailure) -> [String] in
+                    var notes: [String] = []
+                    for (temporary, name) in temporaries {
+                        if let note = try open.clearWay(for: name, in: open.sounds) { notes.append(note) }
+                        try open.sounds.rename(temporary, to: name)
+                    }
+                    if let note = try open.replace("\(set.id).json", in: open.sets, with: record) { notes.append(note) }
+                    if let now { removeUnusedSets(in: open, names: names, keeping: set.id, at: now) }
+                    return notes
+                }
+            } catch {
+                throw InstallError.group(reason: error.reason)
+            }
+            return (installed, notes)
+        } catch {
+            // A set half copied is of no use, and takes space a full disk needs.
+            for (temporary, _) in temporaries { open.sounds.remove(temporary) }
+            throw error
+        }
+    }
+
+    /// The bytes of a clip of the app's set, checked against its sha256.
+    private static func source(_ original: Manifest.Clip, of set: SoundSet) throws(InstallError) -> Data {
         let source = "\(SoundSetLayout.soundsName)/\(original.file)"
         let data: Data
         do { data = try RegularFile.read(set.soundsFolder.appendingPathComponent(original.file), maxBytes: Composer.maxClipBytes) } catch {
             throw .source(file: source, reason: "the clip file \(error.reason)")
         }
         guard SHA256Digest.hex(data) == original.sha256 else { throw .stale(clip: original.name, file: source) }
-        // The copy is the same bytes under its own name: iOS needs two names, not two sources.
-        var written: [(String, Int)] = []
-        for name in [clip.file] + [clip.copy].compactMap({ $0 }) {
-            do { try RegularFile.replace(group.sounds.appendingPathComponent(name), with: data) } catch {
-                throw .group(reason: "Library/Sounds/\(name) cannot be written (\(error.reason))")
-            }
-            written.append((name, data.count))
-        }
-        return written
+        return data
     }
 
     /// Checks the installed files `names` of `installed` against the manifest's sha256 and copies
     /// again, from the app's set, any that is missing or differs: a file damaged after the set was
-    /// installed (same size, other bytes) is mended instead of failing every push.
+    /// installed (same size, other bytes) is mended instead of failing every push. What stands in a
+    /// file's place is moved aside. The renames need no lock: the bytes are the same.
     /// - Throws: `InstallError` when the app's own file is missing or differs too.
-    static func mend(_ names: Set<String>, of installed: InstalledSet, from set: SoundSet, into group: GroupFolder) throws(InstallError) {
+    static func mend(_ names: Set<String>, of installed: InstalledSet, from set: SoundSet, in open: OpenGroup) throws(InstallError) {
         for (original, clip) in zip(set.manifest.clips, installed.manifest.clips) {
             let files = [clip.file] + [clip.copy].compactMap { $0 }
             guard files.contains(where: names.contains) else { continue }
             let intact = files.allSatisfy { name in
-                (try? RegularFile.read(group.sounds.appendingPathComponent(name), maxBytes: Composer.maxClipBytes)).map(SHA256Digest.hex) == clip.sha256
+                (try? open.sounds.read(name, maxBytes: Composer.maxClipBytes)).map(SHA256Digest.hex) == clip.sha256
             }
-            if !intact { _ = try copy(original, as: clip, of: set, into: group) }
+            guard !intact else { continue }
+            let data = try source(original, of: set)
+            for name in files {
+                do { try open.replace(name, in: open.sounds, with: data) } catch { throw .group(reason: error.reason) }
+            }
         }
     }
 
@@ -127,14 +164,22 @@ public enum SoundSetInstaller {
         return manifest
     }
 
-    /// Removes the installed files and records of every set not in `keeping`. Only regular files
-    /// with the names soundset installs are touched; anything else in `Library/Sounds` is the app's.
-    static func removeSets(in group: GroupFolder, keeping: Set<String>) {
-        for name in (try? FileManager.default.contentsOfDirectory(atPath: group.sounds.path)) ?? [] {
-            if let id = GroupFolder.setID(ofInstalled: name), !keeping.contains(id) { GroupFolder.removeFile(name, in: group.sounds) }
+    /// Under the lock: removes the files (of `names`, a listing of `Library/Sounds`) and records of
+    /// every set but `keeping` that no queued announcement uses, when the queue can be read as it is.
+    private static func removeUnusedSets(in open: OpenGroup, names: [String], keeping: String, at now: Double) {
+        guard let (queue, note) = try? AnnouncementQueue.load(open, at: now), note == nil else { return }
+        removeSets(in: open, names: names, keeping: queue.setsInUse(at: now).union([keeping]))
+    }
+
+    /// Removes the installed files (of `names`, a listing of `Library/Sounds`) and records of every
+    /// set not in `keeping`. Only regular files with the names soundset installs are touched;
+    /// anything else in `Library/Sounds` is the app's. Called holding the lock.
+    static func removeSets(in open: OpenGroup, names: [String], keeping: Set<String>) {
+        for name in names {
+            if let id = GroupFolder.setID(ofInstalled: name), !keeping.contains(id) { open.sounds.remove(name) }
         }
-        for name in (try? FileManager.default.contentsOfDirectory(atPath: group.setsFolder.path)) ?? [] where name.hasSuffix(".json") {
-            if !keeping.contains(String(name.dropLast(5))) { GroupFolder.removeFile(name, in: group.setsFolder) }
+        for name in open.sets.names() ?? [] where name.hasSuffix(".json") {
+            if !keeping.contains(String(name.dropLast(5))) { open.sets.remove(name) }
         }
     }
 }
@@ -146,28 +191,20 @@ struct SetRecord: Codable, Equatable {
 
     init(files: [String: Int]) { self.files = files }
 
-    static func load(_ url: URL) -> SetRecord? {
-        guard let data = try? RegularFile.read(url, maxBytes: 1 << 20), let record = try? JSONDecoder().decode(SetRecord.self, from: data),
+    static func load(_ id: String, in open: OpenGroup) -> SetRecord? {
+        guard let data = try? open.sets.read("\(id).json", maxBytes: 1 << 20), let record = try? JSONDecoder().decode(SetRecord.self, from: data),
             record.schemaVersion == 1
         else { return nil }
         return record
     }
 
-    func save(_ url: URL, id: String) throws(InstallError) {
-        let failure = { (reason: String) in InstallError.group(reason: "\(SoundSetLayout.stateName)/sets/\(id).json cannot be written (\(reason))") }
-        guard let data = try? JSONFormatting.encode(self) else { throw failure("it cannot be encoded") }
-        do { try RegularFile.replace(url, with: data) } catch { throw failure(error.reason) }
-    }
-
     /// Whether every file of `manifest` is in `folder` with its recorded size (a stat each).
-    func matches(_ manifest: Manifest, in folder: URL) -> Bool {
+    func matches(_ manifest: Manifest, in folder: FolderHandle) -> Bool {
         let names = manifest.clips.flatMap { [$0.file] + [$0.copy].compactMap { $0 } }
         guard Set(names) == Set(files.keys) else { return false }
         return names.allSatisfy { name in
-            guard let attributes = try? FileManager.default.attributesOfItem(atPath: folder.appendingPathComponent(name).path),
-                attributes[.type] as? FileAttributeType == .typeRegular, let size = attributes[.size] as? Int
-            else { return false }
-            return size == files[name]
+            guard let info = folder.info(name), info.st_mode & S_IFMT == S_IFREG else { return false }
+            return Int(info.st_size) == files[name]
         }
     }
 }

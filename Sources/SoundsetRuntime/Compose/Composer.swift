@@ -7,8 +7,14 @@ import Foundation
 /// encoding), so a stale or damaged clip is named instead of played. The file is built in one
 /// buffer, clip by clip: peak memory is the composed file and the samples of its distinct clips.
 public enum Composer {
-    /// The largest clip file read: 30 s of 16-bit stereo at 384 kHz, and its header.
-    public static let maxClipBytes = 30 * 384_000 * 4 + (1 << 16)
+    /// The largest clip file read: 30 s of 16-bit stereo at 48 kHz (the most the build makes), and
+    /// its header. A Notification Service Extension has about 24 MB (12 MB on old systems): the
+    /// installer holds one clip at a time.
+    public static let maxClipBytes = 30 * 48_000 * 4 + (1 << 16)
+    /// The most sample bytes a composed file may hold: 4 MiB, 47 s of 44.1 kHz 16-bit mono (22 s
+    /// stereo), far over any banner. The composer holds the file and the clips it is made of (which
+    /// it plays whole, so they are no larger), and checks this before it reads a clip.
+    public static let maxComposedBytes = 4 << 20
 
     /// Composes `plan` from the clip files in `soundsFolder`, each checked against `manifest`.
     ///
@@ -22,6 +28,19 @@ public enum Composer {
     /// - Throws: `ComposeError` naming the clip that is missing, unreadable, stale or in another
     ///   format, or saying why the plan cannot be composed.
     public static func compose(_ plan: AnnouncementPlan, manifest: Manifest, soundsFolder: URL, leadInFrames: Int = 0) throws(ComposeError) -> Data {
+        func read(_ file: String) throws(ComposeError) -> Data {
+            do throws(RegularFile.Failure) { return try RegularFile.read(soundsFolder.appendingPathComponent(file), maxBytes: maxClipBytes) } catch {
+                throw error.reason == "is missing" ? .missing(file) : .unreadable(file, "the clip file \(error.reason)")
+            }
+        }
+        return try compose(plan, manifest: manifest, leadInFrames: leadInFrames, read: read)
+    }
+
+    /// `compose(_:manifest:soundsFolder:leadInFrames:)` with each clip file's bytes from `read` (the
+    /// announcer reads through the group's folder, never following a link).
+    static func compose(
+        _ plan: AnnouncementPlan, manifest: Manifest, leadInFrames: Int = 0, read: (String) throws(ComposeError) -> Data
+    ) throws(ComposeError) -> Data {
         if let problem = manifest.numericProblem { throw .invalid(problem) }
         guard !plan.steps.isEmpty else { throw .empty }
         guard leadInFrames >= 0, plan.gapFrames >= 0 else { throw .invalid("the lead-in and the gap cannot be negative") }
@@ -40,6 +59,8 @@ public enum Composer {
             total += clip.frames + (index > 0 ? plan.gapFrames : 0)  // a bound: overlaps only shorten it
             try checkLength(total, rate: manifest.sampleRate)
         }
+        let bytes = (leadInFrames + plan.totalFrames) * manifest.channels * manifest.encoding.bytesPerSample
+        guard bytes <= maxComposedBytes else { throw .tooLarge(bytes) }
         // The manifest's own timing, not the plan's numbers, places the clips.
         let timeline = Timeline(timings, gapFrames: plan.gapFrames, crossfades: plan.join == .speech, rate: manifest.sampleRate)
         guard timeline.placements.map(\.start) == plan.steps.map(\.startFrame), timeline.totalFrames == plan.totalFrames else {
@@ -55,7 +76,7 @@ public enum Composer {
             if let known = verified[step.file] {
                 sound = known
             } else {
-                sound = try verifiedClip(step.file, clip: expected[step.file]!, manifest: manifest, in: soundsFolder)
+                sound = try verifiedClip(step.file, data: try read(step.file), clip: expected[step.file]!, manifest: manifest)
                 verified[step.file] = sound
             }
             guard sound.format.samplesMatch(sounds.first?.format ?? sound.format) else { throw .formatsDiffer(plan.steps[0].file, step.file) }
@@ -136,12 +157,8 @@ public enum Composer {
         }
     }
 
-    /// Reads the clip file `file` and checks it against the manifest's entry for `clip`.
-    static func verifiedClip(_ file: String, clip: Manifest.Clip, manifest: Manifest, in folder: URL) throws(ComposeError) -> SoundData {
-        let data: Data
-        do { data = try RegularFile.read(folder.appendingPathComponent(file), maxBytes: maxClipBytes) } catch {
-            throw error.reason == "is missing" ? .missing(file) : .unreadable(file, "the clip file \(error.reason)")
-        }
+    /// Checks the bytes `data` of the clip file `file` against the manifest's entry for `clip`.
+    static func verifiedClip(_ file: String, data: Data, clip: Manifest.Clip, manifest: Manifest) throws(ComposeError) -> SoundData {
         guard SHA256Digest.hex(data) == clip.sha256 else {
             throw .stale(clip: clip.name, file: file, reason: "its sha256 differs from the manifest's")
         }
@@ -197,6 +214,8 @@ public enum ComposeError: Error, Equatable, CustomStringConvertible {
     case notInManifest(String)
     case formatsDiffer(String, String)
     case tooLong(Double)
+    /// The composed file would hold this many sample bytes, more than `Composer.maxComposedBytes`.
+    case tooLarge(Int)
     case empty
     /// The request itself is wrong (a negative gap, a manifest out of range ...).
     case invalid(String)
@@ -210,6 +229,10 @@ public enum ComposeError: Error, Equatable, CustomStringConvertible {
         case .notInManifest(let file): "\(file): the manifest lists no clip with this file"
         case .formatsDiffer(let a, let b): "\(b): its format differs from \(a)'s; every clip must share one format (rebuild the set)"
         case .tooLong(let seconds): String(format: "the composed sound would last %.2f s; iOS plays the default sound for 30 s or more", seconds)
+        case .tooLarge(let bytes):
+            String(
+                format: "the composed sound would need %.1f MB, more than the %.0f MB an extension can spare (build the set at a lower sample rate, or in mono)",
+                Double(bytes) / 1_048_576, Double(Composer.maxComposedBytes) / 1_048_576)
         case .empty: "the announcement has no clips"
         case .invalid(let reason): "cannot compose: \(reason)"
         }

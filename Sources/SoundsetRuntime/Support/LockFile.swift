@@ -37,6 +37,12 @@ public final class LockFile {
         self.descriptor = descriptor
     }
 
+    /// A lock over `descriptor`, an open regular file (closed with this value).
+    init(descriptor: Int32, url: URL) {
+        self.descriptor = descriptor
+        self.url = url
+    }
+
     /// The reason `init(_:existing:)` gives for a lock file that is not there.
     public static let missing = "is missing"
 

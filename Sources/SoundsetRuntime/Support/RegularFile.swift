@@ -42,9 +42,21 @@ public enum RegularFile {
         return try readUpTo(Int(info.st_size), from: descriptor)
     }
 
+    /// A system call's failure: its errno.
+    struct SystemError: Error {
+        var code: Int32
+    }
+
     /// Up to `count` bytes from `descriptor`: fewer when the file ends first (it shrank while it
     /// was read, and is read as it now is).
     private static func readUpTo(_ count: Int, from descriptor: Int32) throws(Failure) -> Data {
+        do { return try readBytes(count, from: descriptor) } catch {
+            throw Failure(reason: "cannot be read (\(systemReason(error.code)))")
+        }
+    }
+
+    /// `readUpTo(_:from:)` with the errno of a failure.
+    static func readBytes(_ count: Int, from descriptor: Int32) throws(SystemError) -> Data {
         var data = Data(count: count)
         var total = 0
         let failure: Int32? = data.withUnsafeMutableBytes { raw in
@@ -59,7 +71,7 @@ public enum RegularFile {
             }
             return nil
         }
-        if let failure { throw Failure(reason: "cannot be read (\(systemReason(failure)))") }
+        if let failure { throw SystemError(code: failure) }
         if total < data.count { data.removeSubrange(total...) }
         return data
     }
@@ -148,7 +160,7 @@ public enum RegularFile {
     }
 
     /// Writes every byte of `data` to `descriptor`: nil, or the errno that stopped it.
-    private static func writeAll(_ data: Data, to descriptor: Int32) -> Int32? {
+    static func writeAll(_ data: Data, to descriptor: Int32) -> Int32? {
         data.withUnsafeBytes { raw in
             var offset = 0
             while offset < raw.count {

@@ -1,0 +1,71 @@
+import Foundation
+import SoundsetRuntime
+import Testing
+
+/// Payloads as the extension receives them: JSON text read by `JSONSerialization`, where `true` is
+/// an `NSNumber` that bridges to 1 and `12345.0` bridges to 12345. Swift literals never bridge, so
+/// every payload here is decoded from text.
+@Suite struct PushPayloadTests {
+    func read(_ json: String) throws -> AnnouncementRequest {
+        try PushPayload.request(fromJSON: Data(json.utf8), arrival: 7)
+    }
+
+    /// What the extension does: `userInfo` is the JSON object as `JSONSerialization` made it.
+    func userInfo(_ json: String) throws -> AnnouncementRequest {
+        let object = try JSONSerialization.jsonObject(with: Data(json.utf8)) as! [AnyHashable: Any]
+        return PushPayload.request(from: object, arrival: 7)
+    }
+
+    static let refusal = ": send a whole number of minor units from 0 to 99999999999999"
+
+    @Test(arguments: [
+        (#"{"amountMinor": 12345}"#, AnnouncementRequest.AmountInput.minorUnits(12345)),
+        (#"{"amountMinor": 12345.0}"#, .minorUnits(12345)),
+        (#"{"amountMinor": 0}"#, .minorUnits(0)),
+        (#"{"amountMinor": 99999999999999}"#, .minorUnits(99_999_999_999_999)),
+        (#"{"amountMinor": "12345"}"#, .minorUnits(12345)),
+        (#"{"amountMinor": true}"#, .missing("the push's amountMinor is true or false\(refusal)")),
+        (#"{"amountMinor": false}"#, .missing("the push's amountMinor is true or false\(refusal)")),
+        (#"{"amountMinor": 12345.5}"#, .missing("the push's amountMinor is a fractional number\(refusal)")),
+        (#"{"amountMinor": -5}"#, .missing("the push's amountMinor is negative\(refusal)")),
+        (#"{"amountMinor": -5.0}"#, .missing("the push's amountMinor is negative\(refusal)")),
+        (#"{"amountMinor": 100000000000000}"#, .missing("the push's amountMinor is out of range\(refusal)")),
+        (#"{"amountMinor": 1e20}"#, .missing("the push's amountMinor is out of range\(refusal)")),
+        (#"{"amountMinor": 18446744073709551615}"#, .missing("the push's amountMinor is out of range\(refusal)")),
+        (#"{"amountMinor": "-5"}"#, .missing("the push's amountMinor is a string that is not all digits\(refusal)")),
+        (#"{"amountMinor": null}"#, .missing("the push's amountMinor is null\(refusal)")),
+        (#"{"amountMinor": [1]}"#, .missing("the push's amountMinor is an array\(refusal)")),
+        (#"{"amount": "123.45", "amountMinor": 1}"#, .text("123.45")),
+        (#"{"amount": 12.5}"#, .missing(#"the push's amount is a number, not a string: send "amount": "123.45""#)),
+        (#"{"amount": true}"#, .missing(#"the push's amount is true or false, not a string: send "amount": "123.45""#)),
+        (#"{"aps": {"alert": "x"}}"#, .missing(#"the push carries no amount: send "amount": "123.45" or "amountMinor": 12345"#)),
+    ])
+    func readsTheAmountAsJSONSerializationGivesIt(json: String, amount: AnnouncementRequest.AmountInput) throws {
+        #expect(try read(json).amount == amount)
+        #expect(try userInfo(json).amount == amount)
+    }
+
+    @Test func readsTheTransactionIdByItsBytes() throws {
+        #expect(try read(#"{"amount": "1", "transactionId": "P-1"}"#).transactionID == "P-1")
+        #expect(try read(#"{"amount": "1", "transactionId": ""}"#).transactionID == nil)
+        #expect(try read(#"{"amount": "1", "transactionId": 42}"#).transactionID == nil)
+        #expect(try read(#"{"amount": "1"}"#).arrival == 7)
+        // é composed and decomposed: Swift calls the two strings equal, but they are two ids.
+        let composed = try read(#"{"amount": "1", "transactionId": "tx-\u00e9"}"#).transactionID!
+        let decomposed = try read(#"{"amount": "1", "transactionId": "tx-e\u0301"}"#).transactionID!
+        #expect(Array(composed.utf8) == [0x74, 0x78, 0x2D, 0xC3, 0xA9])
+        #expect(Array(decomposed.utf8) == [0x74, 0x78, 0x2D, 0x65, 0xCC, 0x81])
+    }
+
+    @Test func refusesWhatIsNotAPush() {
+        #expect(throws: PushPayload.JSONError(description: "is not JSON")) { try read("amount=1") }
+        #expect(
+            throws: PushPayload.JSONError(
+                description: #"is not a JSON object (a push is {"aps": {…}, "amount": "123.45", "transactionId": "…"})"#)
+        ) { try read("[1]") }
+        let large = #"{"amount": "1", "pad": ""# + String(repeating: " ", count: 70_000) + #""}"#
+        #expect(throws: PushPayload.JSONError(description: "is \(large.utf8.count) bytes, more than the 65536 a push's JSON may have")) {
+            try read(large)
+        }
+    }
+}
