@@ -1,5 +1,6 @@
-// libmicrohttpd, and the calls Swift cannot make itself: MHD_start_daemon, MHD_get_connection_info
-// and MHD_get_daemon_info are variadic, so each is called here with its arguments fixed.
+// libmicrohttpd (0.9.73 or later), and the calls Swift cannot make itself: MHD_start_daemon,
+// MHD_get_connection_info and MHD_get_daemon_info are variadic, so each is called here with its
+// arguments fixed.
 #ifndef SOUNDSET_CMICROHTTPD_SHIM_H
 #define SOUNDSET_CMICROHTTPD_SHIM_H
 
@@ -38,6 +39,13 @@ static inline struct MHD_Daemon *soundset_mhd_start(
 static inline int soundset_mhd_connection_fd(struct MHD_Connection *connection) {
     const union MHD_ConnectionInfo *info = MHD_get_connection_info(connection, MHD_CONNECTION_INFO_CONNECTION_FD);
     return info == NULL ? -1 : (int)info->connect_fd;
+}
+
+/// The status of the response queued on `connection` (one libmicrohttpd queued itself, for a request
+/// it refused), or 0.
+static inline unsigned int soundset_mhd_connection_status(struct MHD_Connection *connection) {
+    const union MHD_ConnectionInfo *info = MHD_get_connection_info(connection, MHD_CONNECTION_INFO_HTTP_STATUS);
+    return info == NULL ? 0 : info->http_status;
 }
 
 /// The port `daemon` listens on (the one the system chose for port 0), or 0.
