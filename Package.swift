@@ -51,7 +51,7 @@ let package = Package(
         .testTarget(name: "SoundsetAudioTests", dependencies: ["SoundsetAudio", "SoundsetTestSupport"]),
         .testTarget(name: "SoundsetBuildTests", dependencies: ["SoundsetBuild", "SoundsetTestSupport"]),
         .testTarget(name: "SoundsetRuntimeTests", dependencies: ["SoundsetRuntime", "SoundsetRuntimeTestSupport"], exclude: ["Vectors"]),
-        .testTarget(name: "SoundsetServeTests", dependencies: ["SoundsetServe", "SoundsetTestSupport", "SoundsetRuntimeTestSupport"]),
+        .testTarget(name: "SoundsetServeTests", dependencies: ["SoundsetServe", "SoundsetAudio", "SoundsetTestSupport", "SoundsetRuntimeTestSupport"]),
         .testTarget(name: "SoundsetCLITests", dependencies: ["SoundsetTestSupport", "SoundsetRuntimeTestSupport", "SoundsetRuntime"]),
     ],
     swiftLanguageModes: [.v6]

@@ -108,8 +108,9 @@ final class SetSource: @unchecked Sendable {
 }
 
 /// Why there is no set to serve.
-struct SetUnavailable: Error {
+struct SetUnavailable: Error, CustomStringConvertible {
     var reason: String
+    var description: String { reason }
 }
 
 /// What tells one file from another at a path without reading it: a build's swap gives the
