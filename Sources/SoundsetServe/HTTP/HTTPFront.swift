@@ -11,7 +11,7 @@ public struct HTTPExchange: Sendable {
     public var method: String
     public var target: String
     public var status: Int
-    /// Body bytes sent (none for `HEAD` and 304).
+    /// Body bytes of the response (none for `HEAD` and 304); fewer reach a client that leaves early.
     public var bytes: Int
     /// From the request's first line arriving to the response's last byte being handed to the system.
     public var seconds: Double
