@@ -74,7 +74,11 @@ echo "response sizes (54321.87): wav $(stat -c %s "$root/sample.wav") bytes, mp3
 load distinct "serve (a) distinct amounts, wav" distinct /v1/announcements/ wav
 load distinct_mp3 "serve (a) distinct amounts, mp3" distinct /v1/announcements/ mp3
 for format in wav mp3; do  # warm the cache with the 20 amounts
-  for i in $(seq 0 19); do curl -sf -o /dev/null "http://127.0.0.1:$PORT/v1/announcements/$((12000 + i * 3001)).$(printf %02d $((i * 7))).$format"; done
+  for i in $(seq 0 19); do
+    url="http://127.0.0.1:$PORT/v1/announcements/$((12000 + i * 3001)).$(printf %02d $((i * 7))).$format"
+    status=$(curl -s -o /dev/null -w '%{http_code}' "$url") || true
+    [ "$status" = 200 ] || { echo "warming the cache: $url answered $status"; stop; exit 1; }
+  done
 done
 load cached "serve (b) cached amounts, wav" repeated /v1/announcements/ wav
 load cached_mp3 "serve (b) cached amounts, mp3" repeated /v1/announcements/ mp3

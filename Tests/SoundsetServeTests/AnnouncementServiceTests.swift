@@ -1,4 +1,5 @@
 import Foundation
+import SoundsetAudio
 import SoundsetRuntime
 import SoundsetTestSupport
 import Testing
@@ -254,6 +255,31 @@ import Testing
         #expect(FileManager.default.fileExists(atPath: copy.path))
         before = nil
         #expect(!FileManager.default.fileExists(atPath: copy.path))
+    }
+
+    @Test(arguments: [Container.caf, .wav, .aiff], [Encoding.pcm16, .ulaw, .alaw])
+    func everyContainerHoldsTheSameSamples(container: Container, encoding: Encoding) throws {
+        let folder = try TemporaryDirectory()
+        defer { folder.remove() }
+        let output = folder.url.appendingPathComponent("Output")
+        try FakeSets.write(in: output, container: container, encoding: encoding, prefix: "received")
+        let service = AnnouncementService(ServeSettings(output: output, outputDisplay: "Output"))
+        defer { service.close() }
+        var decoded: [String: [Float]] = [:]
+        for format in AudioFormat.allCases where format != .mp3 {
+            let response = service.respond(to: HTTPRequest(method: "GET", target: "/v1/announcements/2.22.\(format.rawValue)"))
+            #expect(response.status == 200)
+            let file = try SoundFile.open(bytes: response.body.data, path: "a.\(format.rawValue)")
+            #expect(file.info.container == format.container)
+            #expect(file.info.encoding == encoding)
+            #expect(file.info.sampleRate == 8000)
+            decoded[format.rawValue] = try file.readAll()
+        }
+        let own = try #require(decoded[container.rawValue])
+        #expect(own.count > 1000)
+        for (name, samples) in decoded { #expect(samples == own, "\(name) from \(container.rawValue) \(encoding.rawValue)") }
+        let mp3 = service.respond(to: HTTPRequest(method: "GET", target: "/v1/announcements/2.22.mp3"))
+        #expect(try SoundFile.open(bytes: mp3.body.data, path: "a.mp3").info.sampleRate == 8000)
     }
 
     @Test func accessLinesAreOneLineWhateverTheTarget() {

@@ -50,6 +50,7 @@ enum AnnouncementRenderer {
         }
         if format.container == manifest.container { return composed }
         do { return try reencode(composed, as: format, set: manifest) } catch {
+            if let problem = error as? RenderProblem { throw problem }
             throw RenderProblem(500, "cannot encode \(amount) as \(format.rawValue): \(error)", hint: "see soundset serve --help for the formats")
         }
     }
@@ -79,16 +80,36 @@ enum AnnouncementRenderer {
     }
 
     /// `composed` (the set's container and encoding) in `format`: the same samples in another
-    /// container, or MP3 at the set's rate.
+    /// container (the runtime's own writer, 16-bit samples byte-swapped where the order differs),
+    /// or MP3 at the set's rate.
     private static func reencode(_ composed: Data, as format: AudioFormat, set manifest: Manifest) throws -> Data {
-        let file = try SoundFile.open(bytes: composed, path: "announcement.\(manifest.container.fileExtension)")
-        // 16-bit PCM, µ-law and a-law all decode to 16-bit values, which libsndfile gives as value / 32768.
-        let samples = try file.readAll().map { Int16(clamping: Int(($0 * 32768).rounded())) }
-        let name = "announcement.\(format.rawValue)"
+        let name = "announcement.\(manifest.container.fileExtension)"
+        let sound = try SoundData(parsing: composed, name: name)
         if let container = format.container {
-            return try SoundFile.encode(samples, container: container, encoding: manifest.encoding, sampleRate: manifest.sampleRate, path: name)
+            let target = SoundFormat(container: container, encoding: sound.format.encoding, sampleRate: sound.format.sampleRate, channels: sound.format.channels)
+            var samples = sound.samples
+            if sound.format.encoding == .pcm16 && target.littleEndian != sound.format.littleEndian {
+                samples.withUnsafeMutableBytes { bytes in
+                    for index in stride(from: 0, to: bytes.count - 1, by: 2) { bytes.swapAt(index, index + 1) }
+                }
+            }
+            return SoundData(format: target, samples: samples).encoded()
         }
-        return try SoundFile.encodeMP3(samples, sampleRate: manifest.sampleRate, path: name)
+        guard sound.format.channels == 1 else { throw RenderProblem(500, "MP3 is made of mono sets only", hint: "build the set in mono") }
+        let pcm: [Int16]
+        if sound.format.encoding == .pcm16 {
+            let little = sound.format.littleEndian
+            pcm = sound.samples.withUnsafeBytes { bytes in
+                stride(from: 0, to: bytes.count - 1, by: 2).map { index in
+                    let first = UInt16(bytes[index]), second = UInt16(bytes[index + 1])
+                    return Int16(bitPattern: little ? first | second << 8 : first << 8 | second)
+                }
+            }
+        } else {
+            // µ-law and a-law decode to 16-bit values, which libsndfile gives as value / 32768.
+            pcm = try SoundFile.open(bytes: composed, path: name).readAll().map { Int16(clamping: Int(($0 * 32768).rounded())) }
+        }
+        return try SoundFile.encodeMP3(pcm, sampleRate: manifest.sampleRate, path: "announcement.mp3")
     }
 }
 
