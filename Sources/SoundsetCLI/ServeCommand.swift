@@ -43,7 +43,6 @@ enum ServeCommand {
         if !quiet { accessLog = { line in console.err(line) } }
         let service = AnnouncementService(
             ServeSettings(output: URL(fileURLWithPath: outputDisplay), outputDisplay: outputDisplay, cacheBytes: cacheMB << 20, accessLog: accessLog))
-        defer { service.close() }
         signal(SIGPIPE, SIG_IGN)
         let stop = StopSignal.install()
         let front: any HTTPFront = MicroHTTPDFront()

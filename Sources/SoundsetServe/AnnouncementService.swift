@@ -52,9 +52,6 @@ public final class AnnouncementService: HTTPHandler {
         source.current().map(\.id).mapError { $0 as Error }
     }
 
-    /// Removes the private copies of the sets (the server has stopped).
-    public func close() { source.removeCopies() }
-
     public func respond(to request: HTTPRequest) -> HTTPResponse {
         do {
             guard request.target.utf8.count <= RequestTarget.maxBytes else {
@@ -178,7 +175,7 @@ public final class AnnouncementService: HTTPHandler {
         let etag = Self.etag(served, key: "plan;\(amount);\(options.key(of: served.set.manifest))")
         let headers = [("Content-Type", "application/json"), ("Cache-Control", caching), ("ETag", etag)] + Self.common
         if Self.matches(request.headers["if-none-match"], etag) { return HTTPResponse(status: 304, headers: headers) }
-        let plan = try AnnouncementRenderer.plan(amount, options: options, set: served.set)
+        let plan = try AnnouncementRenderer.plan(amount, options: options, set: served)
         return HTTPResponse(status: 200, headers: headers, body: ResponseBody(Data((try JSONFormatting.text(plan) + "\n").utf8)))
     }
 
@@ -191,7 +188,7 @@ public final class AnnouncementService: HTTPHandler {
         if Self.matches(request.headers["if-none-match"], etag) { return HTTPResponse(status: 304, headers: headers) }
         let cacheKey = "\(served.id);\(key)"
         if let hit = cache.entry(cacheKey) { return HTTPResponse(status: 200, headers: headers, body: hit.body) }
-        let body = ResponseBody(try AnnouncementRenderer.render(amount: amount, options: options, format: format, set: served.set))
+        let body = ResponseBody(try AnnouncementRenderer.render(amount: amount, options: options, format: format, set: served))
         cache.store(.init(body: body, etag: etag), for: cacheKey)
         return HTTPResponse(status: 200, headers: headers, body: body)
     }

@@ -34,7 +34,7 @@ cat > "$root/repeated.lua" <<'LUA'
 local counter = 0
 function request()
   counter = counter + 1
-  return wrk.format("GET", prefix .. string.format("%d.%02d", 12000 + counter % 20 * 3001, counter % 20 * 7) .. "." .. format)
+  return wrk.format("GET", prefix .. string.format("%d.%02d", 12000 + counter % 20 * 3001, counter % 20 * 7 % 100) .. "." .. format)
 end
 LUA
 
@@ -75,7 +75,7 @@ load distinct "serve (a) distinct amounts, wav" distinct /v1/announcements/ wav
 load distinct_mp3 "serve (a) distinct amounts, mp3" distinct /v1/announcements/ mp3
 for format in wav mp3; do  # warm the cache with the 20 amounts
   for i in $(seq 0 19); do
-    url="http://127.0.0.1:$PORT/v1/announcements/$((12000 + i * 3001)).$(printf %02d $((i * 7))).$format"
+    url="http://127.0.0.1:$PORT/v1/announcements/$((12000 + i * 3001)).$(printf %02d $((i * 7 % 100))).$format"
     status=$(curl -s -o /dev/null -w '%{http_code}' "$url") || true
     [ "$status" = 200 ] || { echo "warming the cache: $url answered $status"; stop; exit 1; }
   done

@@ -227,10 +227,8 @@ import Testing
         let output = folder.url.appendingPathComponent("Output")
         try FakeSets.write(in: output, prefix: "received")
         let source = SetSource(output: output, display: "Output")
-        defer { source.removeCopies() }
-        var before: ServedSet? = try source.current().get()
-        let copy = try #require(before?.set.folder)
-        #expect(try source.current().get() === before)  // unchanged: the same copy
+        let before = try source.current().get()
+        #expect(try source.current().get() === before)  // unchanged: the same set, not read again
 
         // A build's swap: the new set is staged beside the folder and renamed into its place, and
         // the old one removed.
@@ -241,20 +239,16 @@ import Testing
         try FileManager.default.removeItem(at: folder.url.appendingPathComponent("retired"))
 
         let after = try source.current().get()
-        #expect(after.id != before?.id)
+        #expect(after.id != before.id)
         #expect(after.set.manifest.clips.allSatisfy { $0.frames == 500 })
-        // The request that began before the swap composes from its own copy, whole.
-        do {
-            let old = try #require(before?.set)
-            let sound = try AnnouncementRenderer.render(amount: Amount("2.22"), options: AnnouncementOptions(), format: .caf, set: old)
-            let oldPlan = try AnnouncementRenderer.plan(Amount("2.22"), options: AnnouncementOptions(), set: old)
-            #expect(try SoundData(parsing: sound, name: "old").frames == oldPlan.totalFrames)
-            #expect(oldPlan.steps.allSatisfy { $0.frames != 500 })
-        }
-        // Its copy goes when the last request holding it ends.
-        #expect(FileManager.default.fileExists(atPath: copy.path))
-        before = nil
-        #expect(!FileManager.default.fileExists(atPath: copy.path))
+        // The request that began before the swap composes its own set, whole, though its files are gone.
+        let sound = try AnnouncementRenderer.render(amount: Amount("2.22"), options: AnnouncementOptions(), format: .caf, set: before)
+        let oldPlan = try AnnouncementRenderer.plan(Amount("2.22"), options: AnnouncementOptions(), set: before)
+        #expect(try SoundData(parsing: sound, name: "old").frames == oldPlan.totalFrames)
+        #expect(oldPlan.steps.allSatisfy { $0.frames != 500 })
+        let newPlan = try AnnouncementRenderer.plan(Amount("2.22"), options: AnnouncementOptions(), set: after)
+        let newSound = try AnnouncementRenderer.render(amount: Amount("2.22"), options: AnnouncementOptions(), format: .caf, set: after)
+        #expect(try SoundData(parsing: newSound, name: "new").frames == newPlan.totalFrames)
     }
 
     @Test(arguments: [Container.caf, .wav, .aiff], [Encoding.pcm16, .ulaw, .alaw])
@@ -264,7 +258,6 @@ import Testing
         let output = folder.url.appendingPathComponent("Output")
         try FakeSets.write(in: output, container: container, encoding: encoding, prefix: "received")
         let service = AnnouncementService(ServeSettings(output: output, outputDisplay: "Output"))
-        defer { service.close() }
         var decoded: [String: [Float]] = [:]
         for format in AudioFormat.allCases where format != .mp3 {
             let response = service.respond(to: HTTPRequest(method: "GET", target: "/v1/announcements/2.22.\(format.rawValue)"))

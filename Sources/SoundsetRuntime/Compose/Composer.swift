@@ -22,6 +22,15 @@ public enum Composer {
     /// - Throws: `ComposeError` naming the clip that is missing, unreadable, stale or in another
     ///   format, or saying why the plan cannot be composed.
     public static func compose(_ plan: AnnouncementPlan, manifest: Manifest, soundsFolder: URL, leadInFrames: Int = 0) throws(ComposeError) -> Data {
+        try compose(plan, manifest: manifest, soundsFolder: soundsFolder, leadInFrames: leadInFrames, verified: [:])
+    }
+
+    /// `compose`, with `verified`: clips already read and checked by
+    /// `verifiedClip(_:file:clip:manifest:)`, by file name (a server holding a set in memory); the
+    /// others are read from `soundsFolder` and checked.
+    public static func compose(
+        _ plan: AnnouncementPlan, manifest: Manifest, soundsFolder: URL, leadInFrames: Int, verified: [String: SoundData]
+    ) throws(ComposeError) -> Data {
         if let problem = manifest.numericProblem { throw .invalid(problem) }
         guard !plan.steps.isEmpty else { throw .empty }
         guard leadInFrames >= 0, plan.gapFrames >= 0 else { throw .invalid("the lead-in and the gap cannot be negative") }
@@ -48,7 +57,7 @@ public enum Composer {
 
         // Each file is read and checked once, however often it plays (99999999.99 says 9 nine times):
         // its samples are kept until the end, a few clips at most beside the composed file.
-        var verified: [String: SoundData] = [:]
+        var verified = verified
         var sounds: [SoundData] = []
         for step in plan.steps {
             let sound: SoundData
@@ -127,6 +136,12 @@ public enum Composer {
         do { data = try RegularFile.read(folder.appendingPathComponent(file), maxBytes: maxClipBytes) } catch {
             throw error.reason == "is missing" ? .missing(file) : .unreadable(file, "the clip file \(error.reason)")
         }
+        return try verifiedClip(data, file: file, clip: clip, manifest: manifest)
+    }
+
+    /// The bytes `data` of the clip file `file`, checked against the manifest's entry for `clip`:
+    /// its sha256, frames, rate, encoding, container and channels.
+    public static func verifiedClip(_ data: Data, file: String, clip: Manifest.Clip, manifest: Manifest) throws(ComposeError) -> SoundData {
         guard SHA256Digest.hex(data) == clip.sha256 else {
             throw .stale(clip: clip.name, file: file, reason: "its sha256 differs from the manifest's")
         }

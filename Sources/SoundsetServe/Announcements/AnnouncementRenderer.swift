@@ -5,14 +5,16 @@ import SoundsetRuntime
 /// The one place the server makes an announcement's plan and sound. Everything else (routing, the
 /// cache, the ETag) asks it and never composes itself.
 ///
-/// For now its body is the runtime's `Planner` and `Composer`, the announcer's rules for what plays
-/// (as `AnnouncementRules` applies them to a push with nothing pending: the banner drops the prefix
-/// and suffix, the lead-in, delivery), and libsndfile for the containers other than the set's and
-/// for MP3. When the runtime has one public function for what plays and one for writing another
-/// container, those replace this body; the callers stay as they are.
+/// For now its body is the runtime's `Planner` and `Composer` (with the set's clips held in memory,
+/// verified once when the set was loaded), the announcer's rules for what plays (`whatPlays`, as
+/// `AnnouncementRules` applies them to a push with nothing pending: the banner drops the prefix and
+/// suffix, the lead-in, delivery), the runtime's writer for the other containers and libsndfile for
+/// MP3. When the runtime has one public function for what plays and one for writing another
+/// container, they replace `whatPlays` and `reencode`; the callers stay as they are.
 enum AnnouncementRenderer {
     /// The plan `soundset plan AMOUNT --format json` prints for these options.
-    static func plan(_ amount: Amount, options: AnnouncementOptions, set: SoundSet) throws(RenderProblem) -> AnnouncementPlan {
+    static func plan(_ amount: Amount, options: AnnouncementOptions, set served: ServedSet) throws(RenderProblem) -> AnnouncementPlan {
+        let set = served.set
         let settings = options.settings(of: set.manifest)
         try requireClips(settings, set: set)
         do { return try Planner(manifest: set.manifest).plan(amount, announcement: settings) } catch {
@@ -22,7 +24,8 @@ enum AnnouncementRenderer {
 
     /// The announcement of `amount` as the phone would play it, in `format`: the same samples as
     /// `soundset render` composes for these options.
-    static func render(amount: Amount, options: AnnouncementOptions, format: AudioFormat, set: SoundSet) throws(RenderProblem) -> Data {
+    static func render(amount: Amount, options: AnnouncementOptions, format: AudioFormat, set served: ServedSet) throws(RenderProblem) -> Data {
+        let set = served.set
         let manifest = set.manifest
         let settings = options.settings(of: manifest)
         try requireClips(settings, set: set)
@@ -44,7 +47,11 @@ enum AnnouncementRenderer {
             throw RenderProblem(planError: error)
         }
         let composed: Data
-        do { composed = try Composer.compose(played, manifest: manifest, soundsFolder: set.soundsFolder, leadInFrames: leadIn) } catch {
+        do {
+            // Every clip is the set's, read and verified when the set was loaded: nothing is read
+            // from the folder, which a build may have replaced since.
+            composed = try Composer.compose(played, manifest: manifest, soundsFolder: set.soundsFolder, leadInFrames: leadIn, verified: served.clips)
+        } catch {
             if case .tooLong = error { throw RenderProblem(400, "\(amount): \(error)", hint: "ask for a shorter announcement, e.g. ?prefix=none&suffix=none") }
             throw RenderProblem(500, "cannot compose \(amount): \(error)", hint: "run soundset check on the set, and soundset build")
         }

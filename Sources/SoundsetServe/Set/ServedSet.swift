@@ -1,23 +1,24 @@
 import Foundation
 import SoundsetRuntime
 
-/// A set as the server holds it: the manifest and a private copy of its clip files, taken whole
-/// under the output folder's shared swap lock. A request keeps the `ServedSet` it started with to
-/// its end, so a build that swaps a new set in meanwhile changes nothing under it; the copy is
-/// removed when the last request holding it ends.
+/// A set as the server holds it: the manifest and every clip file it lists, read whole under the
+/// output folder's shared swap lock and checked against the manifest (sha256, frames, format). A
+/// request keeps the `ServedSet` it started with to its end, so a build that swaps a new set in
+/// meanwhile changes nothing under it; composing never reads the folder again.
 public final class ServedSet: Sendable {
-    /// The set, its folder being the private copy.
+    /// The set as it was read (its folder is the output folder, not read again).
     public let set: SoundSet
+    /// Every clip file the manifest lists, by file name (copies too), verified.
+    let clips: [String: SoundData]
     /// The id URLs pin: the set's own id (its clips and format) with its locale, reading and
     /// announcement settings, so a pinned URL never changes meaning.
     public let id: String
 
-    init(set: SoundSet) {
+    init(set: SoundSet, clips: [String: SoundData]) {
         self.set = set
+        self.clips = clips
         id = Self.servedID(set)
     }
-
-    deinit { try? FileManager.default.removeItem(at: set.folder) }
 
     /// The set's id with what else decides what an announcement of it sounds like.
     static func servedID(_ set: SoundSet) -> String {

@@ -11,14 +11,13 @@ import SoundsetRuntime
 /// The output folder's current set, loaded again whenever a build swaps a new one in: each request
 /// asks `current()`, which compares the manifest's identity (device, inode, size, modification
 /// time: a swap gives the path a new inode) with the one loaded, and loads the set again under the
-/// folder's shared swap lock when it differs, as `check`, `plan` and `announce` read it.
+/// folder's shared swap lock when it differs, as `check`, `plan` and `announce` read it: the
+/// manifest and every clip, into memory.
 final class SetSource: @unchecked Sendable {
     // @unchecked: `state` is only read and written holding `lock`.
     let output: URL
     /// How the output folder is named in messages (`Output`).
     let display: String
-    /// Where private copies go; removed by `removeCopies`.
-    private let copies: URL
     private let lock = NSLock()
     private var state: State = .unavailable("not loaded yet", stamp: nil)
 
@@ -30,7 +29,6 @@ final class SetSource: @unchecked Sendable {
     init(output: URL, display: String) {
         self.output = output
         self.display = display
-        copies = FileManager.default.temporaryDirectory.appendingPathComponent("soundset-serve-\(getpid())-\(UUID().uuidString)")
     }
 
     /// The set to answer with, or why there is none (no manifest, a manifest that does not
@@ -51,9 +49,6 @@ final class SetSource: @unchecked Sendable {
         }
     }
 
-    /// Removes every private copy still on disk (the server is stopping).
-    func removeCopies() { try? FileManager.default.removeItem(at: copies) }
-
     private var manifestURL: URL { output.appendingPathComponent(SoundSetLayout.manifestName) }
 
     private func load() -> State {
@@ -66,7 +61,7 @@ final class SetSource: @unchecked Sendable {
                 }
                 do {
                     let manifest = try Manifest.load(from: manifestURL)
-                    return .loaded(try copy(SoundSet(manifest: manifest, folder: output)), stamp: stamp)
+                    return .loaded(try read(SoundSet(manifest: manifest, folder: output)), stamp: stamp)
                 } catch let error as ManifestError {
                     return .unavailable("\(display)/\(SoundSetLayout.manifestName): \(error) (\(fix))", stamp: stamp)
                 } catch let error as SetUnavailable {
@@ -78,17 +73,9 @@ final class SetSource: @unchecked Sendable {
         }
     }
 
-    /// A private copy of `set`'s manifest and every clip file it lists, each checked against its
-    /// sha256 as it is copied.
-    private func copy(_ set: SoundSet) throws -> ServedSet {
-        let folder = copies.appendingPathComponent("\(set.id)-\(UUID().uuidString)")
-        let sounds = folder.appendingPathComponent(SoundSetLayout.soundsName)
-        do {
-            try FileManager.default.createDirectory(at: sounds, withIntermediateDirectories: true)
-        } catch {
-            throw SetUnavailable(reason: "cannot make the server's copy of the set in \(copies.path) (\(RegularFile.reason(error)))")
-        }
-        let served = ServedSet(set: SoundSet(manifest: set.manifest, folder: folder))  // removes the folder if anything below fails
+    /// `set` with every clip file its manifest lists read and checked (sha256, frames, format).
+    private func read(_ set: SoundSet) throws -> ServedSet {
+        var clips: [String: SoundData] = [:]
         for clip in set.manifest.clips {
             for file in [clip.file] + [clip.copy].compactMap({ $0 }) {
                 guard ClipNameRules.isPlainFileName(file) else { throw SetUnavailable(reason: "\(display): the manifest names the file '\(ClipNameRules.printable(file))'") }
@@ -98,12 +85,12 @@ final class SetSource: @unchecked Sendable {
                     throw SetUnavailable(reason: "\(shown) \(error.reason)")
                 }
                 guard SHA256Digest.hex(data) == clip.sha256 else { throw SetUnavailable(reason: "\(shown) is not the file the manifest describes") }
-                do { try RegularFile.write(data, to: sounds.appendingPathComponent(file)) } catch {
-                    throw SetUnavailable(reason: "cannot copy \(shown) to \(sounds.path) (\(error.reason))")
+                do { clips[file] = try Composer.verifiedClip(data, file: file, clip: clip, manifest: set.manifest) } catch {
+                    throw SetUnavailable(reason: "\(display)/\(SoundSetLayout.soundsName)/\(error)")
                 }
             }
         }
-        return served
+        return ServedSet(set: set, clips: clips)
     }
 }
 
