@@ -94,11 +94,11 @@ start "$root/serve-bench-server" render "$soundset" "$set_folder"
 load baseline "baseline: soundset render per request (caf)" distinct /x/ caf
 stop
 
-ratio() { awk "BEGIN { if ($2 > 0) printf \"%.1f\", $1 / $2; else print \"-\" }"; }
+ratio() { awk "BEGIN { if ($2 > 0) printf \"%.3g\", $1 / $2; else print \"-\" }"; }
 echo
 echo "(a) distinct: $(ratio "${RPS[distinct]}" "${RPS[baseline]}")x the baseline's throughput, $(ratio "${RPS[distinct]}" "${RPS[ceiling]}")x the ceiling's"
-goal_a=$(awk -v b="${RPS[baseline]}" -v c="${RPS[ceiling]}" 'BEGIN { x = 100 * b; y = c / 5; printf "%.1f", x < y ? x : y }')
-echo "    goal: at least $goal_a req/s (100x the baseline or a fifth of the ceiling, the lower): $(awk -v a="${RPS[distinct]}" -v g="$goal_a" 'BEGIN { print a >= g ? "met" : "NOT met" }')"
-goal_b=$(awk -v c="${P99[ceiling]}" 'BEGIN { x = 2 * c; printf "%.2f", x > 10 ? x : 10 }')
-echo "(b) cached: p99 $(printf %.2f "${P99[cached]}") ms against the ceiling's $(printf %.2f "${P99[ceiling]}") ms; goal: within $goal_b ms (twice the ceiling's or 10 ms, the higher): $(awk -v p="${P99[cached]}" -v g="$goal_b" 'BEGIN { print p <= g ? "met" : "NOT met" }')"
+goal_a=$(awk -v b="${RPS[baseline]}" -v c="${RPS[ceiling]}" 'BEGIN { x = 100 * b; y = c / 5; printf "%.1f", (x < y ? x : y) }')
+echo "    goal: at least $goal_a req/s (100x the baseline or a fifth of the ceiling, the lower): $(awk -v a="${RPS[distinct]}" -v g="$goal_a" 'BEGIN { print (a >= g ? "met" : "NOT met") }')"
+goal_b=$(awk -v c="${P99[ceiling]}" 'BEGIN { x = 2 * c; printf "%.2f", (x > 10 ? x : 10) }')
+echo "(b) cached: p99 $(printf %.2f "${P99[cached]}") ms against the ceiling's $(printf %.2f "${P99[ceiling]}") ms; goal: within $goal_b ms (twice the ceiling's or 10 ms, the higher): $(awk -v p="${P99[cached]}" -v g="$goal_b" 'BEGIN { print (p <= g ? "met" : "NOT met") }')"
 echo "    throughput $(ratio "${RPS[cached]}" "${RPS[ceiling]}")x the ceiling's; mp3 $(ratio "${RPS[cached_mp3]}" "${RPS[ceiling_mp3]}")x its ceiling's"
