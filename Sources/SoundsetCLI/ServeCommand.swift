@@ -24,7 +24,9 @@ enum ServeCommand {
             console.out(Help.serve)
             return ExitCode.success
         }
-        guard parsed.positionals.isEmpty else { throw UsageError("serve takes no AMOUNT or other argument, got '\(ClipNamePrinting.safe(parsed.positionals[0]))'") }
+        guard parsed.positionals.isEmpty else {
+            throw UsageError("serve takes no AMOUNT or other argument, got '\(ClipNamePrinting.safe(parsed.positionals[0]))'")
+        }
         let (host, port) = try listenAddress(parsed.options["--listen"] ?? defaultListen)
         let threads = try integer(parsed, "--threads", default: ProcessInfo.processInfo.activeProcessorCount, 1...1024)
         let connections = try integer(parsed, "--connections", default: max(defaultConnections, threads), threads...100_000)

@@ -73,14 +73,16 @@ import Testing
         defer { other.folder.remove() }
         try Data("not a sound".utf8).write(to: other.output.appendingPathComponent("Sounds/3.caf"))
         let broken = try other.json(other.get("/healthz"))
-        #expect(broken["error"] as? String == "no valid sound set: Output/Sounds/3.caf is not the file the manifest describes (run soundset build --output Output)")
+        #expect(
+            broken["error"] as? String == "no valid sound set: Output/Sounds/3.caf is not the file the manifest describes (run soundset build --output Output)")
     }
 
     @Test(arguments: [
         ("/", 404), ("/v1", 404), ("/v1/", 404), ("/v1/set/", 404), ("/v1/set/x", 404), ("/v1/announcements", 404),
         ("/v1/announcements/1.ogg", 404), ("/v1/announcements/12", 404), ("/v1/announcements/1.wav/x", 404), ("/v1/sets/abc", 404),
         ("/v1/sets/abc/set", 404), ("/v1/../healthz", 404), ("/v1/%2e%2e/healthz", 404), ("/Output/manifest.json", 404),
-        ("/v1/announcements/..%2F..%2Fmanifest.json", 404), ("/v1/announcements/..%2F..%2F1.wav", 400), ("/v1/plan/1%00", 400), ("/v1/plan/%zz", 400), ("/v1/plan/1.234", 400),
+        ("/v1/announcements/..%2F..%2Fmanifest.json", 404), ("/v1/announcements/..%2F..%2F1.wav", 400), ("/v1/plan/1%00", 400), ("/v1/plan/%zz", 400),
+        ("/v1/plan/1.234", 400),
         ("/v1/announcements/-1.wav", 400), ("/v1/announcements/1e5.mp3", 400),
     ])
     func errorStatuses(target: String, status: Int) throws {

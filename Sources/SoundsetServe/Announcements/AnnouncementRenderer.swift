@@ -93,7 +93,8 @@ enum AnnouncementRenderer {
         let name = "announcement.\(manifest.container.fileExtension)"
         let sound = try SoundData(parsing: composed, name: name)
         if let container = format.container {
-            let target = SoundFormat(container: container, encoding: sound.format.encoding, sampleRate: sound.format.sampleRate, channels: sound.format.channels)
+            let target = SoundFormat(
+                container: container, encoding: sound.format.encoding, sampleRate: sound.format.sampleRate, channels: sound.format.channels)
             var samples = sound.samples
             if sound.format.encoding == .pcm16 && target.littleEndian != sound.format.littleEndian {
                 samples.withUnsafeMutableBytes { bytes in

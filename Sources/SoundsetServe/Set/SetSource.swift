@@ -78,7 +78,9 @@ final class SetSource: @unchecked Sendable {
         var clips: [String: SoundData] = [:]
         for clip in set.manifest.clips {
             for file in [clip.file] + [clip.copy].compactMap({ $0 }) {
-                guard ClipNameRules.isPlainFileName(file) else { throw SetUnavailable(reason: "\(display): the manifest names the file '\(ClipNameRules.printable(file))'") }
+                guard ClipNameRules.isPlainFileName(file) else {
+                    throw SetUnavailable(reason: "\(display): the manifest names the file '\(ClipNameRules.printable(file))'")
+                }
                 let shown = "\(display)/\(SoundSetLayout.soundsName)/\(file)"
                 let data: Data
                 do { data = try RegularFile.read(set.soundsFolder.appendingPathComponent(file), maxBytes: Composer.maxClipBytes) } catch {
