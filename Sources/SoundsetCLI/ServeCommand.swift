@@ -46,6 +46,7 @@ enum ServeCommand {
         let service = AnnouncementService(
             ServeSettings(output: URL(fileURLWithPath: outputDisplay), outputDisplay: outputDisplay, cacheBytes: cacheMB << 20, accessLog: accessLog))
         signal(SIGPIPE, SIG_IGN)
+        raiseOpenFileLimit(to: connections + 64)
         let stop = StopSignal.install()
         let front: any HTTPFront = MicroHTTPDFront()
         let bound: (host: String, port: Int)
@@ -69,6 +70,20 @@ enum ServeCommand {
         if !quiet { console.err("soundset: \(number == SIGINT ? "interrupted" : "terminated"): finishing the requests under way") }
         front.stop()
         return ExitCode.success
+    }
+
+    /// Raises the soft limit of open files towards `wanted` (a connection is a file), within the
+    /// hard limit: 1024 is a common default, and 1000 connections need a few more.
+    private static func raiseOpenFileLimit(to wanted: Int) {
+        var limit = rlimit()
+        #if canImport(Glibc)
+            let resource = Int32(RLIMIT_NOFILE.rawValue)
+        #else
+            let resource = RLIMIT_NOFILE
+        #endif
+        guard getrlimit(resource, &limit) == 0, limit.rlim_cur < rlim_t(wanted) else { return }
+        limit.rlim_cur = min(limit.rlim_max, rlim_t(wanted))
+        _ = setrlimit(resource, &limit)
     }
 
     /// `HOST:PORT`, `[IPv6]:PORT`.

@@ -52,9 +52,9 @@ public final class MicroHTTPDFront: HTTPFront, @unchecked Sendable {
         while context.connections.underWay() > 0 && ConnectionTable.now() < deadline {
             Thread.sleep(forTimeInterval: 0.01)
         }
-        self.daemon = nil  // MHD_stop_daemon: every connection closed, every thread joined
-        _ = daemon
-        if listening >= 0 { close(listening) }
+        daemon.stop()  // every connection closed, every thread joined
+        self.daemon = nil
+        if listening >= 0 { close(listening) }  // only now: a thread of the daemon may have used it
         context.finish()
         self.context = nil
         watchdog = nil
@@ -84,8 +84,8 @@ final class FrontContext: @unchecked Sendable {
     func finish() { lock.withLock { stopped = true } }
 }
 
-/// An `MHD_Daemon`: started in `init`, stopped (every connection closed, every thread joined) in
-/// `deinit`.
+/// An `MHD_Daemon`: started in `init`, stopped (every connection closed, every thread joined) by
+/// `stop` or in `deinit`.
 private final class Daemon {
     private let handle: OpaquePointer
     /// Retained for the daemon's life: the callbacks' closure.
@@ -129,10 +129,17 @@ private final class Daemon {
     /// once the daemon is stopped, or -1.
     func quiesce() -> Int32 { Int32(MHD_quiesce_daemon(handle)) }
 
-    deinit {
+    private var stopped = false
+
+    /// Stops the daemon (`MHD_stop_daemon`): every connection closed, every thread joined.
+    func stop() {
+        guard !stopped else { return }
+        stopped = true
         MHD_stop_daemon(handle)
         context.release()
     }
+
+    deinit { stop() }
 }
 
 /// The system's reason for the last failed call.
