@@ -1,14 +1,15 @@
 SHELL := /bin/bash
 # soundset: `make sounds` builds Output/ from Assets/, `make test` runs the tests.
 # Both install the C libraries first when they are missing (apt-get or brew): libsndfile,
-# libsamplerate, libebur128, OpenSSL's libcrypto (SHA-256) and librubberband (tempo).
+# libsamplerate, libebur128, OpenSSL's libcrypto (SHA-256), librubberband (tempo) and
+# libmicrohttpd (soundset serve).
 
 SWIFT      ?= swift
 ASSETS     ?= Assets
 OUTPUT     ?= Output
-APT_DEPS   := libsndfile1-dev libsamplerate0-dev libebur128-dev libssl-dev librubberband-dev pkg-config
-BREW_DEPS  := libsndfile libsamplerate libebur128 openssl@3 rubberband pkg-config
-PKGS       := sndfile samplerate libebur128 libcrypto rubberband
+APT_DEPS   := libsndfile1-dev libsamplerate0-dev libebur128-dev libssl-dev librubberband-dev libmicrohttpd-dev pkg-config
+BREW_DEPS  := libsndfile libsamplerate libebur128 openssl@3 rubberband libmicrohttpd pkg-config
+PKGS       := sndfile samplerate libebur128 libcrypto rubberband libmicrohttpd
 # Homebrew keeps openssl@3 out of the default search paths ("keg-only"): point pkg-config at it.
 ifeq ($(shell uname -s),Darwin)
 export PKG_CONFIG_PATH := $(shell brew --prefix openssl@3 2>/dev/null)/lib/pkgconfig:$(PKG_CONFIG_PATH)
@@ -16,7 +17,7 @@ endif
 DEMO_APT   := espeak-ng sox
 RELEASE    := .build/release/soundset
 
-.PHONY: all setup sounds watch test check build bench bench-tools report-screenshot demo-pack fuzz sanitize format clean help examples
+.PHONY: all setup sounds watch test check build bench bench-serve bench-tools report-screenshot demo-pack fuzz sanitize format clean help examples
 
 all: sounds
 
@@ -26,7 +27,8 @@ help:
 	@echo "make test       run the test suite"
 	@echo "make examples   type-check Examples/ (the iOS side) against the runtime and Apple's documented APIs"
 	@echo "make check      check $(OUTPUT)/ against $(ASSETS)/ (durations, freshness, integrity, budget)"
-	@echo "make bench      time and measure soundset against the sox recipe and ffmpeg-normalize"
+	@echo "make bench      time and measure soundset against the sox recipe and ffmpeg-normalize, and soundset serve with wrk"
+	@echo "make bench-serve  only soundset serve's figures (wrk: distinct and cached amounts, the baseline, the ceiling)"
 	@echo "make fuzz       fuzz the amount parser, manifest decoder and sound reader (FUZZ_SECONDS each)"
 	@echo "make sanitize   run the test suite under the address sanitizer"
 	@echo "make format     format the sources with swift format and .swift-format"
@@ -49,7 +51,7 @@ setup:
 	  echo "installing $(APT_DEPS) with apt-get"; \
 	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq $(APT_DEPS) >/dev/null; \
 	else \
-	  echo "install the development packages of libsndfile, libsamplerate, libebur128, OpenSSL (libcrypto) and librubberband, and pkg-config"; exit 1; \
+	  echo "install the development packages of libsndfile, libsamplerate, libebur128, OpenSSL (libcrypto), librubberband and libmicrohttpd, and pkg-config"; exit 1; \
 	fi
 
 # On Linux the Swift runtime and Foundation are linked into the binary: it then starts in 4 ms
@@ -124,6 +126,10 @@ sanitize: setup
 # A benchmark, not a test: prints figures and ratios; never part of make test.
 bench: build bench-tools
 	bash Tests/Scripts/bench.sh $(RELEASE)
+	bash Tests/Scripts/bench-serve.sh $(RELEASE) $(OUTPUT)
+
+bench-serve: build bench-tools
+	bash Tests/Scripts/bench-serve.sh $(RELEASE) $(OUTPUT)
 
 bench-tools:
 	@command -v espeak-ng >/dev/null 2>&1 && command -v sox >/dev/null 2>&1 && [ -x /usr/bin/time ] || { \
@@ -131,6 +137,10 @@ bench-tools:
 	  elif command -v brew >/dev/null 2>&1; then brew install espeak-ng sox gnu-time; \
 	  else echo "install espeak-ng, sox and GNU time"; exit 1; fi; }
 	@command -v valgrind >/dev/null 2>&1 || ! command -v apt-get >/dev/null 2>&1 || apt-get install -y -qq valgrind >/dev/null
+	@command -v wrk >/dev/null 2>&1 && command -v curl >/dev/null 2>&1 || { \
+	  if command -v apt-get >/dev/null 2>&1; then apt-get install -y -qq wrk curl >/dev/null; \
+	  elif command -v brew >/dev/null 2>&1; then brew install wrk; \
+	  else echo "install wrk and curl"; exit 1; fi; }
 
 demo-pack:
 	@command -v espeak-ng >/dev/null 2>&1 && command -v sox >/dev/null 2>&1 || { \

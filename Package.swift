@@ -3,6 +3,8 @@ import PackageDescription
 
 // Layers point one way: soundset (executable) -> SoundsetCLI -> SoundsetBuild -> SoundsetAudio -> C modules.
 // (SoundsetBuild reaches one C module itself, CSystem: a header of system calls, no library.)
+// `soundset serve`: SoundsetCLI -> SoundsetMicroHTTPD (the HTTP front, the one user of CMicroHTTPD)
+// -> SoundsetServe (routing, cache, the set's reload, composition: no socket, no C module of its own).
 // SoundsetRuntime is what an iOS app imports: it depends on Foundation only.
 let package = Package(
     name: "soundset",
@@ -27,13 +29,18 @@ let package = Package(
         .systemLibrary(
             name: "CRubberBand", pkgConfig: "rubberband",
             providers: [.apt(["librubberband-dev"]), .brew(["rubberband"])]),
+        .systemLibrary(
+            name: "CMicroHTTPD", pkgConfig: "libmicrohttpd",
+            providers: [.apt(["libmicrohttpd-dev"]), .brew(["libmicrohttpd"])]),
         // Header-only: system calls Swift cannot make itself (see its shim.h).
         .systemLibrary(name: "CSystem"),
 
         .target(name: "SoundsetRuntime"),
         .target(name: "SoundsetAudio", dependencies: ["CSndFile", "CSampleRate", "CEBUR128", "CCrypto", "CRubberBand", "SoundsetRuntime"]),
         .target(name: "SoundsetBuild", dependencies: ["SoundsetAudio", "SoundsetRuntime", "CSystem"]),
-        .target(name: "SoundsetCLI", dependencies: ["SoundsetBuild", "SoundsetRuntime"]),
+        .target(name: "SoundsetServe", dependencies: ["SoundsetBuild", "SoundsetAudio", "SoundsetRuntime"]),
+        .target(name: "SoundsetMicroHTTPD", dependencies: ["SoundsetServe", "CMicroHTTPD"]),
+        .target(name: "SoundsetCLI", dependencies: ["SoundsetBuild", "SoundsetRuntime", "SoundsetServe", "SoundsetMicroHTTPD"]),
         .executableTarget(name: "soundset", dependencies: ["SoundsetCLI"]),
 
         // The runtime's tests need nothing but the runtime, as an iOS simulator would run them.
@@ -44,6 +51,7 @@ let package = Package(
         .testTarget(name: "SoundsetAudioTests", dependencies: ["SoundsetAudio", "SoundsetTestSupport"]),
         .testTarget(name: "SoundsetBuildTests", dependencies: ["SoundsetBuild", "SoundsetTestSupport"]),
         .testTarget(name: "SoundsetRuntimeTests", dependencies: ["SoundsetRuntime", "SoundsetRuntimeTestSupport"], exclude: ["Vectors"]),
+        .testTarget(name: "SoundsetServeTests", dependencies: ["SoundsetServe", "SoundsetAudio", "SoundsetTestSupport", "SoundsetRuntimeTestSupport"]),
         .testTarget(name: "SoundsetCLITests", dependencies: ["SoundsetTestSupport", "SoundsetRuntimeTestSupport", "SoundsetRuntime"]),
     ],
     swiftLanguageModes: [.v6]

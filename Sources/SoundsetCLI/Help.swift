@@ -12,6 +12,7 @@ enum Help {
           announce  do what the app's extension does for one push: queue, compose or chain, fall back
           check     verify Output against Assets: integrity, freshness, durations, format, completeness, budget
           report    write an HTML page that shows and plays every clip, with what to re-record
+          serve     answer HTTP requests for announcements, plans and the set (web, mini-programs, Android)
           measure   print the whole-clip loudness and true peak of sound files, as the build measures them
           clips     list the clips to record for a locale: what each says, and when it is needed
           help      show help for a command: soundset help build
@@ -196,6 +197,59 @@ enum Help {
         exit codes: 0 everything holds, 1 a problem was found, 64 bad usage
         """
 
+    static let serve = """
+        usage: soundset serve [--output DIR] [--listen HOST:PORT] [--threads N] [--connections N]
+                              [--cache-mb N] [--request-timeout SECONDS] [--quiet]
+
+        Serves the built set's announcements over HTTP/1.1 (libmicrohttpd), for the clients that
+        cannot compose them: a web page, a WeChat mini-program, an Android app, a cloud speaker.
+        Prints "listening on http://HOST:PORT (set ID)" as its first line on stdout, then one access
+        line per request on stderr: method, target, status, body bytes, milliseconds.
+
+        GET (and HEAD):
+          /v1/announcements/AMOUNT.FORMAT    the announcement as the phone plays it (the announcer's
+                                             rules, as soundset render applies them): the samples
+                                             soundset render composes; FORMAT wav, mp3, caf or aiff
+                                             (caf, wav, aiff: the set's encoding and rate; mp3: the
+                                             set's rate, through libsndfile's MPEG encoder)
+              query: prefix=NAME|none, suffix=NAME|none, join=speech|file, whole=1 (the whole
+              announcement, without the rules: no banner shortening, no lead-in)
+          /v1/sets/ID/announcements/AMOUNT.FORMAT   the same, pinned to the set ID: cached for a
+                                             year (Cache-Control: public, max-age=31536000,
+                                             immutable); another set's ID is 404 naming the current
+          /v1/plan/AMOUNT                    the plan, as soundset plan AMOUNT --format json prints it
+                                             (same query); /v1/sets/ID/plan/AMOUNT pinned
+          /v1/set                            the set: id, locale, sampleRate, channels, container,
+                                             encoding, clips [{name, file, copy, frames, seconds}]
+          /healthz                           200 {"set": ID, "status": "ok"}, or 503 while the folder
+                                             holds no valid set
+        Announcements and plans carry a strong ETag (the set, the amount, the options, the format)
+        and answer If-None-Match with 304; unpinned URLs are cached for 60 s.
+        Errors are JSON {"error": ..., "hint": ...}: 400 a bad amount (in the amount parser's words)
+        or query, 404 any other path, 405 another method (with Allow), 414 a URI over 2048 bytes,
+        503 no valid set. Nothing in a URL is ever used as a file path.
+
+        A build that swaps a new set into DIR is picked up without a restart (read under the set's
+        shared swap lock, as check reads it); a request under way finishes with the set it began
+        with. Composed announcements are kept in memory, the least recently used dropped first.
+        SIGTERM or Ctrl-C: stop accepting, let the requests under way finish (at most 5 s), exit 0.
+
+        options:
+          --output DIR              the built sound set (default: Output)
+          --listen HOST:PORT        the address to listen on (default: 127.0.0.1:8080; port 0 picks
+                                    a free one; 0.0.0.0 or [::] listens on every interface)
+          --threads N               threads answering requests (default: the number of cores)
+          --connections N           connections open at once; more wait to be accepted (default: 1000)
+          --cache-mb N              memory for composed announcements, MB (default: 64; 0 keeps none)
+          --request-timeout SECONDS a request must arrive whole within this time of its connection
+                                    opening (or of the previous response), or its connection is
+                                    closed; so is a connection idle that long (default: 10)
+          --quiet                   no access lines
+          -h, --help                show this help
+
+        exit codes: 0 stopped by SIGTERM or SIGINT, 1 cannot listen, 64 bad usage
+        """
+
     static let measure = """
         usage: soundset measure FILE... [--format text|json]
 
@@ -258,7 +312,7 @@ enum Help {
         usage: soundset help [COMMAND]
 
         Prints the overview, or the help of COMMAND (build, plan, render, announce, check, report,
-        measure, clips, version, help): the same as soundset COMMAND --help.
+        serve, measure, clips, version, help): the same as soundset COMMAND --help.
         """
 
     static func text(for command: String) -> String? {
@@ -272,6 +326,7 @@ enum Help {
         case "check": check
         case "measure": measure
         case "report": report
+        case "serve": serve
         case "help": help
         default: nil
         }

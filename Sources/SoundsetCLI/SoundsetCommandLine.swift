@@ -55,6 +55,8 @@ public enum SoundsetCommandLine {
                 return try MeasureCommand.run(rest, console: console)
             case "report":
                 return try ReportCommand.run(rest, console: console)
+            case "serve":
+                return try await ServeCommand.run(rest, console: console)
             default:
                 throw UsageError("unknown command '\(ClipNamePrinting.safe(command))'")
             }

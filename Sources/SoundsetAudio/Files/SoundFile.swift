@@ -104,6 +104,35 @@ public final class SoundFile {
         return memory.bytes
     }
 
+    /// Encodes mono 16-bit samples as an MP3 stream in memory (`sf_open_virtual` with `SFM_WRITE`,
+    /// `SF_FORMAT_MPEG | SF_FORMAT_MPEG_LAYER_III`: libsndfile's LAME encoder, libsndfile 1.1 and
+    /// later), at libsndfile's default bitrate mode. MP3 is for web and Android clients: iOS
+    /// notification sounds never use it.
+    /// - Parameter path: names the file in errors.
+    /// - Throws: `SoundFileError` when this libsndfile has no MPEG encoder, refuses the rate, or fails
+    ///   to write or close.
+    public static func encodeMP3(_ samples: [Int16], sampleRate: Int, path: String) throws -> Data {
+        var raw = SF_INFO()
+        raw.samplerate = Int32(sampleRate)
+        raw.channels = 1
+        raw.format = Int32(SF_FORMAT_MPEG) | Int32(SF_FORMAT_MPEG_LAYER_III)
+        guard sf_format_check(&raw) == SF_TRUE else {
+            throw SoundFileError(path: path, reason: "this libsndfile cannot write MP3 at \(sampleRate) Hz (it needs libsndfile 1.1 or later, built with LAME)")
+        }
+        let memory = MemoryStream(Data())
+        let handle = try locked(path) {
+            var io = MemoryStream.callbacks
+            return sf_open_virtual(&io, Int32(SFM_WRITE), &raw, Unmanaged.passUnretained(memory).toOpaque())
+        }
+        let file = SoundFile(
+            handle: handle, path: path,
+            info: SoundFileInfo(frames: 0, sampleRate: sampleRate, channels: 1, containerName: "MPEG", encodingName: "MPEG Layer III"),
+            memory: memory)
+        try file.write(samples)
+        try file.close()
+        return memory.bytes
+    }
+
     private static func readInfo(_ raw: SF_INFO, _ handle: OpaquePointer) -> SoundFileInfo {
         SoundFileInfo(
             frames: Int(raw.frames), sampleRate: Int(raw.samplerate), channels: Int(raw.channels),

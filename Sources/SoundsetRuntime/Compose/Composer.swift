@@ -28,18 +28,28 @@ public enum Composer {
     /// - Throws: `ComposeError` naming the clip that is missing, unreadable, stale or in another
     ///   format, or saying why the plan cannot be composed.
     public static func compose(_ plan: AnnouncementPlan, manifest: Manifest, soundsFolder: URL, leadInFrames: Int = 0) throws(ComposeError) -> Data {
+        try compose(plan, manifest: manifest, soundsFolder: soundsFolder, leadInFrames: leadInFrames, verified: [:])
+    }
+
+    /// `compose`, with `verified`: clips already read and checked by
+    /// `verifiedClip(_:file:clip:manifest:)`, by file name (a server holding a set in memory); the
+    /// others are read from `soundsFolder` and checked.
+    public static func compose(
+        _ plan: AnnouncementPlan, manifest: Manifest, soundsFolder: URL, leadInFrames: Int, verified: [String: SoundData]
+    ) throws(ComposeError) -> Data {
         func read(_ file: String) throws(ComposeError) -> Data {
             do throws(RegularFile.Failure) { return try RegularFile.read(soundsFolder.appendingPathComponent(file), maxBytes: maxClipBytes) } catch {
                 throw error.reason == "is missing" ? .missing(file) : .unreadable(file, "the clip file \(error.reason)")
             }
         }
-        return try compose(plan, manifest: manifest, leadInFrames: leadInFrames, read: read)
+        return try compose(plan, manifest: manifest, leadInFrames: leadInFrames, verified: verified, read: read)
     }
 
-    /// `compose(_:manifest:soundsFolder:leadInFrames:)` with each clip file's bytes from `read` (the
-    /// announcer reads through the group's folder, never following a link).
+    /// `compose` with each clip file's bytes from `read` (the announcer reads through the group's
+    /// folder, never following a link), but for the clips in `verified`.
     static func compose(
-        _ plan: AnnouncementPlan, manifest: Manifest, leadInFrames: Int = 0, read: (String) throws(ComposeError) -> Data
+        _ plan: AnnouncementPlan, manifest: Manifest, leadInFrames: Int = 0, verified: [String: SoundData] = [:],
+        read: (String) throws(ComposeError) -> Data
     ) throws(ComposeError) -> Data {
         if let problem = manifest.numericProblem { throw .invalid(problem) }
         guard !plan.steps.isEmpty else { throw .empty }
@@ -69,14 +79,14 @@ public enum Composer {
 
         // Each file is read and checked once, however often it plays (99999999.99 says 9 nine times):
         // its samples are kept until the end, a few clips at most beside the composed file.
-        var verified: [String: SoundData] = [:]
+        var verified = verified
         var sounds: [SoundData] = []
         for step in plan.steps {
             let sound: SoundData
             if let known = verified[step.file] {
                 sound = known
             } else {
-                sound = try verifiedClip(step.file, data: try read(step.file), clip: expected[step.file]!, manifest: manifest)
+                sound = try verifiedClip(try read(step.file), file: step.file, clip: expected[step.file]!, manifest: manifest)
                 verified[step.file] = sound
             }
             guard sound.format.samplesMatch(sounds.first?.format ?? sound.format) else { throw .formatsDiffer(plan.steps[0].file, step.file) }
@@ -157,8 +167,9 @@ public enum Composer {
         }
     }
 
-    /// Checks the bytes `data` of the clip file `file` against the manifest's entry for `clip`.
-    static func verifiedClip(_ file: String, data: Data, clip: Manifest.Clip, manifest: Manifest) throws(ComposeError) -> SoundData {
+    /// The bytes `data` of the clip file `file`, checked against the manifest's entry for `clip`:
+    /// its sha256, frames, rate, encoding, container and channels.
+    public static func verifiedClip(_ data: Data, file: String, clip: Manifest.Clip, manifest: Manifest) throws(ComposeError) -> SoundData {
         guard SHA256Digest.hex(data) == clip.sha256 else {
             throw .stale(clip: clip.name, file: file, reason: "its sha256 differs from the manifest's")
         }

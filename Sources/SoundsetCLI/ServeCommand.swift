@@ -1,0 +1,157 @@
+import Foundation
+import SoundsetBuild
+import SoundsetMicroHTTPD
+import SoundsetServe
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// `soundset serve`: the set's announcements over HTTP, until SIGTERM or Ctrl-C.
+enum ServeCommand {
+    static let defaultListen = "127.0.0.1:8080"
+    static let defaultConnections = 1000
+    static let defaultCacheMB = 64
+    static let defaultRequestTimeout = 10.0
+
+    static func run(_ arguments: [String], console: Console) async throws -> Int32 {
+        let parsed = try Arguments(
+            arguments, options: ["--output", "--listen", "--threads", "--connections", "--cache-mb", "--request-timeout"],
+            flags: ["--help", "-h", "--quiet"])
+        if parsed.wantsHelp {
+            console.out(Help.serve)
+            return ExitCode.success
+        }
+        guard parsed.positionals.isEmpty else {
+            throw UsageError("serve takes no AMOUNT or other argument, got '\(ClipNamePrinting.safe(parsed.positionals[0]))'")
+        }
+        let (host, port) = try listenAddress(parsed.options["--listen"] ?? defaultListen)
+        let threads = try integer(parsed, "--threads", default: ProcessInfo.processInfo.activeProcessorCount, 1...1024)
+        let connections = try integer(parsed, "--connections", default: max(defaultConnections, threads), threads...100_000)
+        let cacheMB = try integer(parsed, "--cache-mb", default: defaultCacheMB, 0...65_536)
+        var requestTimeout = defaultRequestTimeout
+        if let text = parsed.options["--request-timeout"] {
+            guard let value = Double(text), value.isFinite, (0.1...3600).contains(value), text.allSatisfy({ $0.isNumber || $0 == "." }) else {
+                throw UsageError("--request-timeout needs seconds from 0.1 to 3600, e.g. 10")
+            }
+            requestTimeout = value
+        }
+        let outputDisplay = parsed.options["--output"] ?? "Output"
+        let quiet = parsed.flags.contains("--quiet")
+
+        var accessLog: (@Sendable (String) -> Void)?
+        if !quiet { accessLog = { line in console.err(line) } }
+        let service = AnnouncementService(
+            ServeSettings(output: URL(fileURLWithPath: outputDisplay), outputDisplay: outputDisplay, cacheBytes: cacheMB << 20, accessLog: accessLog))
+        signal(SIGPIPE, SIG_IGN)
+        raiseOpenFileLimit(to: connections + 64)
+        let stop = StopSignal.install()
+        let front: any HTTPFront = MicroHTTPDFront()
+        let bound: (host: String, port: Int)
+        do {
+            bound = try front.start(
+                HTTPFrontSettings(host: host, port: port, threads: threads, connections: connections, requestTimeout: requestTimeout),
+                handler: service)
+        } catch {
+            console.err("soundset: \(error)")
+            return ExitCode.failure
+        }
+        let shownHost = bound.host.contains(":") ? "[\(bound.host)]" : bound.host
+        switch service.currentSet() {
+        case .success(let id):
+            console.out("listening on http://\(shownHost):\(bound.port) (set \(id))")
+        case .failure(let problem):
+            console.out("listening on http://\(shownHost):\(bound.port) (no valid set yet)")
+            console.err("soundset: \(problem); /healthz answers 503 until a build puts a set there")
+        }
+        let number = await stop.wait()
+        if !quiet { console.err("soundset: \(number == SIGINT ? "interrupted" : "terminated"): finishing the requests under way") }
+        front.stop()
+        return ExitCode.success
+    }
+
+    /// Raises the soft limit of open files towards `wanted` (a connection is a file), within the
+    /// hard limit: 1024 is a common default, and 1000 connections need a few more.
+    private static func raiseOpenFileLimit(to wanted: Int) {
+        var limit = rlimit()
+        #if canImport(Glibc)
+            let resource = Int32(RLIMIT_NOFILE.rawValue)
+        #else
+            let resource = RLIMIT_NOFILE
+        #endif
+        guard getrlimit(resource, &limit) == 0, limit.rlim_cur < rlim_t(wanted) else { return }
+        limit.rlim_cur = min(limit.rlim_max, rlim_t(wanted))
+        _ = setrlimit(resource, &limit)
+    }
+
+    /// `HOST:PORT`, `[IPv6]:PORT`.
+    static func listenAddress(_ text: String) throws -> (String, Int) {
+        let usage = UsageError("--listen needs HOST:PORT, e.g. 127.0.0.1:8080, 0.0.0.0:80 or [::1]:8080 (port 0 picks a free port)")
+        guard let colon = text.lastIndex(of: ":") else { throw usage }
+        var host = String(text[..<colon])
+        let portText = text[text.index(after: colon)...]
+        guard !portText.isEmpty, portText.count <= 5, portText.allSatisfy({ $0.isASCII && $0.isNumber }), let port = Int(portText), port <= 65_535 else {
+            throw usage
+        }
+        if host.hasPrefix("[") && host.hasSuffix("]") {
+            host = String(host.dropFirst().dropLast())
+        } else if host.contains(":") {
+            throw usage
+        }
+        guard !host.isEmpty, host.utf8.count <= 253, host.unicodeScalars.allSatisfy({ $0.isASCII && $0.value > 0x20 && $0 != "/" }) else { throw usage }
+        return (host, port)
+    }
+
+    private static func integer(_ parsed: Arguments, _ name: String, default value: Int, _ range: ClosedRange<Int>) throws -> Int {
+        guard let text = parsed.options[name] else { return value }
+        guard text.allSatisfy({ $0.isASCII && $0.isNumber }), let number = Int(text), range.contains(number) else {
+            throw UsageError("\(name) needs a whole number from \(range.lowerBound) to \(range.upperBound)")
+        }
+        return number
+    }
+}
+
+/// SIGTERM and SIGINT, waited for once.
+final class StopSignal: @unchecked Sendable {
+    // @unchecked: `received` and `waiter` are guarded by `lock`; `sources` is set once, in `install`.
+    private let lock = NSLock()
+    private var received: Int32?
+    private var waiter: CheckedContinuation<Int32, Never>?
+    private var sources: [DispatchSourceSignal] = []
+
+    static func install() -> StopSignal {
+        let stop = StopSignal()
+        for number in [SIGINT, SIGTERM] {
+            signal(number, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+            source.setEventHandler { stop.signalled(number) }
+            source.resume()
+            stop.sources.append(source)
+        }
+        return stop
+    }
+
+    private func signalled(_ number: Int32) {
+        let waiting: CheckedContinuation<Int32, Never>? = lock.withLock {
+            guard received == nil else { return nil }
+            received = number
+            defer { waiter = nil }
+            return waiter
+        }
+        waiting?.resume(returning: number)
+    }
+
+    /// The first signal's number, once it comes.
+    func wait() async -> Int32 {
+        await withCheckedContinuation { continuation in
+            let already: Int32? = lock.withLock {
+                if let received { return received }
+                waiter = continuation
+                return nil
+            }
+            if let already { continuation.resume(returning: already) }
+        }
+    }
+}

@@ -1,0 +1,249 @@
+internal import CMicroHTTPD
+import Foundation
+import SoundsetServe
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// The HTTP front over libmicrohttpd: its own pool of threads (each running an event loop over
+/// its share of the connections, answering one request at a time), its connection limit, and on
+/// top of them the request deadline libmicrohttpd lacks (`ConnectionTable`).
+///
+/// libmicrohttpd hands the request target over as sent (an unescape callback that changes
+/// nothing): the handler decodes it, once, strictly. `HEAD` gets the `GET` response's headers and
+/// `Content-Length` without its body (libmicrohttpd leaves it out).
+public final class MicroHTTPDFront: HTTPFront, @unchecked Sendable {
+    // @unchecked: `daemon`, `context` and `watchdog` are set by `start` and cleared by `stop`,
+    // which the owner calls from one thread, one after the other.
+    private var daemon: Daemon?
+    private var context: FrontContext?
+    private var watchdog: Thread?
+
+    public init() {}
+
+    deinit { stop() }
+
+    public func start(_ settings: HTTPFrontSettings, handler: any HTTPHandler) throws(HTTPFrontError) -> (host: String, port: Int) {
+        let context = FrontContext(handler: handler, settings: settings)
+        let daemon = try Daemon(settings, context: context)
+        self.daemon = daemon
+        self.context = context
+        let tick = min(0.1, settings.requestTimeout / 10)
+        let watchdog = Thread { [context] in
+            while !context.isStopped {
+                Thread.sleep(forTimeInterval: tick)
+                context.connections.expire(after: settings.requestTimeout)
+            }
+        }
+        watchdog.name = "soundset-serve-deadline"
+        watchdog.start()
+        self.watchdog = watchdog
+        return (settings.host, daemon.port)
+    }
+
+    public func stop() {
+        guard let daemon, let context else { return }
+        context.beginStopping()
+        let listening = daemon.quiesce()
+        let deadline = ConnectionTable.now() + context.settings.stopGrace
+        while context.connections.underWay() > 0 && ConnectionTable.now() < deadline {
+            Thread.sleep(forTimeInterval: 0.01)
+        }
+        daemon.stop()  // every connection closed, every thread joined
+        self.daemon = nil
+        if listening >= 0 { close(listening) }  // only now: a thread of the daemon may have used it
+        context.finish()
+        self.context = nil
+        watchdog = nil
+    }
+}
+
+/// What libmicrohttpd's callbacks reach through their closure pointer.
+final class FrontContext: @unchecked Sendable {
+    // @unchecked: `handler`, `settings` and `connections` are immutable or thread-safe; the flags
+    // are read and written holding `lock`.
+    let handler: any HTTPHandler
+    let settings: HTTPFrontSettings
+    let connections = ConnectionTable()
+    private let lock = NSLock()
+    private var stopping = false
+    private var stopped = false
+
+    init(handler: any HTTPHandler, settings: HTTPFrontSettings) {
+        self.handler = handler
+        self.settings = settings
+    }
+
+    /// Stopping has begun: every response says `Connection: close`.
+    var isStopping: Bool { lock.withLock { stopping } }
+    var isStopped: Bool { lock.withLock { stopped } }
+    func beginStopping() { lock.withLock { stopping = true } }
+    func finish() { lock.withLock { stopped = true } }
+}
+
+/// An `MHD_Daemon`: started in `init`, stopped (every connection closed, every thread joined) by
+/// `stop` or in `deinit`.
+private final class Daemon {
+    private let handle: OpaquePointer
+    /// Retained for the daemon's life: the callbacks' closure.
+    private let context: Unmanaged<FrontContext>
+    let port: Int
+
+    init(_ settings: HTTPFrontSettings, context: FrontContext) throws(HTTPFrontError) {
+        var hints = addrinfo()
+        hints.ai_flags = AI_PASSIVE | AI_NUMERICSERV
+        hints.ai_family = AF_UNSPEC
+        #if canImport(Glibc)
+            hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
+        #else
+            hints.ai_socktype = SOCK_STREAM
+        #endif
+        var found: UnsafeMutablePointer<addrinfo>?
+        let status = getaddrinfo(settings.host, String(settings.port), &hints, &found)
+        guard status == 0, let address = found else {
+            throw HTTPFrontError("cannot listen on \(settings.host): \(String(cString: gai_strerror(status)))")
+        }
+        defer { freeaddrinfo(found) }
+        var flags = MHD_USE_INTERNAL_POLLING_THREAD.rawValue | MHD_USE_ITC.rawValue | MHD_USE_AUTO.rawValue
+        if address.pointee.ai_family == AF_INET6 { flags |= MHD_USE_IPv6.rawValue }
+        let retained = Unmanaged.passRetained(context)
+        guard
+            let handle = soundset_mhd_start(
+                flags, address.pointee.ai_addr, UInt32(settings.threads), UInt32(settings.connections),
+                UInt32(max(1, settings.requestTimeout.rounded(.up))), accessHandler, uriLogged, connectionNotified, requestCompleted, leaveEscaped,
+                retained.toOpaque())
+        else {
+            retained.release()
+            throw HTTPFrontError(
+                "cannot listen on \(settings.host):\(settings.port) (\(RegularFileReason.current())): is another server using the port?")
+        }
+        self.handle = handle
+        self.context = retained
+        port = Int(soundset_mhd_bound_port(handle))
+    }
+
+    /// Stops accepting connections (`MHD_quiesce_daemon`); returns the listening socket, to close
+    /// once the daemon is stopped, or -1.
+    func quiesce() -> Int32 { Int32(MHD_quiesce_daemon(handle)) }
+
+    private var stopped = false
+
+    /// Stops the daemon (`MHD_stop_daemon`): every connection closed, every thread joined.
+    func stop() {
+        guard !stopped else { return }
+        stopped = true
+        MHD_stop_daemon(handle)
+        context.release()
+    }
+
+    deinit { stop() }
+}
+
+/// The system's reason for the last failed call.
+private enum RegularFileReason {
+    static func current() -> String {
+        let text = String(cString: strerror(errno))
+        return text.prefix(1).lowercased() + text.dropFirst()
+    }
+}
+
+// MARK: - libmicrohttpd's callbacks: C function pointers, which find the front through `cls`.
+
+private func frontContext(_ cls: UnsafeMutableRawPointer?) -> FrontContext { Unmanaged<FrontContext>.fromOpaque(cls!).takeUnretainedValue() }
+
+private func key(_ connection: OpaquePointer?) -> UInt { UInt(bitPattern: connection.map { Int(bitPattern: UnsafeRawPointer($0)) } ?? 0) }
+
+/// Leaves the target as sent: the handler decodes it itself (`MHD_OPTION_UNESCAPE_CALLBACK`).
+private let leaveEscaped: soundset_mhd_unescape = { _, _, text in strlen(text!) }
+
+/// The request line has arrived (`MHD_OPTION_URI_LOG_CALLBACK`): its target as sent, query included.
+private let uriLogged: soundset_mhd_uri_log = { cls, uri, connection in
+    frontContext(cls).connections.requestLine(key(connection), target: uri.map { String(cString: $0) } ?? "")
+    return nil
+}
+
+private let connectionNotified: MHD_NotifyConnectionCallback = { cls, connection, _, code in
+    let context = frontContext(cls)
+    if code == .CONNECTION_NOTIFY_STARTED {
+        context.connections.opened(key(connection), socket: soundset_mhd_connection_fd(connection))
+    } else {
+        context.connections.closed(key(connection))
+    }
+}
+
+private let requestCompleted: MHD_RequestCompletedCallback = { cls, connection, _, _ in
+    let context = frontContext(cls)
+    guard let entry = context.connections.completed(key(connection)) else { return }
+    let refused = entry.phase != .handling
+    let status = refused ? Int(soundset_mhd_connection_status(connection)) : entry.status
+    guard status != 0 else { return }
+    context.handler.completed(
+        HTTPExchange(
+            method: entry.method.isEmpty ? "-" : entry.method, target: entry.target, status: status, bytes: entry.bytes,
+            seconds: ConnectionTable.now() - entry.started))
+}
+
+/// Answers a request once it has arrived whole: libmicrohttpd calls this once when the header is
+/// in, then with any body in pieces, then once more with nothing left. A response queued at the
+/// first call makes libmicrohttpd close the connection after it, which is what a method refused
+/// (perhaps with a body on its way) gets; GET and HEAD are answered at the last call, keeping the
+/// connection open for the next request. A body is dropped as it comes. Until the answer the
+/// request is still arriving, under the deadline.
+/// The methods answered once the request is whole; any other is answered at once.
+private let waitsForBody: Set<String> = ["GET", "HEAD"]
+
+private let accessHandler: MHD_AccessHandlerCallback = { cls, connection, _, method, _, _, uploadSize, requestContext in
+    let context = frontContext(cls)
+    let methodName = method.map { String(cString: $0) } ?? ""
+    let first = requestContext!.pointee == nil
+    if first { requestContext!.pointee = UnsafeMutableRawPointer(bitPattern: 1) }
+    if uploadSize!.pointee > 0 {
+        uploadSize!.pointee = 0
+        return .YES
+    }
+    let answerNow = first ? !waitsForBody.contains(methodName) : requestContext!.pointee == UnsafeMutableRawPointer(bitPattern: 1)
+    guard answerNow else { return .YES }
+    requestContext!.pointee = UnsafeMutableRawPointer(bitPattern: 2)
+    guard let (target, _) = context.connections.handling(key(connection), method: methodName) else { return .NO }
+    let headers = HeaderBag()
+    let bag = Unmanaged.passUnretained(headers).toOpaque()
+    _ = MHD_get_connection_values(
+        connection, .HEADER_KIND,
+        { bag, _, name, value in
+            guard let name, let value else { return .YES }
+            Unmanaged<HeaderBag>.fromOpaque(bag!).takeUnretainedValue().add(String(cString: name), String(cString: value))
+            return .YES
+        }, bag)
+    let response = context.handler.respond(to: HTTPRequest(method: methodName, target: target, headers: headers.fields))
+    return send(response, on: connection, context: context, head: methodName == "HEAD")
+}
+
+private func send(_ response: HTTPResponse, on connection: OpaquePointer?, context: FrontContext, head: Bool) -> MHD_Result {
+    let body = response.body
+    let retained = Unmanaged.passRetained(body)
+    guard
+        let made = MHD_create_response_from_buffer_with_free_callback_cls(
+            body.count, UnsafeMutableRawPointer(mutating: body.pointer), { Unmanaged<ResponseBody>.fromOpaque($0!).release() }, retained.toOpaque())
+    else {
+        retained.release()
+        return .NO
+    }
+    defer { MHD_destroy_response(made) }
+    for (name, value) in response.headers { _ = MHD_add_response_header(made, name, value) }
+    if context.isStopping { _ = MHD_add_response_header(made, "Connection", "close") }
+    context.connections.responded(key(connection), status: response.status, bytes: head || response.status == 304 ? 0 : body.count)
+    return MHD_queue_response(connection, UInt32(response.status), made)
+}
+
+/// The request's header fields, collected by `MHD_get_connection_values`.
+private final class HeaderBag {
+    var fields: [String: String] = [:]
+
+    func add(_ name: String, _ value: String) {
+        let lower = name.lowercased()
+        if let earlier = fields[lower] { fields[lower] = earlier + ", " + value } else { fields[lower] = value }
+    }
+}

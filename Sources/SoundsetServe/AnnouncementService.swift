@@ -1,0 +1,274 @@
+import Foundation
+import SoundsetRuntime
+
+/// How the service reads its set and what it keeps.
+public struct ServeSettings: Sendable {
+    /// The built set's folder.
+    public var output: URL
+    /// How the folder is named in messages (`Output`).
+    public var outputDisplay: String
+    /// The most bytes of composed announcements kept in memory; 0 keeps none.
+    public var cacheBytes: Int
+    /// Where each request's access line goes; nil writes none (`--quiet`).
+    public var accessLog: (@Sendable (String) -> Void)?
+
+    public init(output: URL, outputDisplay: String, cacheBytes: Int = 64 << 20, accessLog: (@Sendable (String) -> Void)? = nil) {
+        self.output = output
+        self.outputDisplay = outputDisplay
+        self.cacheBytes = cacheBytes
+        self.accessLog = accessLog
+    }
+}
+
+/// `soundset serve`'s answers, without a socket: a request in, a response out. Routes:
+///
+///     GET /healthz                                       the set's id, or 503 without a valid set
+///     GET /v1/set                                        the set: id, locale, rate, container, clips
+///     GET /v1/plan/{amount}                              the plan, as soundset plan --format json
+///     GET /v1/announcements/{amount}.{wav|mp3|caf|aiff}  the announcement
+///     GET /v1/sets/{id}/announcements/… and …/plan/…     the same, pinned to one set: cached for a year
+///
+/// `HEAD` is answered as `GET` (the front leaves the body out); every other method is 405.
+public final class AnnouncementService: HTTPHandler {
+    /// The methods answered.
+    public static let allowedMethods = ["GET", "HEAD"]
+    /// `Cache-Control` of a URL pinned to one set: its bytes never change.
+    static let pinnedCaching = "public, max-age=31536000, immutable"
+    /// `Cache-Control` of an unpinned URL: a build may change it.
+    static let unpinnedCaching = "public, max-age=60"
+
+    private let source: SetSource
+    private let cache: ResponseCache
+    private let accessLog: (@Sendable (String) -> Void)?
+
+    public init(_ settings: ServeSettings) {
+        source = SetSource(output: settings.output, display: settings.outputDisplay)
+        cache = ResponseCache(capacity: settings.cacheBytes)
+        accessLog = settings.accessLog
+    }
+
+    /// The served set's id, or why there is none.
+    public func currentSet() -> Result<String, Error> {
+        source.current().map(\.id).mapError { $0 as Error }
+    }
+
+    public func respond(to request: HTTPRequest) -> HTTPResponse {
+        do {
+            guard request.target.utf8.count <= RequestTarget.maxBytes else {
+                throw RequestProblem(
+                    414, "the request's URI is \(request.target.utf8.count) bytes, over the \(RequestTarget.maxBytes) allowed",
+                    hint: "an announcement's URL is short: /v1/announcements/123.45.mp3")
+            }
+            guard Self.allowedMethods.contains(request.method) else { throw MethodNotAllowed(method: request.method) }
+            let target: RequestTarget
+            do { target = try RequestTarget(request.target) } catch {
+                switch error {
+                case .tooLong, .notAPath: throw notFound
+                case .badEscape(let what): throw RequestProblem(400, "the URL has \(what)", hint: "escape only bytes of UTF-8 text, as %XX")
+                }
+            }
+            return try route(target, request: request)
+        } catch let problem as RequestProblem {
+            return Self.errorResponse(problem)
+        } catch let refused as MethodNotAllowed {
+            var response = Self.errorResponse(
+                RequestProblem(
+                    405, "the method \(ClipNameRules.printable(refused.method)) is not allowed",
+                    hint: "soundset serve answers \(Self.allowedMethods.joined(separator: " and ")) only"))
+            response.headers.append(("Allow", Self.allowedMethods.joined(separator: ", ")))
+            return response
+        } catch {
+            return Self.errorResponse(RequestProblem(500, "\(error)", hint: "see the server's log"))
+        }
+    }
+
+    public func completed(_ exchange: HTTPExchange) {
+        accessLog?(Self.accessLine(exchange))
+    }
+
+    /// One access line: method, target, status, body bytes, milliseconds.
+    static func accessLine(_ exchange: HTTPExchange) -> String {
+        String(
+            format: "%@ %@ %d %d %.1f ms", ClipNameRules.printable(exchange.method), ClipNameRules.printable(exchange.target), exchange.status, exchange.bytes,
+            exchange.seconds * 1000)
+    }
+
+    // MARK: - Routes
+
+    private var notFound: RequestProblem {
+        RequestProblem(
+            404, "no such resource",
+            hint: "the resources are /healthz, /v1/set, /v1/plan/{amount} and /v1/announcements/{amount}.{wav|mp3|caf|aiff}, e.g. /v1/announcements/123.45.mp3")
+    }
+
+    private func route(_ target: RequestTarget, request: HTTPRequest) throws -> HTTPResponse {
+        let segments = target.segments
+        if segments == ["healthz"] { return health() }
+        guard segments.first == "v1", segments.count >= 2 else { throw notFound }
+        var rest = Array(segments.dropFirst())
+        var pin: String?
+        if rest.first == "sets" {
+            guard rest.count >= 3 else { throw notFound }
+            pin = rest[1]
+            rest = Array(rest.dropFirst(2))
+            guard rest.first == "announcements" || rest.first == "plan" else { throw notFound }
+        }
+        let served = try currentServedSet()
+        if let pin, pin != served.id {
+            throw RequestProblem(
+                404, "the set '\(ClipNameRules.printable(pin))' is not served here: the current set is \(served.id)",
+                hint: "ask for /v1/sets/\(served.id)/\(rest.joined(separator: "/")), or the unpinned /v1/\(rest.joined(separator: "/"))",
+                set: served.id)
+        }
+        let caching = pin == nil ? Self.unpinnedCaching : Self.pinnedCaching
+        switch (rest.first, rest.count) {
+        case ("set", 1) where pin == nil:
+            return try describe(served)
+        case ("plan", 2):
+            let amount = try Self.amount(rest[1])
+            let options = try AnnouncementOptions(query: target.query)
+            return try plan(amount, options: options, served: served, caching: caching, request: request)
+        case ("announcements", 2):
+            let (amount, format) = try Self.announcementFile(rest[1])
+            let options = try AnnouncementOptions(query: target.query)
+            return try announcement(amount, options: options, format: format, served: served, caching: caching, request: request)
+        default:
+            throw notFound
+        }
+    }
+
+    private func currentServedSet() throws(RequestProblem) -> ServedSet {
+        switch source.current() {
+        case .success(let served): return served
+        case .failure(let unavailable):
+            throw RequestProblem(503, "no valid sound set: \(unavailable.reason)", hint: "build the set; the server picks it up without a restart")
+        }
+    }
+
+    private func health() -> HTTPResponse {
+        switch source.current() {
+        case .success(let served):
+            return Self.json(200, ["status": "ok", "set": served.id], headers: [("Cache-Control", "no-store")])
+        case .failure(let unavailable):
+            var response = Self.errorResponse(
+                RequestProblem(503, "no valid sound set: \(unavailable.reason)", hint: "build the set; the server picks it up without a restart"))
+            response.headers.append(("Cache-Control", "no-store"))
+            return response
+        }
+    }
+
+    private func describe(_ served: ServedSet) throws -> HTTPResponse {
+        let manifest = served.set.manifest
+        let description = SetDescription(
+            id: served.id, locale: manifest.locale.rawValue, sampleRate: manifest.sampleRate, channels: manifest.channels,
+            container: manifest.container.rawValue, encoding: manifest.encoding.rawValue,
+            clips: manifest.clips.map { .init(name: $0.name, file: $0.file, copy: $0.copy, frames: $0.frames, seconds: $0.seconds) })
+        return HTTPResponse(
+            status: 200,
+            headers: [
+                ("Content-Type", "application/json"), ("Cache-Control", Self.unpinnedCaching), ("ETag", Self.etag(served, key: "set")),
+            ] + Self.common,
+            body: ResponseBody(try JSONFormatting.encode(description)))
+    }
+
+    private func plan(_ amount: Amount, options: AnnouncementOptions, served: ServedSet, caching: String, request: HTTPRequest) throws -> HTTPResponse {
+        let etag = Self.etag(served, key: "plan;\(amount);\(options.key(of: served.set.manifest))")
+        let headers = [("Content-Type", "application/json"), ("Cache-Control", caching), ("ETag", etag)] + Self.common
+        if Self.matches(request.headers["if-none-match"], etag) { return HTTPResponse(status: 304, headers: headers) }
+        let plan = try AnnouncementRenderer.plan(amount, options: options, set: served)
+        return HTTPResponse(status: 200, headers: headers, body: ResponseBody(Data((try JSONFormatting.text(plan) + "\n").utf8)))
+    }
+
+    private func announcement(
+        _ amount: Amount, options: AnnouncementOptions, format: AudioFormat, served: ServedSet, caching: String, request: HTTPRequest
+    ) throws -> HTTPResponse {
+        let key = "announcement;\(amount);\(options.key(of: served.set.manifest));\(format.rawValue)"
+        let etag = Self.etag(served, key: key)
+        let headers = [("Content-Type", format.contentType), ("Cache-Control", caching), ("ETag", etag)] + Self.common
+        if Self.matches(request.headers["if-none-match"], etag) { return HTTPResponse(status: 304, headers: headers) }
+        let cacheKey = "\(served.id);\(key)"
+        if let hit = cache.entry(cacheKey) { return HTTPResponse(status: 200, headers: headers, body: hit.body) }
+        let body = ResponseBody(try AnnouncementRenderer.render(amount: amount, options: options, format: format, set: served))
+        cache.store(.init(body: body, etag: etag), for: cacheKey)
+        return HTTPResponse(status: 200, headers: headers, body: body)
+    }
+
+    // MARK: - Pieces
+
+    /// Headers every answer carries: any page may fetch it, and nobody sniffs its type.
+    static let common: [(name: String, value: String)] = [("Access-Control-Allow-Origin", "*"), ("X-Content-Type-Options", "nosniff")]
+
+    /// The amount in a URL segment.
+    static func amount(_ text: String) throws(RequestProblem) -> Amount {
+        do { return try Amount(text) } catch {
+            throw RequestProblem(
+                400, "'\(ClipNameRules.printable(text))': \(error.explaining(text))",
+                hint: "write the amount in digits with at most two decimals after a point, e.g. /v1/announcements/123.45.mp3")
+        }
+    }
+
+    /// The amount and format of `123.45.mp3`.
+    static func announcementFile(_ name: String) throws(RequestProblem) -> (Amount, AudioFormat) {
+        let formats = AudioFormat.allCases.map(\.rawValue).joined(separator: ", ")
+        guard let dot = name.lastIndex(of: "."), let format = AudioFormat(rawValue: String(name[name.index(after: dot)...])) else {
+            throw RequestProblem(
+                404, "'\(ClipNameRules.printable(name))' names no format: end it in .\(AudioFormat.allCases.map(\.rawValue).joined(separator: ", ."))",
+                hint: "e.g. /v1/announcements/123.45.mp3 (formats: \(formats))")
+        }
+        return (try amount(String(name[..<dot])), format)
+    }
+
+    /// A strong entity tag for `key` of `served`.
+    static func etag(_ served: ServedSet, key: String) -> String {
+        "\"\(served.id)-\(SHA256Digest.hex(Data(key.utf8)).prefix(16))\""
+    }
+
+    /// Whether an `If-None-Match` value names `etag` (`*`, or a list of tags; `W/` compares weakly,
+    /// as RFC 9110 has it for this field).
+    static func matches(_ field: String?, _ etag: String) -> Bool {
+        guard let field else { return false }
+        if field.trimmingCharacters(in: .whitespaces) == "*" { return true }
+        return field.split(separator: ",").contains { tag in
+            var tag = tag.trimmingCharacters(in: .whitespaces)
+            if tag.hasPrefix("W/") { tag.removeFirst(2) }
+            return tag == etag
+        }
+    }
+
+    static func errorResponse(_ problem: RequestProblem) -> HTTPResponse {
+        var fields = ["error": problem.error, "hint": problem.hint]
+        if let set = problem.set { fields["set"] = set }
+        return json(problem.status, fields, headers: problem.status == 404 || problem.status == 400 ? [("Cache-Control", "no-store")] : [])
+    }
+
+    static func json(_ status: Int, _ fields: [String: String], headers: [(name: String, value: String)] = []) -> HTTPResponse {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        var data = (try? encoder.encode(fields)) ?? Data("{}".utf8)
+        data.append(0x0A)
+        return HTTPResponse(status: status, headers: [("Content-Type", "application/json")] + headers + common, body: ResponseBody(data))
+    }
+}
+
+/// A method other than GET and HEAD.
+private struct MethodNotAllowed: Error {
+    var method: String
+}
+
+/// `GET /v1/set`.
+struct SetDescription: Codable {
+    struct Clip: Codable {
+        var name: String
+        var file: String
+        var copy: String?
+        var frames: Int
+        var seconds: Double
+    }
+    var id: String
+    var locale: String
+    var sampleRate: Int
+    var channels: Int
+    var container: String
+    var encoding: String
+    var clips: [Clip]
+}

@@ -1,0 +1,100 @@
+import Foundation
+
+/// Composed announcements kept in memory, bounded in bytes, the least recently used dropped first.
+/// Keys name everything the bytes depend on (the served set's id, the amount, the resolved
+/// options, the format), so an entry is never wrong, only old.
+final class ResponseCache: @unchecked Sendable {
+    // @unchecked: every field is read and written holding `lock`.
+
+    /// A cached announcement.
+    struct Entry: Sendable {
+        var body: ResponseBody
+        var etag: String
+    }
+
+    /// The most bytes kept (bodies and keys).
+    let capacity: Int
+    private let lock = NSLock()
+    private var nodes: [String: Node] = [:]
+    /// Most recently used first.
+    private var head: Node?
+    private var tail: Node?
+    private var used = 0
+
+    /// The bytes kept now.
+    var bytes: Int { lock.withLock { used } }
+
+    private final class Node {
+        let key: String
+        let entry: Entry
+        let size: Int
+        var newer: Node?
+        var older: Node?
+
+        init(key: String, entry: Entry) {
+            self.key = key
+            self.entry = entry
+            size = entry.body.count + key.utf8.count
+        }
+    }
+
+    init(capacity: Int) { self.capacity = capacity }
+
+    /// The entry for `key`, now the most recently used, or nil.
+    func entry(_ key: String) -> Entry? {
+        lock.withLock {
+            guard let node = nodes[key] else { return nil }
+            unlink(node)
+            pushFront(node)
+            return node.entry
+        }
+    }
+
+    /// Keeps `entry` for `key` (replacing any), dropping the least recently used until it fits; an
+    /// entry larger than the whole cache is not kept.
+    func store(_ entry: Entry, for key: String) {
+        let node = Node(key: key, entry: entry)
+        guard node.size <= capacity else { return }
+        lock.withLock {
+            if let old = nodes.removeValue(forKey: key) {
+                unlink(old)
+                used -= old.size
+            }
+            while used + node.size > capacity, let oldest = tail {
+                unlink(oldest)
+                nodes.removeValue(forKey: oldest.key)
+                used -= oldest.size
+            }
+            nodes[key] = node
+            pushFront(node)
+            used += node.size
+        }
+    }
+
+    /// The keys, most recently used first (for tests).
+    var keys: [String] {
+        lock.withLock {
+            var keys: [String] = []
+            var node = head
+            while let current = node {
+                keys.append(current.key)
+                node = current.older
+            }
+            return keys
+        }
+    }
+
+    private func unlink(_ node: Node) {
+        if let newer = node.newer { newer.older = node.older } else { head = node.older }
+        if let older = node.older { older.newer = node.newer } else { tail = node.newer }
+        node.newer = nil
+        node.older = nil
+    }
+
+    private func pushFront(_ node: Node) {
+        node.older = head
+        head?.newer = node
+        head = node
+        if tail == nil { tail = node }
+    }
+}

@@ -1,0 +1,35 @@
+import Foundation
+import SoundsetRuntime
+
+/// A set as the server holds it: the manifest and every clip file it lists, read whole under the
+/// output folder's shared swap lock and checked against the manifest (sha256, frames, format). A
+/// request keeps the `ServedSet` it started with to its end, so a build that swaps a new set in
+/// meanwhile changes nothing under it; composing never reads the folder again.
+public final class ServedSet: Sendable {
+    /// The set as it was read (its folder is the output folder, not read again).
+    public let set: SoundSet
+    /// Every clip file the manifest lists, by file name (copies too), verified.
+    let clips: [String: SoundData]
+    /// The id URLs pin: the set's own id (its clips and format) with its locale, reading and
+    /// announcement settings, so a pinned URL never changes meaning.
+    public let id: String
+
+    init(set: SoundSet, clips: [String: SoundData]) {
+        self.set = set
+        self.clips = clips
+        id = Self.servedID(set)
+    }
+
+    /// The set's id with what else decides what an announcement of it sounds like.
+    static func servedID(_ set: SoundSet) -> String {
+        let manifest = set.manifest
+        var digest = SHA256Digest()
+        digest.update(Data(set.id.utf8))
+        digest.update(Data(manifest.locale.rawValue.utf8))
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        digest.update((try? encoder.encode(manifest.reading)) ?? Data())
+        digest.update((try? encoder.encode(manifest.announcement)) ?? Data())
+        return String(digest.finalHex().prefix(10))
+    }
+}

@@ -1,0 +1,129 @@
+import Foundation
+import SoundsetBuild
+import SoundsetRuntime
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// The output folder's current set, loaded again whenever a build swaps a new one in: each request
+/// asks `current()`, which compares the manifest's identity (device, inode, size, modification
+/// time: a swap gives the path a new inode) with the one loaded, and loads the set again under the
+/// folder's shared swap lock when it differs, as `check`, `plan` and `announce` read it: the
+/// manifest and every clip, into memory.
+final class SetSource: @unchecked Sendable {
+    // @unchecked: `state` is only read and written holding `lock`.
+    let output: URL
+    /// How the output folder is named in messages (`Output`).
+    let display: String
+    private let lock = NSLock()
+    private var state: State = .unavailable("not loaded yet", stamp: nil)
+
+    private enum State {
+        case loaded(ServedSet, stamp: FileIdentity)
+        case unavailable(String, stamp: FileIdentity?)
+    }
+
+    init(output: URL, display: String) {
+        self.output = output
+        self.display = display
+    }
+
+    /// The set to answer with, or why there is none (no manifest, a manifest that does not
+    /// validate, a clip file missing or not the one the manifest describes).
+    func current() -> Result<ServedSet, SetUnavailable> {
+        let stamp = FileIdentity(of: manifestURL)
+        return lock.withLock {
+            switch state {
+            case .loaded(let set, let loaded) where loaded == stamp: return .success(set)
+            case .unavailable(let reason, let failed) where failed == stamp && stamp != nil: return .failure(SetUnavailable(reason: reason))
+            default: break
+            }
+            state = load()
+            switch state {
+            case .loaded(let set, _): return .success(set)
+            case .unavailable(let reason, _): return .failure(SetUnavailable(reason: reason))
+            }
+        }
+    }
+
+    private var manifestURL: URL { output.appendingPathComponent(SoundSetLayout.manifestName) }
+
+    private func load() -> State {
+        let fix = "run soundset build --output \(Checker.shellWord(display))"
+        do {
+            return try OutputFolder.reading(output) { () -> State in
+                // Under the lock no swap happens: this stamp is the manifest's that is read.
+                guard let stamp = FileIdentity(of: manifestURL) else {
+                    return .unavailable("\(display) has no \(SoundSetLayout.manifestName) (\(fix))", stamp: nil)
+                }
+                do {
+                    let manifest = try Manifest.load(from: manifestURL)
+                    return .loaded(try read(SoundSet(manifest: manifest, folder: output)), stamp: stamp)
+                } catch let error as ManifestError {
+                    return .unavailable("\(display)/\(SoundSetLayout.manifestName): \(error) (\(fix))", stamp: stamp)
+                } catch let error as SetUnavailable {
+                    return .unavailable("\(error.reason) (\(fix))", stamp: stamp)
+                }
+            }
+        } catch {
+            return .unavailable("\(error)", stamp: nil)
+        }
+    }
+
+    /// `set` with every clip file its manifest lists read and checked (sha256, frames, format).
+    private func read(_ set: SoundSet) throws -> ServedSet {
+        var clips: [String: SoundData] = [:]
+        for clip in set.manifest.clips {
+            for file in [clip.file] + [clip.copy].compactMap({ $0 }) {
+                guard ClipNameRules.isPlainFileName(file) else {
+                    throw SetUnavailable(reason: "\(display): the manifest names the file '\(ClipNameRules.printable(file))'")
+                }
+                let shown = "\(display)/\(SoundSetLayout.soundsName)/\(file)"
+                let data: Data
+                do { data = try RegularFile.read(set.soundsFolder.appendingPathComponent(file), maxBytes: Composer.maxClipBytes) } catch {
+                    throw SetUnavailable(reason: "\(shown) \(error.reason)")
+                }
+                guard SHA256Digest.hex(data) == clip.sha256 else { throw SetUnavailable(reason: "\(shown) is not the file the manifest describes") }
+                do { clips[file] = try Composer.verifiedClip(data, file: file, clip: clip, manifest: set.manifest) } catch {
+                    throw SetUnavailable(reason: "\(display)/\(SoundSetLayout.soundsName)/\(error)")
+                }
+            }
+        }
+        return ServedSet(set: set, clips: clips)
+    }
+}
+
+/// Why there is no set to serve.
+struct SetUnavailable: Error, CustomStringConvertible {
+    var reason: String
+    var description: String { reason }
+}
+
+/// What tells one file from another at a path without reading it: a build's swap gives the
+/// manifest's path a new inode.
+struct FileIdentity: Equatable {
+    var device: UInt64
+    var inode: UInt64
+    var size: Int64
+    var modifiedSeconds: Int
+    var modifiedNanoseconds: Int
+
+    /// The identity of what `url` names (through links), or nil when nothing is there.
+    init?(of url: URL) {
+        var info = stat()
+        guard stat(url.path, &info) == 0 else { return nil }
+        device = UInt64(info.st_dev)
+        inode = UInt64(info.st_ino)
+        size = Int64(info.st_size)
+        #if canImport(Darwin)
+            modifiedSeconds = info.st_mtimespec.tv_sec
+            modifiedNanoseconds = info.st_mtimespec.tv_nsec
+        #else
+            modifiedSeconds = info.st_mtim.tv_sec
+            modifiedNanoseconds = info.st_mtim.tv_nsec
+        #endif
+    }
+}

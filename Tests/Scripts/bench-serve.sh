@@ -1,0 +1,104 @@
+#!/usr/bin/env bash
+# make bench (serve): soundset serve under load, with wrk at 64 connections, against two references
+# on the same machine in the same run:
+#   the ceiling: a do-nothing libmicrohttpd server sending the same WAV bytes for every request;
+#   the baseline a team would script: one `soundset render` process per request, behind the same
+#   libmicrohttpd (serve-bench-server.c, built here).
+# Figures: requests per second and p50/p99 latency for (a) distinct amounts never composed before,
+# (b) repeated amounts from the cache; MP3 beside WAV.
+# Usage: bash Tests/Scripts/bench-serve.sh [SOUNDSET_BINARY] [SET_FOLDER]
+set -euo pipefail
+soundset=$(realpath "${1:-.build/release/soundset}")
+set_folder=$(realpath "${2:-Output}")
+root=.build/bench-serve
+seconds=${SERVE_BENCH_SECONDS:-10}
+connections=64
+mkdir -p "$root"
+command -v wrk >/dev/null || { echo "wrk is missing: apt-get install wrk (or brew install wrk)"; exit 1; }
+
+cc -O2 -o "$root/serve-bench-server" Tests/Scripts/serve-bench-server.c $(pkg-config --cflags --libs libmicrohttpd)
+
+# Lua for wrk: distinct amounts (10000.00 to 99999.99, every request another), or 20 repeated ones.
+cat > "$root/distinct.lua" <<'LUA'
+local threads = 0
+function setup(thread) thread:set("id", threads); threads = threads + 1 end
+local counter = 0
+function request()
+  counter = counter + 1
+  local n = id * 4000000 + counter
+  local amount = string.format("%d.%02d", 10000 + math.floor(n / 100) % 90000, n % 100)
+  return wrk.format("GET", prefix .. amount .. "." .. format)
+end
+LUA
+cat > "$root/repeated.lua" <<'LUA'
+local counter = 0
+function request()
+  counter = counter + 1
+  return wrk.format("GET", prefix .. string.format("%d.%02d", 12000 + counter % 20 * 3001, counter % 20 * 7 % 100) .. "." .. format)
+end
+LUA
+
+started_pid=
+start() { # command...: starts a server that prints "listening on http://127.0.0.1:PORT"; sets PORT
+  "$@" > "$root/server.out" 2> "$root/server.err" &
+  started_pid=$!
+  for _ in $(seq 1 500); do grep -q "listening on" "$root/server.out" 2>/dev/null && break; sleep 0.02; done
+  PORT=$(sed -n 's/.*127\.0\.0\.1:\([0-9]*\).*/\1/p' "$root/server.out" | head -1)
+  [ -n "$PORT" ] || { echo "server did not start: $(cat "$root/server.err")"; exit 1; }
+}
+stop() { kill -TERM "$started_pid"; wait "$started_pid" || true; }
+
+declare -A RPS P50 P99
+ms() { # wrk's latency (1.23ms, 456.00us, 1.20s) in ms
+  awk -v v="$1" 'BEGIN { if (v ~ /us$/) print v / 1000; else if (v ~ /ms$/) print v + 0; else if (v ~ /s$/) print v * 1000; else print v }'
+}
+load() { # key, label, lua script, url prefix, format[, seconds]
+  local key=$1 label=$2 script=$3 prefix=$4 format=$5 duration=${6:-$seconds}
+  sed "1i prefix = \"$prefix\"; format = \"$format\"" "$root/$script.lua" > "$root/run.lua"
+  wrk -t2 -c$connections -d"${duration}s" --latency -s "$root/run.lua" "http://127.0.0.1:$PORT" > "$root/wrk-$key.txt"
+  RPS[$key]=$(awk '/^Requests\/sec/ { print $2 }' "$root/wrk-$key.txt")
+  P50[$key]=$(ms "$(awk '$1 == "50%" { print $2 }' "$root/wrk-$key.txt")")
+  P99[$key]=$(ms "$(awk '$1 == "99%" { print $2 }' "$root/wrk-$key.txt")")
+  local errors; errors=$(grep -E "Non-2xx|Socket errors" "$root/wrk-$key.txt" || true)
+  printf '%-44s %9.1f req/s   p50 %8.2f ms   p99 %8.2f ms%s\n' "$label" "${RPS[$key]}" "${P50[$key]}" "${P99[$key]}" \
+    "${errors:+   ($(echo "$errors" | tr -s ' ' | tr '\n' ' '))}"
+}
+
+echo "machine: $(nproc) cores; set: $set_folder; wrk: $connections connections, ${seconds} s each"
+start "$soundset" serve --output "$set_folder" --listen 127.0.0.1:0 --quiet
+id=$(sed -n 's/.*(set \(.*\))/\1/p' "$root/server.out")
+[ -n "$id" ] || { echo "soundset serve found no set in $set_folder"; stop; exit 1; }
+curl -sf -o "$root/sample.wav" "http://127.0.0.1:$PORT/v1/announcements/54321.87.wav"
+curl -sf -o "$root/sample.mp3" "http://127.0.0.1:$PORT/v1/announcements/54321.87.mp3"
+echo "response sizes (54321.87): wav $(stat -c %s "$root/sample.wav") bytes, mp3 $(stat -c %s "$root/sample.mp3") bytes"
+load distinct "serve (a) distinct amounts, wav" distinct /v1/announcements/ wav
+load distinct_mp3 "serve (a) distinct amounts, mp3" distinct /v1/announcements/ mp3
+for format in wav mp3; do  # warm the cache with the 20 amounts
+  for i in $(seq 0 19); do
+    url="http://127.0.0.1:$PORT/v1/announcements/$((12000 + i * 3001)).$(printf %02d $((i * 7 % 100))).$format"
+    status=$(curl -s -o /dev/null -w '%{http_code}' "$url") || true
+    [ "$status" = 200 ] || { echo "warming the cache: $url answered $status"; stop; exit 1; }
+  done
+done
+load cached "serve (b) cached amounts, wav" repeated /v1/announcements/ wav
+load cached_mp3 "serve (b) cached amounts, mp3" repeated /v1/announcements/ mp3
+stop
+
+start "$root/serve-bench-server" ceiling "$root/sample.wav"
+load ceiling "ceiling: libmicrohttpd, the same wav bytes" repeated /x/ wav
+stop
+start "$root/serve-bench-server" ceiling "$root/sample.mp3"
+load ceiling_mp3 "ceiling: libmicrohttpd, the same mp3 bytes" repeated /x/ mp3
+stop
+start "$root/serve-bench-server" render "$soundset" "$set_folder"
+load baseline "baseline: soundset render per request (caf)" distinct /x/ caf
+stop
+
+ratio() { awk "BEGIN { if ($2 > 0) printf \"%.3g\", $1 / $2; else print \"-\" }"; }
+echo
+echo "(a) distinct: $(ratio "${RPS[distinct]}" "${RPS[baseline]}")x the baseline's throughput, $(ratio "${RPS[distinct]}" "${RPS[ceiling]}")x the ceiling's"
+goal_a=$(awk -v b="${RPS[baseline]}" -v c="${RPS[ceiling]}" 'BEGIN { x = 100 * b; y = c / 5; printf "%.1f", (x < y ? x : y) }')
+echo "    goal: at least $goal_a req/s (100x the baseline or a fifth of the ceiling, the lower): $(awk -v a="${RPS[distinct]}" -v g="$goal_a" 'BEGIN { print (a >= g ? "met" : "NOT met") }')"
+goal_b=$(awk -v c="${P99[ceiling]}" 'BEGIN { x = 2 * c; printf "%.2f", (x > 10 ? x : 10) }')
+echo "(b) cached: p99 $(printf %.2f "${P99[cached]}") ms against the ceiling's $(printf %.2f "${P99[ceiling]}") ms; goal: within $goal_b ms (twice the ceiling's or 10 ms, the higher): $(awk -v p="${P99[cached]}" -v g="$goal_b" 'BEGIN { print (p <= g ? "met" : "NOT met") }')"
+echo "    throughput $(ratio "${RPS[cached]}" "${RPS[ceiling]}")x the ceiling's; mp3 $(ratio "${RPS[cached_mp3]}" "${RPS[ceiling_mp3]}")x its ceiling's"

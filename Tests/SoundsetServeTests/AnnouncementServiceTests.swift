@@ -1,0 +1,285 @@
+import Foundation
+import SoundsetAudio
+import SoundsetRuntime
+import SoundsetTestSupport
+import Testing
+
+@testable import SoundsetServe
+
+/// The service's answers without a socket: a request in, a response out.
+@Suite struct AnnouncementServiceTests {
+    private struct Served {
+        let folder: TemporaryDirectory
+        let service: AnnouncementService
+        var output: URL { folder.url.appendingPathComponent("Output") }
+
+        func get(_ target: String, method: String = "GET", headers: [String: String] = [:]) -> HTTPResponse {
+            service.respond(to: HTTPRequest(method: method, target: target, headers: headers))
+        }
+
+        func json(_ response: HTTPResponse) throws -> [String: Any] {
+            try JSONSerialization.jsonObject(with: response.body.data) as? [String: Any] ?? [:]
+        }
+
+        var id: String { (try? service.currentSet().get()) ?? "" }
+    }
+
+    private func served(
+        prefix: String? = "received", announcement: AnnouncementSettings = AnnouncementSettings(), frames: ((String) -> Int)? = nil, write: Bool = true
+    ) throws -> Served {
+        let folder = try TemporaryDirectory()
+        let output = folder.url.appendingPathComponent("Output")
+        if write { try FakeSets.write(in: output, prefix: prefix, announcement: announcement, frames: frames) }
+        return Served(folder: folder, service: AnnouncementService(ServeSettings(output: output, outputDisplay: "Output")))
+    }
+
+    @Test func healthAndSetDescribeTheSet() throws {
+        let server = try served()
+        defer { server.folder.remove() }
+        let health = server.get("/healthz")
+        #expect(health.status == 200)
+        #expect(String(decoding: health.body.data, as: UTF8.self) == "{\"set\":\"\(server.id)\",\"status\":\"ok\"}\n")
+        #expect(health.header("Cache-Control") == "no-store")
+
+        let set = server.get("/v1/set")
+        #expect(set.status == 200)
+        #expect(set.header("Content-Type") == "application/json")
+        let object = try server.json(set)
+        #expect(object["id"] as? String == server.id)
+        #expect(object["locale"] as? String == "zh-CN")
+        #expect(object["sampleRate"] as? Int == 8000)
+        #expect(object["container"] as? String == "caf")
+        let manifest = try Manifest.load(from: server.output.appendingPathComponent("manifest.json"))
+        let clips = object["clips"] as? [[String: Any]] ?? []
+        #expect(clips.map { $0["name"] as? String } == manifest.clips.map(\.name))
+        #expect(clips.map { $0["frames"] as? Int } == manifest.clips.map(\.frames))
+        #expect(clips.map { $0["seconds"] as? Double } == manifest.clips.map(\.seconds))
+    }
+
+    @Test func withoutAValidSetHealthIs503AndSoIsEverythingElse() throws {
+        let server = try served(write: false)
+        defer { server.folder.remove() }
+        for target in ["/healthz", "/v1/set", "/v1/plan/1", "/v1/announcements/1.wav"] {
+            let response = server.get(target)
+            #expect(response.status == 503, "\(target)")
+            let object = try server.json(response)
+            #expect(object["error"] as? String == "no valid sound set: Output has no manifest.json (run soundset build --output Output)", "\(target)")
+            #expect(object["hint"] as? String == "build the set; the server picks it up without a restart")
+        }
+        // A set whose clip is not the one its manifest describes is no valid set either.
+        try FakeSets.write(in: server.output, prefix: "received")
+        #expect(server.get("/healthz").status == 200)
+        let other = try served()
+        defer { other.folder.remove() }
+        try Data("not a sound".utf8).write(to: other.output.appendingPathComponent("Sounds/3.caf"))
+        let broken = try other.json(other.get("/healthz"))
+        #expect(
+            broken["error"] as? String == "no valid sound set: Output/Sounds/3.caf is not the file the manifest describes (run soundset build --output Output)")
+    }
+
+    @Test(arguments: [
+        ("/", 404), ("/v1", 404), ("/v1/", 404), ("/v1/set/", 404), ("/v1/set/x", 404), ("/v1/announcements", 404),
+        ("/v1/announcements/1.ogg", 404), ("/v1/announcements/12", 404), ("/v1/announcements/1.wav/x", 404), ("/v1/sets/abc", 404),
+        ("/v1/sets/abc/set", 404), ("/v1/../healthz", 404), ("/v1/%2e%2e/healthz", 404), ("/Output/manifest.json", 404),
+        ("/v1/announcements/..%2F..%2Fmanifest.json", 404), ("/v1/announcements/..%2F..%2F1.wav", 400), ("/v1/plan/1%00", 400), ("/v1/plan/%zz", 400),
+        ("/v1/plan/1.234", 400),
+        ("/v1/announcements/-1.wav", 400), ("/v1/announcements/1e5.mp3", 400),
+    ])
+    func errorStatuses(target: String, status: Int) throws {
+        let server = try served()
+        defer { server.folder.remove() }
+        let response = server.get(target)
+        #expect(response.status == status)
+        #expect(response.header("Content-Type") == "application/json")
+        let object = try server.json(response)
+        #expect(object["error"] is String)
+        #expect((object["hint"] as? String)?.isEmpty == false)
+    }
+
+    @Test func errorBodiesSayWhatIsWrong() throws {
+        let server = try served()
+        defer { server.folder.remove() }
+        let comma = try server.json(server.get("/v1/announcements/1,5.mp3"))
+        #expect(comma["error"] as? String == "'1,5': the amount has a decimal comma: write 1.5, with a point")
+        let encoded = try server.json(server.get("/v1/plan/1%2C5"))
+        #expect(encoded["error"] as? String == "'1,5': the amount has a decimal comma: write 1.5, with a point")
+        let unknown = try server.json(server.get("/v1/announcements/1.wav?prefx=none"))
+        #expect(unknown["error"] as? String == "unknown query parameter 'prefx'")
+        let twice = try server.json(server.get("/v1/announcements/1.wav?join=file&join=file"))
+        #expect(twice["error"] as? String == "the query parameter join is given more than once")
+        let join = try server.json(server.get("/v1/announcements/1.wav?join=crossfade"))
+        #expect(join["error"] as? String == "join must be speech or file, not 'crossfade'")
+        let whole = try server.json(server.get("/v1/announcements/1.wav?whole=yes"))
+        #expect(whole["error"] as? String == "whole must be 0 or 1, not 'yes'")
+        let path = try server.json(server.get("/v1/announcements/1.wav?prefix=..%2Fmanifest"))
+        #expect(path["error"] as? String == "prefix '../manifest' is not a clip name: only ASCII letters, digits, '_' and '-' are allowed")
+        let missing = server.get("/v1/announcements/1.wav?suffix=thanks")
+        #expect(missing.status == 400)
+        #expect(try server.json(missing)["error"] as? String == "the set has no clip 'thanks' for the suffix")
+    }
+
+    @Test func otherMethodsAre405WithAllow() throws {
+        let server = try served()
+        defer { server.folder.remove() }
+        for method in ["POST", "PUT", "DELETE", "OPTIONS", "PATCH", "get"] {
+            let response = server.get("/healthz", method: method)
+            #expect(response.status == 405, "\(method)")
+            #expect(response.header("Allow") == "GET, HEAD")
+        }
+        #expect(server.get("/healthz", method: "HEAD").status == 200)
+    }
+
+    @Test func aURIOver2KiBIs414() throws {
+        let server = try served()
+        defer { server.folder.remove() }
+        let base = "/v1/announcements/1.wav?prefix="
+        let exact = base + String(repeating: "a", count: 2048 - base.utf8.count)
+        #expect(server.get(exact).status == 400)  // read, and refused for its name's length
+        let over = server.get(exact + "a")
+        #expect(over.status == 414)
+        #expect(try server.json(over)["error"] as? String == "the request's URI is 2049 bytes, over the 2048 allowed")
+        #expect(server.get(exact + "a", method: "POST").status == 414)
+    }
+
+    @Test func pinnedURLsAreImmutableAndOnlyForTheCurrentSet() throws {
+        let server = try served()
+        defer { server.folder.remove() }
+        let pinned = server.get("/v1/sets/\(server.id)/announcements/12.wav")
+        #expect(pinned.status == 200)
+        #expect(pinned.header("Cache-Control") == "public, max-age=31536000, immutable")
+        let unpinned = server.get("/v1/announcements/12.wav")
+        #expect(unpinned.header("Cache-Control") == "public, max-age=60")
+        #expect(unpinned.body.data == pinned.body.data)
+        #expect(unpinned.header("ETag") == pinned.header("ETag"))
+        #expect(server.get("/v1/sets/\(server.id)/plan/12").header("Cache-Control") == "public, max-age=31536000, immutable")
+
+        let other = server.get("/v1/sets/0123456789/announcements/12.wav")
+        #expect(other.status == 404)
+        let object = try server.json(other)
+        #expect(object["set"] as? String == server.id)
+        #expect(object["error"] as? String == "the set '0123456789' is not served here: the current set is \(server.id)")
+        #expect(object["hint"] as? String == "ask for /v1/sets/\(server.id)/announcements/12.wav, or the unpinned /v1/announcements/12.wav")
+    }
+
+    @Test func entityTagsNameTheSetAmountOptionsAndFormat() throws {
+        let server = try served()
+        defer { server.folder.remove() }
+        let first = server.get("/v1/announcements/12.wav")
+        let etag = try #require(first.header("ETag"))
+        #expect(etag.hasPrefix("\"\(server.id)-") && etag.hasSuffix("\"") && !etag.hasPrefix("W/"))
+        #expect(server.get("/v1/announcements/12.wav").header("ETag") == etag)
+        // The set's own prefix named or left out: the same announcement, the same tag.
+        #expect(server.get("/v1/announcements/12.wav?prefix=received").header("ETag") == etag)
+        #expect(server.get("/v1/announcements/12.00.wav").header("ETag") == etag)
+        var others: Set<String> = [etag]
+        for target in [
+            "/v1/announcements/12.mp3", "/v1/announcements/12.caf", "/v1/announcements/12.aiff", "/v1/announcements/12.01.wav",
+            "/v1/announcements/12.wav?prefix=none", "/v1/announcements/12.wav?join=file", "/v1/announcements/12.wav?whole=1",
+            "/v1/plan/12",
+        ] {
+            let tag = try #require(server.get(target).header("ETag"), "\(target)")
+            #expect(others.insert(tag).inserted, "\(target)")
+        }
+
+        for field in [etag, "W/\(etag)", "\"other\", \(etag)", "*"] {
+            let cached = server.get("/v1/announcements/12.wav", headers: ["if-none-match": field])
+            #expect(cached.status == 304, "\(field)")
+            #expect(cached.body.count == 0)
+            #expect(cached.header("ETag") == etag)
+        }
+        #expect(server.get("/v1/announcements/12.wav", headers: ["if-none-match": "\"other\""]).status == 200)
+        let plan = try #require(server.get("/v1/plan/12").header("ETag"))
+        #expect(server.get("/v1/plan/12", headers: ["if-none-match": plan]).status == 304)
+    }
+
+    @Test func theAnnouncersRulesDecideWhatPlays() throws {
+        // received lasts 2 s, every other clip 0.5 s: "1" whole lasts about 3 s, without the prefix 1 s.
+        var settings = AnnouncementSettings(bannerSeconds: 2, leadInMs: 100)
+        let server = try served(announcement: settings, frames: { $0 == "received" ? 16_000 : 4_000 })
+        defer { server.folder.remove() }
+        let manifest = try Manifest.load(from: server.output.appendingPathComponent("manifest.json"))
+        settings = manifest.announcement!
+        let full = try Planner(manifest: manifest).plan(Amount("1"), announcement: settings)
+        var bareSettings = settings
+        bareSettings.prefix = nil
+        let bare = try Planner(manifest: manifest).plan(Amount("1"), announcement: bareSettings)
+        #expect(full.clips == ["received", "1", "yuan"])
+        #expect(Double(800 + full.totalFrames) / 8000 > 2 && Double(800 + bare.totalFrames) / 8000 <= 2)
+
+        func frames(_ target: String) throws -> Int {
+            let response = server.get(target)
+            #expect(response.status == 200, "\(target)")
+            return try SoundData(parsing: response.body.data, name: target).frames
+        }
+        // Over the banner whole: the prefix is dropped, the lead-in kept.
+        #expect(try frames("/v1/announcements/1.caf") == 800 + bare.totalFrames)
+        // whole=1: everything, no lead-in.
+        #expect(try frames("/v1/announcements/1.caf?whole=1") == full.totalFrames)
+        // A prefix that fits plays.
+        let fitting = try Planner(manifest: manifest).plan(Amount("1"), announcement: bareSettings)
+        #expect(try frames("/v1/announcements/1.caf?prefix=none") == 800 + fitting.totalFrames)
+        // The plan is what soundset plan prints: the whole plan, as planned.
+        let plan = server.get("/v1/plan/1")
+        #expect(String(decoding: plan.body.data, as: UTF8.self) == (try JSONFormatting.text(full)) + "\n")
+    }
+
+    @Test func aNewSetIsPickedUpAndARequestUnderWayKeepsItsOwn() throws {
+        let folder = try TemporaryDirectory()
+        defer { folder.remove() }
+        let output = folder.url.appendingPathComponent("Output")
+        try FakeSets.write(in: output, prefix: "received")
+        let source = SetSource(output: output, display: "Output")
+        let before = try source.current().get()
+        #expect(try source.current().get() === before)  // unchanged: the same set, not read again
+
+        // A build's swap: the new set is staged beside the folder and renamed into its place, and
+        // the old one removed.
+        let staging = folder.url.appendingPathComponent("staging")
+        try FakeSets.write(in: staging, prefix: "received", frames: { _ in 500 })
+        try FileManager.default.moveItem(at: output, to: folder.url.appendingPathComponent("retired"))
+        try FileManager.default.moveItem(at: staging, to: output)
+        try FileManager.default.removeItem(at: folder.url.appendingPathComponent("retired"))
+
+        let after = try source.current().get()
+        #expect(after.id != before.id)
+        #expect(after.set.manifest.clips.allSatisfy { $0.frames == 500 })
+        // The request that began before the swap composes its own set, whole, though its files are gone.
+        let sound = try AnnouncementRenderer.render(amount: Amount("2.22"), options: AnnouncementOptions(), format: .caf, set: before)
+        let oldPlan = try AnnouncementRenderer.plan(Amount("2.22"), options: AnnouncementOptions(), set: before)
+        #expect(try SoundData(parsing: sound, name: "old").frames == oldPlan.totalFrames)
+        #expect(oldPlan.steps.allSatisfy { $0.frames != 500 })
+        let newPlan = try AnnouncementRenderer.plan(Amount("2.22"), options: AnnouncementOptions(), set: after)
+        let newSound = try AnnouncementRenderer.render(amount: Amount("2.22"), options: AnnouncementOptions(), format: .caf, set: after)
+        #expect(try SoundData(parsing: newSound, name: "new").frames == newPlan.totalFrames)
+    }
+
+    @Test(arguments: [Container.caf, .wav, .aiff], [Encoding.pcm16, .ulaw, .alaw])
+    func everyContainerHoldsTheSameSamples(container: Container, encoding: Encoding) throws {
+        let folder = try TemporaryDirectory()
+        defer { folder.remove() }
+        let output = folder.url.appendingPathComponent("Output")
+        try FakeSets.write(in: output, container: container, encoding: encoding, prefix: "received")
+        let service = AnnouncementService(ServeSettings(output: output, outputDisplay: "Output"))
+        var decoded: [String: [Float]] = [:]
+        for format in AudioFormat.allCases where format != .mp3 {
+            let response = service.respond(to: HTTPRequest(method: "GET", target: "/v1/announcements/2.22.\(format.rawValue)"))
+            #expect(response.status == 200)
+            let file = try SoundFile.open(bytes: response.body.data, path: "a.\(format.rawValue)")
+            #expect(file.info.container == format.container)
+            #expect(file.info.encoding == encoding)
+            #expect(file.info.sampleRate == 8000)
+            decoded[format.rawValue] = try file.readAll()
+        }
+        let own = try #require(decoded[container.rawValue])
+        #expect(own.count > 1000)
+        for (name, samples) in decoded { #expect(samples == own, "\(name) from \(container.rawValue) \(encoding.rawValue)") }
+        let mp3 = service.respond(to: HTTPRequest(method: "GET", target: "/v1/announcements/2.22.mp3"))
+        #expect(try SoundFile.open(bytes: mp3.body.data, path: "a.mp3").info.sampleRate == 8000)
+    }
+
+    @Test func accessLinesAreOneLineWhateverTheTarget() {
+        let line = AnnouncementService.accessLine(
+            HTTPExchange(method: "GET", target: "/v1/plan/1\n2\u{1B}[31m", status: 400, bytes: 120, seconds: 0.0123))
+        #expect(line == "GET /v1/plan/1\\n2\\u{1B}[31m 400 120 12.3 ms")
+    }
+}
