@@ -167,7 +167,7 @@ public enum Checker {
         let fix = rebuild.map { ": run \($0)" } ?? ""
         let data: Data
         do { data = try RegularFile.read(sounds.appendingPathComponent(clip.file), maxBytes: Composer.maxClipBytes) } catch {
-            return CheckProblem("integrity", path, "\(error.reason == "is missing" ? "missing" : error.reason)\(fix)")
+            return CheckProblem("integrity", path, "\(error.kind == .missing ? "missing" : error.reason)\(fix)")
         }
         guard SHA256.hex(data) == clip.sha256 else {
             return CheckProblem("integrity", path, "its sha256 differs from the manifest's (damaged or edited by hand)\(fix)")

@@ -64,9 +64,9 @@ struct AnnouncementQueue: Codable, Equatable {
         let name = "\(SoundSetLayout.stateName)/\(group.queueFile.lastPathComponent)"
         let data: Data
         do { data = try RegularFile.read(group.queueFile, maxBytes: maxBytes) } catch {
-            if error.reason == "is missing" { return (AnnouncementQueue(), nil) }
+            if error.kind == .missing { return (AnnouncementQueue(), nil) }
             // Not ours to keep: an empty folder or a FIFO in its place would block every save.
-            if error.reason == "is not a regular file" { group.removeStray(group.queueFile) }
+            if error.kind == .notRegularFile { group.removeStray(group.queueFile) }
             return (AnnouncementQueue(), "\(name) \(error.reason), so the queue was started again")
         }
         guard let queue = try? JSONDecoder().decode(AnnouncementQueue.self, from: data), queue.isSound else {

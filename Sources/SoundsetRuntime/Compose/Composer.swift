@@ -125,7 +125,7 @@ public enum Composer {
     static func verifiedClip(_ file: String, clip: Manifest.Clip, manifest: Manifest, in folder: URL) throws(ComposeError) -> SoundData {
         let data: Data
         do { data = try RegularFile.read(folder.appendingPathComponent(file), maxBytes: maxClipBytes) } catch {
-            throw error.reason == "is missing" ? .missing(file) : .unreadable(file, "the clip file \(error.reason)")
+            throw error.kind == .missing ? .missing(file) : .unreadable(file, "the clip file \(error.reason)")
         }
         guard SHA256Digest.hex(data) == clip.sha256 else {
             throw .stale(clip: clip.name, file: file, reason: "its sha256 differs from the manifest's")
