@@ -85,7 +85,7 @@ actor BuiltSet {
         let report = try await check { folder in
             try flipBits(0x01, at: 1, fromTheEndOf: folder.appendingPathComponent("Assets/5.wav"))
         }
-        #expect(report.problems == [CheckProblem("freshness", "Assets/5.wav", "changed since the last build: run soundset build --assets Assets --output Output")])
+        #expect(report.problems == [CheckProblem(.freshness, "Assets/5.wav", "changed since the last build: run soundset build --assets Assets --output Output")])
         #expect(!report.ok)
     }
 
@@ -93,14 +93,14 @@ actor BuiltSet {
         let report = try await check { folder in
             try WAVFile.write(Takes.word().samples, to: folder.appendingPathComponent("Assets/liang.wav"), rate: 16000)
         }
-        #expect(report.problems == [CheckProblem("freshness", "Assets/liang.wav", "was added since the last build: run soundset build --assets Assets --output Output")])
+        #expect(report.problems == [CheckProblem(.freshness, "Assets/liang.wav", "was added since the last build: run soundset build --assets Assets --output Output")])
     }
 
     @Test func aDeletedCopyIsMissing() async throws {
         let report = try await check { folder in
             try FileManager.default.removeItem(at: folder.appendingPathComponent("Output/Sounds/5Copy.caf"))
         }
-        #expect(report.problems == [CheckProblem("integrity", "Output/Sounds/5Copy.caf", "missing: run soundset build --assets Assets --output Output")])
+        #expect(report.problems == [CheckProblem(.integrity, "Output/Sounds/5Copy.caf", "missing: run soundset build --assets Assets --output Output")])
     }
 
     @Test func aFlippedByteIsDamage() async throws {
@@ -109,7 +109,7 @@ actor BuiltSet {
         }
         #expect(
             report.problems == [
-                CheckProblem("integrity", "Output/Sounds/7.caf", "its sha256 differs from the manifest's (damaged or edited by hand): run soundset build --assets Assets --output Output")
+                CheckProblem(.integrity, "Output/Sounds/7.caf", "its sha256 differs from the manifest's (damaged or edited by hand): run soundset build --assets Assets --output Output")
             ])
     }
 
@@ -121,7 +121,7 @@ actor BuiltSet {
             }
         }
         #expect(report.problems.count == 1)
-        #expect(report.problems.first?.check == "integrity")
+        #expect(report.problems.first?.check == .integrity)
         #expect(report.problems.first?.subject == "Output/Sounds/yuan.caf")
         #expect(report.problems.first?.message.hasSuffix("s in the manifest is not its frames / sampleRate): run soundset build --assets Assets --output Output") == true)
     }
@@ -131,7 +131,7 @@ actor BuiltSet {
             try writeConfig(folder, #"{"sampleRate": 16000, "announcement": {"prefix": "received"}, "limits": {"maxSeconds": {"*": 1.2, "rec*": 0.5}}}"#)
         }
         #expect(report.problems.count == 1, "\(report.problems)")
-        #expect(report.problems.first?.check == "durations")
+        #expect(report.problems.first?.check == .durations)
         #expect(report.problems.first?.subject == "Output/Sounds/received.caf")
         #expect(report.problems.first?.message.hasSuffix("over the 0.5 s limit for 'rec*': re-record it as one word or raise limits.maxSeconds") == true)
     }
@@ -158,7 +158,7 @@ actor BuiltSet {
         // The chain's budget, then the banner's (BannerBudgetTests).
         #expect(report.problems.count == 2, "\(report.problems)")
         #expect(report.problems.last?.message.hasPrefix("the composed announcement of ") == true)
-        #expect(report.problems.first?.check == "budget")
+        #expect(report.problems.first?.check == .budget)
         #expect(report.problems.first?.subject == "Assets/soundset.json")
         let budget = try #require(report.budget)
         #expect(budget.seconds > limit)
@@ -182,7 +182,7 @@ actor BuiltSet {
         #expect(
             report.problems == [
                 CheckProblem(
-                    "completeness", "Output/manifest.json",
+                    .completeness, "Output/manifest.json",
                     "the zh-CN reading needs clips the set lacks: 5 (record it as Assets/5.wav and run soundset build --assets Assets --output Output)")
             ])
         #expect(report.budget == nil)
@@ -199,7 +199,7 @@ actor BuiltSet {
         #expect(
             report.problems == [
                 CheckProblem(
-                    "completeness", "Output/manifest.json",
+                    .completeness, "Output/manifest.json",
                     "these clips can follow themselves but have no copy: 9 (add them to copies in soundset.json and run soundset build --assets Assets --output Output)")
             ])
     }
@@ -208,11 +208,11 @@ actor BuiltSet {
         let unlisted = try await check { folder in
             try Data("x".utf8).write(to: folder.appendingPathComponent("Output/Sounds/stray.mp3"))
         }
-        #expect(unlisted.problems == [CheckProblem("integrity", "Output/Sounds/stray.mp3", "is not listed in the manifest, so soundset did not write it: move it out (the build replaces the folder whole)")])
+        #expect(unlisted.problems == [CheckProblem(.integrity, "Output/Sounds/stray.mp3", "is not listed in the manifest, so soundset did not write it: move it out (the build replaces the folder whole)")])
         let missing = try await check { folder in
             try FileManager.default.removeItem(at: folder.appendingPathComponent("Output/manifest.json"))
         }
-        #expect(missing.problems == [CheckProblem("integrity", "Output/manifest.json", "missing or unreadable: run soundset build --assets Assets --output Output")])
+        #expect(missing.problems == [CheckProblem(.integrity, "Output/manifest.json", "missing or unreadable: run soundset build --assets Assets --output Output")])
     }
 
     /// Hand-edited manifests the runtime refuses are refused by the check too, with the same reason.
@@ -231,7 +231,7 @@ actor BuiltSet {
         ]
         for (edit, reason) in edits {
             let report = try await check { folder in try editManifest(in: folder, edit) }
-            #expect(report.problems == [CheckProblem("integrity", "Output/manifest.json", "not a soundset manifest (\(reason)): run soundset build --assets Assets --output Output")])
+            #expect(report.problems == [CheckProblem(.integrity, "Output/manifest.json", "not a soundset manifest (\(reason)): run soundset build --assets Assets --output Output")])
             #expect(!report.ok)
         }
     }
@@ -242,7 +242,7 @@ extension CheckTests {
         let report = try await check { folder in
             try flipBits(0x01, at: 1, fromTheEndOf: folder.appendingPathComponent("Output/Sounds/3Copy.caf"))
         }
-        #expect(report.problems == [CheckProblem("integrity", "Output/Sounds/3Copy.caf", "is not byte-identical to 3.caf as built: run soundset build --assets Assets --output Output")])
+        #expect(report.problems == [CheckProblem(.integrity, "Output/Sounds/3Copy.caf", "is not byte-identical to 3.caf as built: run soundset build --assets Assets --output Output")])
     }
 }
 
@@ -251,13 +251,13 @@ extension CheckTests {
         let report = try await check { folder in
             try FileManager.default.removeItem(at: folder.appendingPathComponent("Output/Sounds/5.caf"))
         }
-        #expect(report.problems == [CheckProblem("integrity", "Output/Sounds/5.caf", "missing: run soundset build --assets Assets --output Output")])
+        #expect(report.problems == [CheckProblem(.integrity, "Output/Sounds/5.caf", "missing: run soundset build --assets Assets --output Output")])
         let fifo = try await check { folder in
             let clip = folder.appendingPathComponent("Output/Sounds/5.caf")
             try FileManager.default.removeItem(at: clip)
             #expect(mkfifo(clip.path, 0o644) == 0)
         }
-        #expect(fifo.problems == [CheckProblem("integrity", "Output/Sounds/5.caf", "is not a regular file: run soundset build --assets Assets --output Output")])
+        #expect(fifo.problems == [CheckProblem(.integrity, "Output/Sounds/5.caf", "is not a regular file: run soundset build --assets Assets --output Output")])
     }
 }
 
@@ -323,7 +323,7 @@ extension CheckTests {
         let smallest = try Amount(minorUnits: Int64(whole.firstIndex { Double($0) > short * 16000 }!))
         // The advice names the amount's longest word, and a lower tempo (the set's is 1).
         let message = try #require(failing.problems.count == 1 ? failing.problems.first : nil)
-        #expect(message.check == "budget" && message.subject == "Assets/soundset.json")
+        #expect(message.check == .budget && message.subject == "Assets/soundset.json")
         let opening = String(
             format: "the composed announcement of %@ lasts %.3f s even without its prefix, over the %g s banner, which cuts it off: record faster takes (its longest word is ",
             worst.description, Double(bare.max()!) / 16000, short)

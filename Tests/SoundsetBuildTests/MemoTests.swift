@@ -21,7 +21,7 @@ import Testing
         Checker.run(
             assets: folder.appendingPathComponent("Assets"), assetsDisplay: "Assets", output: folder.appendingPathComponent("Output"),
             outputDisplay: "Output"
-        ).problems.filter { $0.check == "integrity" || $0.check == "freshness" }
+        ).problems.filter { $0.check == .integrity || $0.check == .freshness }
     }
 
     /// Build; change the configuration and build without the cache; build; restore it and build.

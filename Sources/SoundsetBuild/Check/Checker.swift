@@ -1,5 +1,6 @@
 import Foundation
 import SoundsetAudio
+import SoundsetBudget
 import SoundsetRuntime
 
 /// `soundset check`: reads Assets and Output, writes nothing but the shared lock it reads under
@@ -28,7 +29,7 @@ public enum Checker {
             }
         } catch {
             let problem = error as? BuildProblem ?? BuildProblem(outputDisplay, "\(error)")
-            return CheckReport(ok: false, problems: [CheckProblem("integrity", problem.subject, problem.message)], budget: nil, clips: 0)
+            return CheckReport(ok: false, problems: [CheckProblem(.integrity, problem.subject, problem.message)], budget: nil, clips: 0)
         }
     }
 
@@ -46,13 +47,13 @@ public enum Checker {
         if case .failure(let folder) = AssetCatalog.listing(assets) {
             // Nothing in it can be read (or there is no such folder): the folder is the one problem
             // to name, not each recording and setting as if removed since the build.
-            return CheckReport(ok: false, problems: [CheckProblem("freshness", assetsDisplay, folder.message(assetsDisplay))], budget: nil, clips: 0)
+            return CheckReport(ok: false, problems: [CheckProblem(.freshness, assetsDisplay, folder.message(assetsDisplay))], budget: nil, clips: 0)
         }
         do {
             configuration = try ConfigurationLoader.load(from: assets.appendingPathComponent(ConfigurationLoader.fileName), displayPath: configPath)
         } catch {
             configurationValid = false
-            problems += error.problems.map { CheckProblem("configuration", $0.subject, $0.message) }
+            problems += error.problems.map { CheckProblem(.configuration, $0.subject, $0.message) }
         }
 
         let manifestPath = "\(outputDisplay)/\(SoundSetLayout.manifestName)"
@@ -65,7 +66,7 @@ public enum Checker {
                 message = "schema version \(found) is newer than this soundset reads (\(supported)): update soundset"
             case .invalid(_, let reason): message = "not a soundset manifest (\(reason)): run \(rebuild)"
             }
-            problems.append(CheckProblem("integrity", manifestPath, message))
+            problems.append(CheckProblem(.integrity, manifestPath, message))
             return CheckReport(ok: false, problems: problems, budget: nil, clips: 0)
         }
 
@@ -102,7 +103,7 @@ public enum Checker {
         if missing.isEmpty, let configuration {
             let result = worstCase(manifest, locale: manifest.locale, configuration: configuration)
             budget = result.budget
-            problems += result.problems.map { CheckProblem("budget", configPath, $0) }
+            problems += result.problems.map { CheckProblem(.budget, configPath, $0) }
         }
         return CheckReport(ok: problems.isEmpty, problems: problems, budget: budget, clips: manifest.clips.count)
     }
@@ -120,7 +121,7 @@ public enum Checker {
             if let copy = clip.copy { listed.insert(copy) }
             let path = "\(soundsDisplay)/\(clip.file)"
             if placed.contains(clip.file) {
-                if FileStamp(path: sounds.appendingPathComponent(clip.file).path) == nil { problems.append(CheckProblem("integrity", path, "missing\(fix)")) }
+                if FileStamp(path: sounds.appendingPathComponent(clip.file).path) == nil { problems.append(CheckProblem(.integrity, path, "missing\(fix)")) }
             } else if let problem = fileProblem(clip, manifest: manifest, in: sounds, path: path, rebuild: rebuild) {
                 problems.append(problem)
             }
@@ -130,17 +131,17 @@ public enum Checker {
                     // Compared with the original as built (its recorded sha256), so a damaged original
                     // is reported once, not again through its copy.
                     if SHA256.hex(copyData) != clip.sha256 {
-                        problems.append(CheckProblem("integrity", copyPath, "is not byte-identical to \(clip.file) as built\(fix)"))
+                        problems.append(CheckProblem(.integrity, copyPath, "is not byte-identical to \(clip.file) as built\(fix)"))
                     }
                 } else {
-                    problems.append(CheckProblem("integrity", copyPath, "missing\(fix)"))
+                    problems.append(CheckProblem(.integrity, copyPath, "missing\(fix)"))
                 }
             }
         }
         let present = OutputFolder.clipFiles(in: sounds)
         for name in present.sorted() where !listed.contains(name) {
             problems.append(
-                CheckProblem("integrity", "\(soundsDisplay)/\(ClipName.printable(name))", "is not listed in the manifest, so soundset did not write it: move it out (the build replaces the folder whole)"))
+                CheckProblem(.integrity, "\(soundsDisplay)/\(ClipName.printable(name))", "is not listed in the manifest, so soundset did not write it: move it out (the build replaces the folder whole)"))
         }
         return problems
     }
@@ -155,7 +156,7 @@ public enum Checker {
         if let stranger = OutputFolder.unwritten(in: output, entries: entries, manifest: manifest), !listedHere.contains(stranger) {
             problems.append(
                 CheckProblem(
-                    "integrity", "\(outputDisplay)/\(ClipName.printable(stranger))",
+                    .integrity, "\(outputDisplay)/\(ClipName.printable(stranger))",
                     "soundset did not write it, and the next build will not replace \(outputDisplay) while it is there: move it out"))
         }
         return problems
@@ -167,13 +168,13 @@ public enum Checker {
         let fix = rebuild.map { ": run \($0)" } ?? ""
         let data: Data
         do { data = try RegularFile.read(sounds.appendingPathComponent(clip.file), maxBytes: Composer.maxClipBytes) } catch {
-            return CheckProblem("integrity", path, "\(error.kind == .missing ? "missing" : error.reason)\(fix)")
+            return CheckProblem(.integrity, path, "\(error.kind == .missing ? "missing" : error.reason)\(fix)")
         }
         guard SHA256.hex(data) == clip.sha256 else {
-            return CheckProblem("integrity", path, "its sha256 differs from the manifest's (damaged or edited by hand)\(fix)")
+            return CheckProblem(.integrity, path, "its sha256 differs from the manifest's (damaged or edited by hand)\(fix)")
         }
         guard let info = try? SoundFile.open(bytes: data, path: path).info else {
-            return CheckProblem("integrity", path, "cannot be decoded\(fix)")
+            return CheckProblem(.integrity, path, "cannot be decoded\(fix)")
         }
         var differences: [String] = []
         if info.frames != clip.frames { differences.append("\(info.frames) frames, the manifest says \(clip.frames)") }
@@ -187,7 +188,7 @@ public enum Checker {
             differences.append("\(clip.seconds) s in the manifest is not its frames / sampleRate")
         }
         guard differences.isEmpty else {
-            return CheckProblem("integrity", path, "the file and the manifest disagree (\(differences.joined(separator: "; ")))\(fix)")
+            return CheckProblem(.integrity, path, "the file and the manifest disagree (\(differences.joined(separator: "; ")))\(fix)")
         }
         return nil
     }
@@ -200,16 +201,16 @@ public enum Checker {
         if manifest.toolVersion != ToolVersion.current {
             problems.append(
                 CheckProblem(
-                    "freshness", manifestPath, "built by soundset \(ClipName.printable(manifest.toolVersion)), this is \(ToolVersion.current): run \(rebuild)")
+                    .freshness, manifestPath, "built by soundset \(ClipName.printable(manifest.toolVersion)), this is \(ToolVersion.current): run \(rebuild)")
             )
         }
         if let configuration, configuration.hash != manifest.configurationHash {
-            problems.append(CheckProblem("freshness", configPath, "changed since the last build: run \(rebuild)"))
+            problems.append(CheckProblem(.freshness, configPath, "changed since the last build: run \(rebuild)"))
         }
         let listed: [String]
         switch AssetCatalog.listing(assets) {
         case .success(let names): listed = names
-        case .failure(let folder): return problems + [CheckProblem("freshness", assetsDisplay, folder.message(assetsDisplay))]
+        case .failure(let folder): return problems + [CheckProblem(.freshness, assetsDisplay, folder.message(assetsDisplay))]
         }
         let files = listed
             .filter { name in
@@ -221,19 +222,19 @@ public enum Checker {
         for name in files.sorted() {
             let path = "\(assetsDisplay)/\(ClipName.printable(name))"
             guard let sha = recorded[name] else {
-                problems.append(CheckProblem("freshness", path, "was added since the last build: run \(rebuild)"))
+                problems.append(CheckProblem(.freshness, path, "was added since the last build: run \(rebuild)"))
                 continue
             }
             do {
                 if try SHA256.hex(fileAt: assets.appendingPathComponent(name)) != sha {
-                    problems.append(CheckProblem("freshness", path, "changed since the last build: run \(rebuild)"))
+                    problems.append(CheckProblem(.freshness, path, "changed since the last build: run \(rebuild)"))
                 }
             } catch {
-                problems.append(CheckProblem("freshness", path, error.reason))
+                problems.append(CheckProblem(.freshness, path, error.reason))
             }
         }
         for name in recorded.keys.sorted() where !files.contains(name) {
-            problems.append(CheckProblem("freshness", "\(assetsDisplay)/\(ClipName.printable(name))", "was removed since the last build: run \(rebuild)"))
+            problems.append(CheckProblem(.freshness, "\(assetsDisplay)/\(ClipName.printable(name))", "was removed since the last build: run \(rebuild)"))
         }
         return problems
     }
@@ -244,18 +245,18 @@ public enum Checker {
         for pattern in (configuration.limits.maxSeconds ?? [:]).keys.sorted() where !manifest.clips.contains(where: { ClipPattern.matches(pattern, $0.name) }) {
             problems.append(
                 CheckProblem(
-                    "durations", configPath,
+                    .durations, configPath,
                     "limits.maxSeconds: '\(ClipName.printable(pattern))' matches no clip of the set: correct it (soundset clips lists the names)"))
         }
         for clip in manifest.clips {
             let path = "\(soundsDisplay)/\(ClipName.printable(clip.file))"
             let seconds = Double(clip.frames) / Double(max(1, manifest.sampleRate))
             if seconds >= AssetCatalog.maxSeconds {
-                problems.append(CheckProblem("durations", path, String(format: "lasts %.3f s; iOS plays the default sound for 30 s or more", seconds)))
+                problems.append(CheckProblem(.durations, path, String(format: "lasts %.3f s; iOS plays the default sound for 30 s or more", seconds)))
             } else if case let limit = configuration.maxSeconds(for: clip.name), seconds > limit.seconds {
                 problems.append(
                     CheckProblem(
-                        "durations", path,
+                        .durations, path,
                         String(
                             format: "lasts %.3f s, over the %g s limit for %@: re-record it as one word or raise limits.maxSeconds",
                             seconds, limit.seconds, "'\(limit.pattern)'")))
@@ -263,7 +264,7 @@ public enum Checker {
             if seconds < configuration.limits.minSeconds {
                 problems.append(
                     CheckProblem(
-                        "durations", path,
+                        .durations, path,
                         String(
                             format: "lasts %.3f s, under the %g s minimum: re-record it or lower limits.minSeconds", seconds, configuration.limits.minSeconds)))
             }
@@ -274,10 +275,10 @@ public enum Checker {
     static func format(_ manifest: Manifest, manifestPath: String, rebuild: String) -> [CheckProblem] {
         var problems: [CheckProblem] = []
         if manifest.channels != 1 {
-            problems.append(CheckProblem("format", manifestPath, "\(manifest.channels) channels; notification sounds are built mono: run \(rebuild)"))
+            problems.append(CheckProblem(.format, manifestPath, "\(manifest.channels) channels; notification sounds are built mono: run \(rebuild)"))
         }
         if manifest.sampleRate > 48000 || manifest.sampleRate < 8000 {
-            problems.append(CheckProblem("format", manifestPath, "\(manifest.sampleRate) Hz is outside 8000-48000 Hz: set sampleRate and run \(rebuild)"))
+            problems.append(CheckProblem(.format, manifestPath, "\(manifest.sampleRate) Hz is outside 8000-48000 Hz: set sampleRate and run \(rebuild)"))
         }
         return problems
     }
@@ -319,7 +320,7 @@ public enum Checker {
         if !missing.isEmpty {
             problems.append(
                 CheckProblem(
-                    "completeness", manifestPath,
+                    .completeness, manifestPath,
                     "the \(locale.rawValue) reading needs clips the set lacks: \(missing.joined(separator: ", ")) (\(recordHint(missing, assetsDisplay: assetsDisplay)) and run \(rebuild))"
                         + nearMisses(missing, in: manifest, assetsDisplay: assetsDisplay)
                 ))
@@ -330,7 +331,7 @@ public enum Checker {
         if !missingCopies.isEmpty {
             problems.append(
                 CheckProblem(
-                    "completeness", manifestPath,
+                    .completeness, manifestPath,
                     "these clips can follow themselves but have no copy: \(missingCopies.joined(separator: ", ")) (add them to copies in soundset.json and run \(rebuild))"
                 ))
         }

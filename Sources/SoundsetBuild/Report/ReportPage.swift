@@ -81,7 +81,7 @@ enum ReportPage {
         } else {
             page += "<ul class=\"warnings\">\n"
             for problem in data.check.problems {
-                page += "<li class=\"check\"><b>check: \(escape(problem.check))</b> \(escape(problem.subject)): \(escape(problem.message))</li>\n"
+                page += "<li class=\"check\"><b>check: \(escape(problem.check.rawValue))</b> \(escape(problem.subject)): \(escape(problem.message))</li>\n"
             }
             for (name, warning) in warnings { page += "<li><a href=\"#clip-\(escape(name))\"><b>\(escape(name))</b></a>: \(escape(warning))</li>\n" }
             page += "</ul>\n"
