@@ -3,7 +3,8 @@ import PackageDescription
 
 // Layers point one way: soundset (executable) -> SoundsetCLI -> SoundsetBuild -> SoundsetAudio -> C modules.
 // (SoundsetBuild reaches one C module itself, CSystem: a header of system calls, no library.)
-// SoundsetRuntime is what an iOS app imports: it depends on Foundation only.
+// SoundsetRuntime is what an iOS app imports: it depends on Foundation only. SoundsetBudget (the exact
+// worst-case search the check runs) is Foundation only too, over the runtime, and no app links it.
 let package = Package(
     name: "soundset",
     platforms: [.macOS(.v13), .iOS(.v15)],
@@ -31,8 +32,9 @@ let package = Package(
         .systemLibrary(name: "CSystem"),
 
         .target(name: "SoundsetRuntime"),
+        .target(name: "SoundsetBudget", dependencies: ["SoundsetRuntime"]),
         .target(name: "SoundsetAudio", dependencies: ["CSndFile", "CSampleRate", "CEBUR128", "CCrypto", "CRubberBand", "SoundsetRuntime"]),
-        .target(name: "SoundsetBuild", dependencies: ["SoundsetAudio", "SoundsetRuntime", "CSystem"]),
+        .target(name: "SoundsetBuild", dependencies: ["SoundsetAudio", "SoundsetRuntime", "SoundsetBudget", "CSystem"]),
         .target(name: "SoundsetCLI", dependencies: ["SoundsetBuild", "SoundsetRuntime"]),
         .executableTarget(name: "soundset", dependencies: ["SoundsetCLI"]),
 
@@ -44,6 +46,7 @@ let package = Package(
         .testTarget(name: "SoundsetAudioTests", dependencies: ["SoundsetAudio", "SoundsetTestSupport"]),
         .testTarget(name: "SoundsetBuildTests", dependencies: ["SoundsetBuild", "SoundsetTestSupport"]),
         .testTarget(name: "SoundsetRuntimeTests", dependencies: ["SoundsetRuntime", "SoundsetRuntimeTestSupport"], exclude: ["Vectors"]),
+        .testTarget(name: "SoundsetBudgetTests", dependencies: ["SoundsetBudget", "SoundsetRuntime", "SoundsetRuntimeTestSupport"]),
         .testTarget(name: "SoundsetCLITests", dependencies: ["SoundsetTestSupport", "SoundsetRuntimeTestSupport", "SoundsetRuntime"]),
     ],
     swiftLanguageModes: [.v6]
