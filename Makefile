@@ -69,7 +69,7 @@ watch: build
 report-screenshot: sounds
 	@command -v chromium >/dev/null 2>&1 || apt-get install -y -qq chromium >/dev/null
 	chromium --headless --no-sandbox --disable-gpu --hide-scrollbars --window-size=1200,2400 \
-	  --screenshot=$(CURDIR)/.build/report.png file://$(CURDIR)/$(OUTPUT)/report.html
+	  --screenshot=$(CURDIR)/.build/report.png file://$(CURDIR)/$(OUTPUT).report.html
 	@echo "wrote .build/report.png"
 
 # Warnings are errors; Swift 6 language mode already checks concurrency strictly. First the

@@ -74,6 +74,7 @@ public enum Checker {
         let soundsDisplay = "\(outputDisplay)/\(SoundSetLayout.soundsName)"
         problems += integrity(manifest, sounds: sounds, soundsDisplay: soundsDisplay, manifestPath: manifestPath, rebuild: rebuild)
         problems += foreign(in: output, outputDisplay: outputDisplay, manifest: manifest)
+        problems += reports(of: manifest, output: output, outputDisplay: outputDisplay, rebuild: rebuild)
         problems += freshness(
             manifest, assets: assets, assetsDisplay: assetsDisplay, configuration: configurationValid ? configuration : nil,
             configPath: configPath, manifestPath: manifestPath, rebuild: rebuild)
@@ -94,7 +95,8 @@ public enum Checker {
         let manifestPath = "\(outputDisplay)/\(SoundSetLayout.manifestName)"
         var problems: [CheckProblem] = []
         if let configuration {
-            problems += durations(manifest, configuration: configuration, soundsDisplay: "\(outputDisplay)/\(SoundSetLayout.soundsName)", configPath: configPath)
+            problems += durations(
+                manifest, configuration: configuration, soundsDisplay: "\(outputDisplay)/\(SoundSetLayout.soundsName)", configPath: configPath)
         }
         problems += format(manifest, manifestPath: manifestPath, rebuild: rebuild)
         let missing = completeness(manifest, manifestPath: manifestPath, assetsDisplay: assetsDisplay, rebuild: rebuild)
@@ -141,7 +143,9 @@ public enum Checker {
         let present = OutputFolder.clipFiles(in: sounds)
         for name in present.sorted() where !listed.contains(name) {
             problems.append(
-                CheckProblem(.integrity, "\(soundsDisplay)/\(ClipName.printable(name))", "is not listed in the manifest, so soundset did not write it: move it out (the build replaces the folder whole)"))
+                CheckProblem(
+                    .integrity, "\(soundsDisplay)/\(ClipName.printable(name))",
+                    "is not listed in the manifest, so soundset did not write it: move it out (the build replaces the folder whole)"))
         }
         return problems
     }
@@ -158,6 +162,37 @@ public enum Checker {
                 CheckProblem(
                     .integrity, "\(outputDisplay)/\(ClipName.printable(stranger))",
                     "soundset did not write it, and the next build will not replace \(outputDisplay) while it is there: move it out"))
+        }
+        return problems
+    }
+
+    /// The set's report, which the build writes beside the set (`Output.report.html`), when it is
+    /// another set's; and soundset 0.8's report inside the set, which the app would ship.
+    static func reports(of manifest: Manifest, output: URL, outputDisplay: String, rebuild: String) -> [CheckProblem] {
+        var problems: [CheckProblem] = []
+        let place = Report.defaultLocation(output: output, outputDisplay: outputDisplay)
+        if let head = Report.head(of: output.appendingPathComponent(Report.legacyFileName)), Report.isSoundsetReport(head) {
+            problems.append(
+                CheckProblem(
+                    .report, "\(outputDisplay)/\(Report.legacyFileName)",
+                    "is a report inside the set, where the app would ship it: run \(rebuild), which moves it out (the report is written beside the set, as \(place.display))"
+                ))
+        }
+        if let head = Report.head(of: place.url), Report.isSoundsetReport(head) {
+            let id = SoundSet(manifest: manifest, folder: output).id
+            switch Report.setID(in: head) {
+            case id: break
+            case let other?:
+                problems.append(
+                    CheckProblem(
+                        .report, place.display,
+                        "belongs to another set (\(ClipName.printable(other))), not to the one in \(outputDisplay) (\(id)): run \(rebuild) to write it again"))
+            case nil:
+                problems.append(
+                    CheckProblem(
+                        .report, place.display,
+                        "names no set (an older soundset wrote it), so it may show another one than \(outputDisplay): run \(rebuild) to write it again"))
+            }
         }
         return problems
     }
@@ -193,50 +228,58 @@ public enum Checker {
         return nil
     }
 
+    /// What `Freshness` finds stale, in the check's words; a recording that cannot be read is said
+    /// with its reason.
     static func freshness(
         _ manifest: Manifest, assets: URL, assetsDisplay: String, configuration: Configuration?,
         configPath: String, manifestPath: String, rebuild: String
     ) -> [CheckProblem] {
-        var problems: [CheckProblem] = []
-        if manifest.toolVersion != ToolVersion.current {
-            problems.append(
-                CheckProblem(
-                    .freshness, manifestPath, "built by soundset \(ClipName.printable(manifest.toolVersion)), this is \(ToolVersion.current): run \(rebuild)")
-            )
-        }
-        if let configuration, configuration.hash != manifest.configurationHash {
-            problems.append(CheckProblem(.freshness, configPath, "changed since the last build: run \(rebuild)"))
-        }
         let listed: [String]
         switch AssetCatalog.listing(assets) {
         case .success(let names): listed = names
-        case .failure(let folder): return problems + [CheckProblem(.freshness, assetsDisplay, folder.message(assetsDisplay))]
+        case .failure(let folder):
+            return Freshness.staleness(of: manifest, settingsHash: configuration?.hash, recordings: [:]).compactMap { staleness in
+                if case .removed = staleness { return nil }
+                return freshnessProblem(staleness, assetsDisplay: assetsDisplay, configPath: configPath, manifestPath: manifestPath, rebuild: rebuild)
+            } + [CheckProblem(.freshness, assetsDisplay, folder.message(assetsDisplay))]
         }
-        let files = listed
+        let files =
+            listed
             .filter { name in
                 var isDirectory: ObjCBool = false
                 return AssetCatalog.isRecordingName(name)
                     && FileManager.default.fileExists(atPath: assets.appendingPathComponent(name).path, isDirectory: &isDirectory) && !isDirectory.boolValue
             }
-        let recorded = Dictionary(manifest.clips.map { ($0.source.file, $0.source.sha256) }, uniquingKeysWith: { a, _ in a })
-        for name in files.sorted() {
-            let path = "\(assetsDisplay)/\(ClipName.printable(name))"
-            guard let sha = recorded[name] else {
-                problems.append(CheckProblem(.freshness, path, "was added since the last build: run \(rebuild)"))
-                continue
-            }
-            do {
-                if try SHA256.hex(fileAt: assets.appendingPathComponent(name)) != sha {
-                    problems.append(CheckProblem(.freshness, path, "changed since the last build: run \(rebuild)"))
-                }
-            } catch {
-                problems.append(CheckProblem(.freshness, path, error.reason))
+        var recordings: [String: String?] = [:]
+        var unreadable: [String: String] = [:]
+        for name in files {
+            do { recordings[name] = try SHA256.hex(fileAt: assets.appendingPathComponent(name)) } catch {
+                recordings[name] = .some(nil)
+                unreadable[name] = error.reason
             }
         }
-        for name in recorded.keys.sorted() where !files.contains(name) {
-            problems.append(CheckProblem(.freshness, "\(assetsDisplay)/\(ClipName.printable(name))", "was removed since the last build: run \(rebuild)"))
+        return Freshness.staleness(of: manifest, settingsHash: configuration?.hash, recordings: recordings).map { staleness in
+            if case .unreadable(let name) = staleness {
+                return CheckProblem(.freshness, "\(assetsDisplay)/\(ClipName.printable(name))", unreadable[name] ?? "cannot be read")
+            }
+            return freshnessProblem(staleness, assetsDisplay: assetsDisplay, configPath: configPath, manifestPath: manifestPath, rebuild: rebuild)
         }
-        return problems
+    }
+
+    /// One way the set is stale, as the check says it.
+    private static func freshnessProblem(
+        _ staleness: Freshness.Staleness, assetsDisplay: String, configPath: String, manifestPath: String, rebuild: String
+    ) -> CheckProblem {
+        func path(_ name: String) -> String { "\(assetsDisplay)/\(ClipName.printable(name))" }
+        switch staleness {
+        case .tool(let version):
+            return CheckProblem(.freshness, manifestPath, "built by soundset \(ClipName.printable(version)), this is \(ToolVersion.current): run \(rebuild)")
+        case .settings: return CheckProblem(.freshness, configPath, "changed since the last build: run \(rebuild)")
+        case .added(let name): return CheckProblem(.freshness, path(name), "was added since the last build: run \(rebuild)")
+        case .changed(let name): return CheckProblem(.freshness, path(name), "changed since the last build: run \(rebuild)")
+        case .removed(let name): return CheckProblem(.freshness, path(name), "was removed since the last build: run \(rebuild)")
+        case .unreadable(let name): return CheckProblem(.freshness, path(name), "cannot be read")
+        }
     }
 
     static func durations(_ manifest: Manifest, configuration: Configuration, soundsDisplay: String, configPath: String) -> [CheckProblem] {
@@ -454,7 +497,8 @@ public enum Checker {
         // The advice names the word that weighs most in that amount, and a tempo only when it can go lower.
         let words = search.locale.read(bare.amount, options: search.reading, variants: search.variants)
         let heaviest = words.max { (search.timings[$0]?.frames ?? 0, $1) < (search.timings[$1]?.frames ?? 0, $0) }
-        let takes = heaviest.flatMap { name in search.timings[name].map { String(format: " (its longest word is %@, %.3f s)", name, Double($0.frames) / rate) } } ?? ""
+        let takes =
+            heaviest.flatMap { name in search.timings[name].map { String(format: " (its longest word is %@, %.3f s)", name, Double($0.frames) / rate) } } ?? ""
         let tempo = search.tempo > 0.7 ? String(format: "set tempo below %g (down to 0.7), ", search.tempo) : ""
         problem += ": record faster takes\(takes), \(tempo)set announcement.delivery to auto (a chain when the banner is too short), or lower maxAmount"
         if let dropped { problem += "; the smallest amount that plays without the \(names) is \(dropped)" }
