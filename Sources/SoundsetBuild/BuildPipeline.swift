@@ -124,9 +124,10 @@ public enum BuildPipeline {
                 finished, copies: catalog.copies, configuration: configuration, outputDisplay: options.outputDisplay, jobs: options.jobs)
             return (decision, finished, set)
         }
+        let sha256 = manifestSHA256(set.manifest)
         let findings = FindingsStage.run(
             manifest: set.manifest, facts: prepared.entries.map { ClipFacts($0.summary) },
-            check: setCheck(set.manifest, options: options, memo: memo) { configuration },
+            check: setCheck(set.manifest, sha256: sha256, options: options, memo: memo, configuration: configuration),
             changes: output.previous.map { BuildChanges(set.manifest, replacing: $0) })
 
         // The report, drawn from the staged set once it is verified, is written beside it right
@@ -156,7 +157,7 @@ public enum BuildPipeline {
             facts(
                 configuration, manifest: set.manifest, hashed: hashed, prepared: prepared, files: set, probes: decision.probes, options: options,
                 outputURL: outputURL))
-        memo.remember(findings, ofManifest: manifestSHA256(set.manifest))
+        memo.remember(findings, ofManifest: sha256)
         if place != nil { memo.remember(drawings: drawingsOf(set.manifest, kept: kept, drawn: drawn)) }
 
         var report = BuildReport(
@@ -181,7 +182,9 @@ public enum BuildPipeline {
     ) async throws -> BuildReport {
         // What a killed build left beside the folder goes now, not at the next build that writes.
         OutputFolder.recoverInterruptedSwap(of: outputURL)
-        let sha256 = manifestSHA256(manifest)
+        // The manifest's bytes as written (what `Manifest.encoded` gives), read rather than encoded again.
+        let sha256 =
+            (try? SHA256.hex(fileAt: outputURL.appendingPathComponent(SoundSetLayout.manifestName))) ?? manifestSHA256(manifest)
         var summaries: [ClipSummary]?
         let kept = memo.findings(ofManifest: sha256).flatMap { $0.clips.map(\.name) == manifest.clips.map(\.name) ? $0 : nil }
         let facts: [ClipFacts]
@@ -192,7 +195,8 @@ public enum BuildPipeline {
             facts = summaries!.map(ClipFacts.init)
         }
         let findings = FindingsStage.run(
-            manifest: manifest, facts: facts, check: setCheck(manifest, options: options, memo: memo) { configuration }, changes: kept?.changes)
+            manifest: manifest, facts: facts, check: setCheck(manifest, sha256: sha256, options: options, memo: memo, configuration: configuration),
+            changes: kept?.changes)
         if kept == nil { memo.remember(findings, ofManifest: sha256) }
         var report = BuildReport.upToDate(
             manifest, warnings: findings.warnings(manifest: manifest, assetsDisplay: options.assetsDisplay, outputDisplay: options.outputDisplay))
@@ -296,10 +300,9 @@ public enum BuildPipeline {
     /// first: they depend on the manifest, every setting and the tool only, so a build that finds
     /// the set up to date says what the last one said without searching the budgets again.
     private static func setCheck(
-        _ manifest: Manifest, options: BuildOptions, memo: any BuildMemo, configuration: () -> Configuration
+        _ manifest: Manifest, sha256: String, options: BuildOptions, memo: any BuildMemo, configuration: Configuration
     ) -> CheckReport {
-        let configuration = configuration()
-        let key = [ToolVersion.current, manifestSHA256(manifest), configuration.allSettingsHash, options.assetsDisplay, options.outputDisplay]
+        let key = [ToolVersion.current, sha256, configuration.allSettingsHash, options.assetsDisplay, options.outputDisplay]
             .joined(separator: "\n")
         if let known = memo.setCheck(under: key) { return known }
         let check = Checker.setCheck(manifest, configuration: configuration, assetsDisplay: options.assetsDisplay, outputDisplay: options.outputDisplay)

@@ -41,7 +41,7 @@ enum DrawingsFile {
         guard data.count >= magic.count + 12, data.prefix(magic.count) == magic else { return nil }
         let body = data.prefix(data.count - 8)
         let stored = data.suffix(8).enumerated().reduce(UInt64(0)) { $0 | UInt64($1.element) << (8 * UInt64($1.offset)) }
-        guard ClipEntry.checksum(Data(body)) == stored else { return nil }
+        guard ClipEntry.checksum(body) == stored else { return nil }
         var offset = body.startIndex + magic.count
         func integer() -> Int? {
             guard offset + 4 <= body.endIndex else { return nil }
@@ -49,19 +49,21 @@ enum DrawingsFile {
             offset += 4
             return Int(value)
         }
-        func text(_ count: Int?) -> String? {
+        /// The next `count` bytes as text, when each is one `allowed` holds.
+        func text(_ count: Int?, _ allowed: [Bool]) -> String? {
             guard let count, count >= 0, offset + count <= body.endIndex else { return nil }
-            defer { offset += count }
-            return String(decoding: body[offset..<offset + count], as: UTF8.self)
+            let bytes = body[offset..<offset + count]
+            guard bytes.withUnsafeBytes({ $0.allSatisfy { allowed[Int($0)] } }) else { return nil }
+            offset += count
+            return String(decoding: bytes, as: UTF8.self)
         }
         guard let count = integer(), count <= body.count / 64 else { return nil }
         var drawings: [String: ClipDrawing] = [:]
         for _ in 0..<count {
-            guard let key = text(64), let sourceColumns = integer(), let outputColumns = integer(), let previewRate = integer(),
-                let sourcePath = text(integer()), let outputPath = text(integer()), let preview = text(integer()),
-                // What goes into the page as it is holds only what a path or base64 holds: a damaged
-                // or planted file puts no markup into a report.
-                [sourcePath, outputPath].allSatisfy({ $0.utf8.allSatisfy(isPathByte) }), preview.utf8.allSatisfy(isBase64Byte)
+            // What goes into the page as it is holds only what a key, a path or base64 holds: a
+            // damaged or planted file puts no markup into a report.
+            guard let key = text(64, hexBytes), let sourceColumns = integer(), let outputColumns = integer(), let previewRate = integer(),
+                let sourcePath = text(integer(), pathBytes), let outputPath = text(integer(), pathBytes), let preview = text(integer(), base64Bytes)
             else { return nil }
             drawings[key] = ClipDrawing(
                 sourceColumns: sourceColumns, sourcePath: sourcePath, outputColumns: outputColumns, outputPath: outputPath, preview: preview,
@@ -70,14 +72,14 @@ enum DrawingsFile {
         return offset == body.endIndex ? drawings : nil
     }
 
-    private static func isPathByte(_ byte: UInt8) -> Bool {
-        (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || byte == UInt8(ascii: " ") || byte == UInt8(ascii: "-")
-            || byte == UInt8(ascii: "M") || byte == UInt8(ascii: "L") || byte == UInt8(ascii: "Z")
-    }
+    /// The bytes each part may hold, by byte value.
+    private static let hexBytes = table("0123456789abcdef")
+    private static let pathBytes = table("0123456789 -MLZ")
+    private static let base64Bytes = table("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/=")
 
-    private static func isBase64Byte(_ byte: UInt8) -> Bool {
-        (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte) || (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte)
-            || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || byte == UInt8(ascii: "+") || byte == UInt8(ascii: "/")
-            || byte == UInt8(ascii: "=")
+    private static func table(_ allowed: String) -> [Bool] {
+        var table = [Bool](repeating: false, count: 256)
+        for byte in allowed.utf8 { table[Int(byte)] = true }
+        return table
     }
 }
