@@ -70,6 +70,19 @@ public enum BuildPipeline {
             try OutputLocks.build(outputURL, display: options.outputDisplay, wait: options.waitForOtherBuilds, waiting: options.waiting)
         }
         defer { withExtendedLifetime(lock) {} }
+        if options.writeReport {
+            // The app bundles the output folder whole: no report goes in it.
+            let report = options.reportLocation.url.standardizedFileURL.resolvingSymlinksInPath().path
+            let folder = outputURL.resolvingSymlinksInPath().path
+            if report == folder || report.hasPrefix(folder.hasSuffix("/") ? folder : folder + "/") {
+                throw BuildFailure([
+                    BuildProblem(
+                        options.reportLocation.display,
+                        "is inside \(options.outputDisplay), which the app bundles whole: write the report beside it (the default, \(Report.defaultLocation(output: options.output, outputDisplay: options.outputDisplay).display))"
+                    )
+                ])
+            }
+        }
         let moved = try failing { () throws(BuildProblem) in
             try OutputFolder.moveLegacyReport(of: outputURL, displayName: options.outputDisplay, to: options.writeReport ? options.reportLocation : nil)
         }

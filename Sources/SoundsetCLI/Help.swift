@@ -221,15 +221,15 @@ enum Help {
         Writes the report of the set in OUTPUT, which must be up to date with DIR (the build writes it
         too): one self-contained HTML page (no network, no scripts), beside the set, never in it (the
         app bundles OUTPUT), carrying the set's id (soundset check says when the report beside a set
-        is another set's). It shows a summary (clip count, the set's
-        level and spread, longest clip, the longest announcement from the check, every warning); per
-        clip the source waveform with the kept region marked and the cut room tone shaded, the output
-        waveform, durations, gain, loudness, true peak and a player (a preview at about 11 kHz,
-        8-bit, that keeps the page small); warnings that say what to
-        re-record (clipping, a noise floor above -50 dBFS, speech at the recording's edge, a take under
-        16 kHz, a clip over twice the median length, a take recorded 10 LU away from the others);
-        sample announcements composed with the runtime (report.amounts in soundset.json), playable; a
-        chart of loudness before and after normalisation.
+        is another set's). It shows a summary (clip count, the set's level and spread, longest clip,
+        the longest announcement from the check, every warning); per clip the source waveform with the
+        kept region marked and the cut room tone shaded, the output waveform, durations, gain,
+        loudness, true peak and a player (a preview at about 11 kHz, 8-bit, that keeps the page
+        small); warnings that say what to re-record (clipping, a noise floor above -50 dBFS, speech at
+        the recording's edge, a take under 16 kHz, a clip over twice the median length, a take
+        recorded 10 LU away from the others), the same the build prints; sample announcements
+        composed with the runtime (report.amounts in soundset.json), playable; a chart of loudness
+        before and after normalisation.
 
         options:
           --assets DIR    folder of recordings (default: Assets)

@@ -286,6 +286,13 @@ import Testing
         let elsewhere = try SoundsetExecutable.run(["build", "--report", "pages.html"], in: folder.url)
         #expect(elsewhere.stdout == "Output is up to date: 4 clips, report made again\nreport: pages.html\n")
         #expect(String(decoding: try Data(contentsOf: folder.url.appendingPathComponent("pages.html")), as: UTF8.self).contains(try setID()))
+        // Never in the set, which the app bundles whole.
+        let inside = try SoundsetExecutable.run(["build", "--report", "Output/report.html"], in: folder.url)
+        #expect(inside.status == 1)
+        #expect(
+            inside.stderr.hasPrefix(
+                "error: Output/report.html: is inside Output, which the app bundles whole: write the report beside it (the default, Output.report.html)\n"))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: output.path).sorted() == ["Sounds", "manifest.json"])
         let both = try SoundsetExecutable.run(["build", "--report", "pages.html", "--no-report"], in: folder.url)
         #expect(both.status == 64)
         #expect(both.stderr.hasPrefix("soundset: --report and --no-report cannot both be given\n"))
