@@ -42,8 +42,10 @@ struct ClipDrawing: Sendable, Equatable {
         } catch {
             throw BuildProblem(displayPath, "cannot be read for the report (\(error))")
         }
-        let output = ClipEnvelope(samples, rate: rate)
+        // Drawn from the preview, a quarter of the samples at 44.1 kHz: at 120 columns a second, the
+        // same drawing within a column's rounding.
         let preview = Preview.wav(samples, rate: rate)
+        let output = ClipEnvelope(preview.samples, rate: preview.rate)
         return ClipDrawing(
             sourceColumns: source.columns, sourcePath: path(source), outputColumns: output.columns, outputPath: path(output),
             preview: preview.bytes.base64EncodedString(), previewRate: preview.rate)
@@ -77,8 +79,9 @@ enum Preview {
     /// The rate a sample announcement's preview is brought near.
     static let announcementRate = 9000
 
-    /// `samples` at `rate` Hz as a preview near `target` Hz: the WAV's bytes and its rate.
-    static func wav(_ samples: [Float], rate sampleRate: Int, toward target: Int = clipRate) -> (bytes: Data, rate: Int) {
+    /// `samples` at `rate` Hz as a preview near `target` Hz: the WAV's bytes, its rate, and its
+    /// samples before they were made 8-bit.
+    static func wav(_ samples: [Float], rate sampleRate: Int, toward target: Int = clipRate) -> (bytes: Data, rate: Int, samples: [Float]) {
         let factor = Decimator.factor(from: sampleRate, toward: target)
         let reduced = Decimator.decimate(samples, by: factor)
         let previewRate = sampleRate / factor
@@ -101,6 +104,6 @@ enum Preview {
         // 8-bit WAV is unsigned, silence at 128, full scale 128 steps each way (as decoders read it).
         data.append(contentsOf: reduced.map { UInt8(clamping: Int(($0 * 128).rounded()) + 128) })
         if reduced.count % 2 == 1 { data.append(0x80) }
-        return (data, previewRate)
+        return (data, previewRate, reduced)
     }
 }

@@ -358,6 +358,8 @@ enum ReportPage {
 
     /// Escapes text for HTML (and XML) content and attributes.
     static func escape(_ text: String) -> String {
+        // Most of what the page says needs nothing escaped: it is returned as it is.
+        guard text.utf8.contains(where: { $0 == 0x26 || $0 == 0x3C || $0 == 0x3E || $0 == 0x22 || $0 == 0x27 }) else { return text }
         var escaped = ""
         for character in text {
             switch character {
