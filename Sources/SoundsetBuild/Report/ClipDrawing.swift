@@ -19,7 +19,7 @@ struct ClipDrawing: Sendable, Equatable {
     /// The height of the paths' units.
     static let height = 64
     /// The form of a drawing: change it when drawings are made differently, so old ones are not used.
-    static let version = 1
+    static let version = 2
 
     /// The key of the drawing of `clip`: its recording's and its file's sha256.
     static func key(_ clip: Manifest.Clip) -> String {
