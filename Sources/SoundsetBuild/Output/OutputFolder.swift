@@ -292,9 +292,11 @@ public struct OutputFolder: Sendable {
     /// Writes or removes files beside the set in the folder at `url` holding its swap lock, so that
     /// a reader (the check) sees them with the set they belong to.
     static func placeBeside(_ url: URL, _ beside: [Beside]) throws(BuildProblem) -> [BuildProblem] {
-        let lock = try OutputLocks.swap(url)
-        defer { lock.unlock() }
-        return place(beside)
+        try Interruption.shared.uninterrupted { () throws(BuildProblem) in
+            let lock = try OutputLocks.swap(url)
+            defer { lock.unlock() }
+            return place(beside)
+        }
     }
 
     /// Moves soundset 0.8's report out of the set in the folder at `url` (the app would bundle it)
