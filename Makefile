@@ -72,7 +72,7 @@ watch: build
 report-screenshot: sounds
 	@command -v chromium >/dev/null 2>&1 || apt-get install -y -qq chromium >/dev/null
 	chromium --headless --no-sandbox --disable-gpu --hide-scrollbars --window-size=1200,2400 \
-	  --screenshot=$(CURDIR)/.build/report.png file://$(CURDIR)/$(OUTPUT)/report.html
+	  --screenshot=$(CURDIR)/.build/report.png file://$(CURDIR)/$(OUTPUT).report.html
 	@echo "wrote .build/report.png"
 
 # Warnings are errors; Swift 6 language mode already checks concurrency strictly. First the
@@ -99,7 +99,8 @@ check: build
 
 FUZZ_SECONDS ?= 30
 FUZZ_TARGETS := amount manifest sounddata
-RUNTIME_SOURCES := $(shell find Sources/SoundsetRuntime -name '*.swift')
+# The runtime and the budget search (SoundsetBudget) that the manifest target also runs, as one module.
+RUNTIME_SOURCES := $(shell find Sources/SoundsetRuntime Sources/SoundsetBudget -name '*.swift')
 
 # Each target is compiled with the runtime's sources into one libFuzzer binary, then run for
 # FUZZ_SECONDS from the committed seeds; a crash stops make and leaves its input in .build/fuzz.
@@ -108,7 +109,7 @@ fuzz:
 	@for target in $(FUZZ_TARGETS); do \
 	  case $$target in amount) file=AmountFuzz;; manifest) file=ManifestFuzz;; sounddata) file=SoundDataFuzz;; esac; \
 	  echo "building fuzz target $$target"; \
-	  swiftc -sanitize=fuzzer,address -parse-as-library -O -module-name SoundsetRuntime \
+	  swiftc -sanitize=fuzzer,address -parse-as-library -O -module-name SoundsetRuntime -package-name soundset \
 	    $(RUNTIME_SOURCES) Fuzz/$$file.swift -o .build/fuzz/$$target 2>&1 | grep -v 'Cannot export local symbol' || true; \
 	  test -x .build/fuzz/$$target || exit 1; \
 	  mkdir -p .build/fuzz/corpus-$$target; \

@@ -5,7 +5,8 @@ import PackageDescription
 // (SoundsetBuild reaches one C module itself, CSystem: a header of system calls, no library.)
 // `soundset serve`: SoundsetCLI -> SoundsetMicroHTTPD (the HTTP front, the one user of CMicroHTTPD)
 // -> SoundsetServe (routing, cache, the set's reload, composition: no socket, no C module of its own).
-// SoundsetRuntime is what an iOS app imports: it depends on Foundation only.
+// SoundsetRuntime is what an iOS app imports: it depends on Foundation only. SoundsetBudget (the exact
+// worst-case search the check runs) is Foundation only too, over the runtime, and no app links it.
 let package = Package(
     name: "soundset",
     platforms: [.macOS(.v13), .iOS(.v15)],
@@ -36,8 +37,9 @@ let package = Package(
         .systemLibrary(name: "CSystem"),
 
         .target(name: "SoundsetRuntime"),
+        .target(name: "SoundsetBudget", dependencies: ["SoundsetRuntime"]),
         .target(name: "SoundsetAudio", dependencies: ["CSndFile", "CSampleRate", "CEBUR128", "CCrypto", "CRubberBand", "SoundsetRuntime"]),
-        .target(name: "SoundsetBuild", dependencies: ["SoundsetAudio", "SoundsetRuntime", "CSystem"]),
+        .target(name: "SoundsetBuild", dependencies: ["SoundsetAudio", "SoundsetRuntime", "SoundsetBudget", "CSystem"]),
         .target(name: "SoundsetServe", dependencies: ["SoundsetBuild", "SoundsetAudio", "SoundsetRuntime"]),
         .target(name: "SoundsetMicroHTTPD", dependencies: ["SoundsetServe", "CMicroHTTPD"]),
         .target(name: "SoundsetCLI", dependencies: ["SoundsetBuild", "SoundsetRuntime", "SoundsetServe", "SoundsetMicroHTTPD"]),
@@ -52,6 +54,7 @@ let package = Package(
         .testTarget(name: "SoundsetBuildTests", dependencies: ["SoundsetBuild", "SoundsetTestSupport"]),
         .testTarget(name: "SoundsetRuntimeTests", dependencies: ["SoundsetRuntime", "SoundsetRuntimeTestSupport"], exclude: ["Vectors"]),
         .testTarget(name: "SoundsetServeTests", dependencies: ["SoundsetServe", "SoundsetAudio", "SoundsetTestSupport", "SoundsetRuntimeTestSupport"]),
+        .testTarget(name: "SoundsetBudgetTests", dependencies: ["SoundsetBudget", "SoundsetRuntime", "SoundsetRuntimeTestSupport"]),
         .testTarget(name: "SoundsetCLITests", dependencies: ["SoundsetTestSupport", "SoundsetRuntimeTestSupport", "SoundsetRuntime"]),
     ],
     swiftLanguageModes: [.v6]

@@ -20,8 +20,12 @@ public struct BuildOptions: Sendable {
     /// at once instead (`--no-wait`).
     public var waitForOtherBuilds: Bool
     public var waiting: @Sendable (String) -> Void
-    /// Write the report (`report.html`) into the set, made from the staged set (`--no-report` skips it).
+    /// Write the report, made from the staged set, beside it (`--no-report` skips it, and removes
+    /// the one at its default place).
     public var writeReport: Bool
+    /// Where the report goes (`--report FILE`), and how it is named in messages; nil for its
+    /// default place, beside the output folder (`Report.defaultLocation`).
+    public var reportFile: (url: URL, display: String)?
     /// The report reloads itself this often, in seconds (`build --watch`, so that a browser left open
     /// shows each new take); nil for a report that stays as it is.
     public var reportRefreshSeconds: Int?
@@ -46,6 +50,11 @@ public struct BuildOptions: Sendable {
 
     /// The memo the build of `output` asks.
     func memo(for output: URL) -> any BuildMemo { useCache ? DiskMemo(output: output) : NoMemo() }
+
+    /// Where the report goes: `--report FILE`, or beside the output folder as the user named it.
+    public var reportLocation: (url: URL, display: String) {
+        reportFile ?? Report.defaultLocation(output: output, outputDisplay: outputDisplay)
+    }
 }
 
 /// What a build did.
@@ -62,10 +71,17 @@ public struct BuildReport: Sendable {
     public var finishedFromCache: Int
     /// Tries of the level search the memo answered.
     public var searchedFromCache: Int = 0
+    /// Clips whose part of the report (waveforms and preview) the memo kept, not drawn again.
+    public var drawnFromCache: Int = 0
     /// The manifest of the set this build replaced, or nil when there was none.
     public var previous: Manifest?
-    /// What a build that found the set up to date did to its report, if anything.
+    /// What the build did to the report: written (by a build that found the set up to date: made
+    /// again), removed (`--no-report`), or nil (up to date already, or not asked for).
     public var reportChange: ReportChange?
+    /// The report that goes with the set, as named in messages, when there is one.
+    public var report: String?
+    /// What else the build did, one line each (soundset 0.8's report moved out of the set).
+    public var notes: [String] = []
 
     public enum ReportChange: Sendable { case written, removed }
 
@@ -73,7 +89,8 @@ public struct BuildReport: Sendable {
     public var changes: BuildChanges { BuildChanges(manifest, replacing: previous) }
 
     /// The report of a build that found the set up to date.
-    static func upToDate(_ manifest: Manifest) -> BuildReport {
-        BuildReport(manifest: manifest, warnings: [], upToDate: true, preparedFromCache: manifest.clips.count, finishedFromCache: manifest.clips.count)
+    static func upToDate(_ manifest: Manifest, warnings: [BuildProblem]) -> BuildReport {
+        BuildReport(
+            manifest: manifest, warnings: warnings, upToDate: true, preparedFromCache: manifest.clips.count, finishedFromCache: manifest.clips.count)
     }
 }

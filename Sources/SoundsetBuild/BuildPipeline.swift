@@ -3,86 +3,65 @@ import SoundsetAudio
 import SoundsetRuntime
 
 /// The whole build, in the README's words: catalog → hash → prepare → decide the level → finish →
-/// write the set → swap. Each step is a stage in `Stages/`; what earlier builds found is the memo's
-/// (`Memo/`), which every stage asks before it works.
+/// write the set → find what there is to say of it → swap, with the report written beside the set.
+/// Each step is a stage in `Stages/`; what earlier builds found is the memo's (`Memo/`), which
+/// every stage asks before it works; the report (`Report/`) only draws the set and its findings.
 public enum BuildPipeline {
-    /// Runs the build, and warns of what the check will say of the set (its durations, completeness
-    /// and budgets), so a designer hears of it before the app's CI does.
+    /// Runs the build, and warns of what a designer should know of the takes and what the check
+    /// will say of the set (its durations, completeness and budgets), so a designer hears of it
+    /// before the app's CI does: the same warnings whether the set was built now or found up to date.
     /// - Throws: `BuildFailure` with every problem found; the output folder is then untouched.
     public static func run(_ options: BuildOptions) async throws -> BuildReport {
-        try await build(options)
-    }
-
-    /// What the check's file-free parts say of `manifest` (`Checker.setCheck`), asked of the memo
-    /// first: they depend on the manifest, `soundset.json` and the tool only, so a build that finds
-    /// the set up to date says what the last one said without searching the budgets again.
-    private static func setCheck(
-        _ manifest: Manifest, options: BuildOptions, memo: any BuildMemo, configuration: () -> Configuration?
-    ) -> CheckReport {
-        let manifestSHA = (try? manifest.encoded()).map(SHA256.hex) ?? ""
-        let key = [ToolVersion.current, manifestSHA, Stamps.configurationFileSHA256(options.assets) ?? "", options.assetsDisplay, options.outputDisplay]
-            .joined(separator: "\n")
-        if let known = memo.setCheck(under: key) { return known }
-        let configuration = configuration()
-        let check = Checker.setCheck(manifest, configuration: configuration, assetsDisplay: options.assetsDisplay, outputDisplay: options.outputDisplay)
-        if configuration != nil { memo.remember(check, under: key) }
-        return check
-    }
-
-    /// What the check will say of the set (`Checker.setCheck`), as the build's warnings.
-    private static func checkWarnings(_ check: CheckReport) -> [BuildProblem] {
-        check.problems.map { BuildProblem($0.subject, $0.message) }
-    }
-
-    /// Writes the set's report again as `options` asks (reloading or not) when it is not so, holding
-    /// the build's lock: what `build --watch` does last, whether or not its last build succeeded.
-    public static func rewriteReport(_ options: BuildOptions) throws {
-        let outputURL = try failing { () throws(BuildProblem) in try OutputFolder.resolve(options.output, display: options.outputDisplay) }
-        let lock = try failing { () throws(BuildProblem) in
-            try OutputLocks.build(outputURL, display: options.outputDisplay, wait: options.waitForOtherBuilds, waiting: options.waiting)
+        try await holdingTheLock(options) { outputURL, memo, notes in
+            try await build(options, outputURL: outputURL, memo: memo, notes: notes)
         }
-        defer { withExtendedLifetime(lock) {} }
-        let reportURL = outputURL.appendingPathComponent(Report.fileName)
-        guard let written = Report.head(of: reportURL), Report.refreshes(written) != (options.reportRefreshSeconds != nil) else { return }
-        try writeReport(options, outputURL: outputURL)
     }
 
-    /// The report of the set in `outputURL`, written in place (the caller holds the build's lock).
-    private static func writeReport(_ options: BuildOptions, outputURL: URL) throws(BuildFailure) {
-        do {
-            _ = try Report.write(
-                assets: options.assets, assetsDisplay: options.assetsDisplay, output: outputURL, outputDisplay: options.outputDisplay,
-                to: outputURL.appendingPathComponent(Report.fileName), fileDisplay: "\(options.outputDisplay)/\(Report.fileName)",
-                refreshSeconds: options.reportRefreshSeconds)
-        } catch let problem as BuildProblem { throw BuildFailure([problem]) } catch { throw BuildFailure([BuildProblem(options.outputDisplay, "\(error)")]) }
-    }
-
-    /// A set found up to date, whose report is made again (holding the build's lock) when it is not
-    /// the one this build would write: missing (built with --no-report before), made with another
-    /// `soundset.json` (the report's own settings changed), or reloading when it should not (a build
-    /// after --watch), or the other way round; with --no-report, a report there is removed.
-    private static func upToDate(_ manifest: Manifest, _ options: BuildOptions, outputURL: URL, memo: any BuildMemo) throws -> BuildReport {
-        // What a killed build left beside the folder goes now, not at the next build that writes.
-        OutputFolder.recoverInterruptedSwap(of: outputURL)
-        var report = BuildReport.upToDate(manifest)
-        report.warnings = checkWarnings(setCheck(manifest, options: options, memo: memo) {
-            let configPath = "\(options.assetsDisplay)/\(ConfigurationLoader.fileName)"
-            return try? ConfigurationLoader.load(from: options.assets.appendingPathComponent(ConfigurationLoader.fileName), displayPath: configPath)
-        })
-        let reportURL = outputURL.appendingPathComponent(Report.fileName)
-        if !options.writeReport {
-            if FileManager.default.fileExists(atPath: reportURL.path), (try? FileManager.default.removeItem(at: reportURL)) != nil {
-                report.reportChange = .removed
+    /// `soundset report`: writes the report of the set in the output folder where `options` says
+    /// (`reportLocation`), made again whether or not one is there. The set must be up to date.
+    /// - Throws: `BuildFailure` saying what to run when the set is not up to date.
+    public static func writeReport(_ options: BuildOptions) async throws -> BuildReport {
+        var options = options
+        options.writeReport = true
+        return try await holdingTheLock(options) { outputURL, memo, notes in
+            let rebuild = Checker.rebuildCommand(assetsDisplay: options.assetsDisplay, outputDisplay: options.outputDisplay)
+            guard let built = try? ManifestFiles.load(from: outputURL.appendingPathComponent(SoundSetLayout.manifestName)) else {
+                throw BuildFailure([BuildProblem("\(options.outputDisplay)/\(SoundSetLayout.manifestName)", "missing or unreadable: run \(rebuild) first")])
             }
-        } else if !(Report.head(of: reportURL).map { Report.isCurrent($0, assets: options.assets, refreshSeconds: options.reportRefreshSeconds) } ?? false) {
-            try writeReport(options, outputURL: outputURL)
-            report.reportChange = .written
+            guard let (manifest, configuration, hashed) = try await freshSet(options, outputURL: outputURL, memo: memo) else {
+                // What is stale, in the check's words; else what else keeps the set from being the one built.
+                let configuration = try? ConfigurationLoader.load(from: configurationURL(options), displayPath: configurationPath(options))
+                let stale = Checker.freshness(
+                    built, assets: options.assets, assetsDisplay: options.assetsDisplay, configuration: configuration,
+                    configPath: configurationPath(options), manifestPath: "\(options.outputDisplay)/\(SoundSetLayout.manifestName)", rebuild: rebuild)
+                throw BuildFailure(
+                    stale.isEmpty
+                        ? [
+                            BuildProblem(
+                                options.outputDisplay,
+                                "is not the set built from \(options.assetsDisplay) (run soundset check to see why): run \(rebuild) first")
+                        ]
+                        : stale.map { BuildProblem($0.subject, $0.message) })
+            }
+            return try await upToDate(manifest, configuration, options, outputURL: outputURL, memo: memo, hashed: hashed, notes: notes, rewrite: true)
         }
-        return report
     }
 
-    /// The build itself.
-    private static func build(_ options: BuildOptions) async throws -> BuildReport {
+    /// Writes the set's report again as `options` asks (reloading or not) when the one there does
+    /// not: what `build --watch` does last, whether or not its last build succeeded.
+    /// - Throws: `BuildFailure` when the report must be written again and the set is not up to date.
+    public static func rewriteReport(_ options: BuildOptions) async throws {
+        guard let head = Report.head(of: options.reportLocation.url), Report.refreshes(head) != (options.reportRefreshSeconds != nil) else { return }
+        _ = try await writeReport(options)
+    }
+
+    // MARK: The build
+
+    /// Resolves the output folder, refuses one that may not be replaced, takes its build lock, and
+    /// moves soundset 0.8's report out of the set; then runs `body`.
+    private static func holdingTheLock(
+        _ options: BuildOptions, _ body: (URL, any BuildMemo, [String]) async throws -> BuildReport
+    ) async throws -> BuildReport {
         let outputURL = try failing { () throws(BuildProblem) in try OutputFolder.resolve(options.output, display: options.outputDisplay) }
         // A folder refused now is refused before anything is written beside it (asked again below,
         // holding the lock, for what another build did meanwhile).
@@ -91,8 +70,48 @@ public enum BuildPipeline {
             try OutputLocks.build(outputURL, display: options.outputDisplay, wait: options.waitForOtherBuilds, waiting: options.waiting)
         }
         defer { withExtendedLifetime(lock) {} }
-        let memo = options.memo(for: outputURL)
-        if let manifest = memo.unchangedSet(assets: options.assets, output: outputURL) { return try upToDate(manifest, options, outputURL: outputURL, memo: memo) }
+        if options.writeReport {
+            // The app bundles the output folder whole: no report goes in it.
+            let report = options.reportLocation.url.standardizedFileURL.resolvingSymlinksInPath().path
+            let folder = outputURL.resolvingSymlinksInPath().path
+            if report == folder || report.hasPrefix(folder.hasSuffix("/") ? folder : folder + "/") {
+                throw BuildFailure([
+                    BuildProblem(
+                        options.reportLocation.display,
+                        "is inside \(options.outputDisplay), which the app bundles whole: write the report beside it (the default, \(Report.defaultLocation(output: options.output, outputDisplay: options.outputDisplay).display))"
+                    )
+                ])
+            }
+        }
+        let moved = try failing { () throws(BuildProblem) in
+            try OutputFolder.moveLegacyReport(of: outputURL, displayName: options.outputDisplay, to: options.writeReport ? options.reportLocation : nil)
+        }
+        return try await body(outputURL, options.memo(for: outputURL), moved.map { [$0] } ?? [])
+    }
+
+    /// The set in the output folder, with its configuration, when it is fresh: by stamps, or by
+    /// hashing the recordings (which are then given back); nil when it is not.
+    private static func freshSet(_ options: BuildOptions, outputURL: URL, memo: any BuildMemo) async throws -> (Manifest, Configuration, HashedRecordings?)? {
+        if let configuration = try? ConfigurationLoader.load(from: configurationURL(options), displayPath: configurationPath(options)),
+            let manifest = memo.unchangedSet(assets: options.assets, output: outputURL, settingsHash: configuration.hash)
+        {
+            return (manifest, configuration, nil)
+        }
+        let catalog = try await AssetCatalog.load(assets: options.assets, displayName: options.assetsDisplay, jobs: options.jobs)
+        let hashed = try await HashStage.run(catalog.recordings, memo: memo, clockFolder: outputURL.deletingLastPathComponent(), jobs: options.jobs)
+        guard catalog.problems.isEmpty, hashed.problems.isEmpty,
+            let manifest = memo.currentSet(in: outputURL, for: hashed, configurationHash: catalog.configuration.hash, copies: catalog.copies)
+        else { return nil }
+        return (manifest, catalog.configuration, hashed)
+    }
+
+    /// The build itself.
+    private static func build(_ options: BuildOptions, outputURL: URL, memo: any BuildMemo, notes: [String]) async throws -> BuildReport {
+        if let configuration = try? ConfigurationLoader.load(from: configurationURL(options), displayPath: configurationPath(options)),
+            let manifest = memo.unchangedSet(assets: options.assets, output: outputURL, settingsHash: configuration.hash)
+        {
+            return try await upToDate(manifest, configuration, options, outputURL: outputURL, memo: memo, hashed: nil, notes: notes)
+        }
 
         let catalog = try await AssetCatalog.load(assets: options.assets, displayName: options.assetsDisplay, jobs: options.jobs)
         let configuration = catalog.configuration
@@ -100,54 +119,214 @@ public enum BuildPipeline {
         let hashed = try await HashStage.run(catalog.recordings, memo: memo, clockFolder: outputURL.deletingLastPathComponent(), jobs: options.jobs)
         let problems = catalog.problems + hashed.problems
         if problems.isEmpty, let manifest = memo.currentSet(in: outputURL, for: hashed, configurationHash: configuration.hash, copies: catalog.copies) {
-            memo.remember(findings(options, outputURL: outputURL, configuration, manifest: manifest, hashed: hashed, prepared: nil, files: nil, probes: [:]))
-            return try upToDate(manifest, options, outputURL: outputURL, memo: memo)
+            memo.remember(
+                facts(configuration, manifest: manifest, hashed: hashed, prepared: nil, files: nil, probes: [:], options: options, outputURL: outputURL))
+            return try await upToDate(manifest, configuration, options, outputURL: outputURL, memo: memo, hashed: hashed, notes: notes)
         }
 
         let prepared = try await PrepareStage.run(hashed, configuration: configuration, memo: memo, jobs: options.jobs, progress: options.progress)
         guard problems.isEmpty, prepared.problems.isEmpty else {
-            throw BuildFailure((problems + prepared.problems).sorted { $0.subject < $1.subject }, warnings: prepared.entries.flatMap(\.summary.warnings))
+            throw BuildFailure((problems + prepared.problems).sorted { $0.subject < $1.subject }, warnings: takeNotes(of: prepared))
         }
         let loader = ClipLoader(memo: memo, configuration: configuration)
-        let (decision, finished, set, reportWarnings) = try await oneProblemFails {
+        let (decision, finished, set) = try await oneProblemFails {
             let decision = try await LevelStage.decide(prepared, configuration: configuration, memo: memo, loader: loader, jobs: options.jobs)
             let finished = try await FinishStage.run(
                 prepared, decision: decision, configuration: configuration, memo: memo, loader: loader, jobs: options.jobs)
             let set = try await WriteStage.run(
                 finished, copies: catalog.copies, configuration: configuration, outputDisplay: options.outputDisplay, jobs: options.jobs)
-            let check = setCheck(set.manifest, options: options, memo: memo) { configuration }
-            var reportWarnings: [BuildProblem] = []
+            return (decision, finished, set)
+        }
+        let sha256 = manifestSHA256(set.manifest)
+        let findings = FindingsStage.run(
+            manifest: set.manifest, facts: prepared.entries.map { ClipFacts($0.summary) },
+            check: setCheck(set.manifest, sha256: sha256, options: options, memo: memo, configuration: configuration),
+            changes: output.previous.map { BuildChanges(set.manifest, replacing: $0) })
+
+        // The report, drawn from the staged set once it is verified, is written beside it right
+        // after the swap, under the same lock.
+        let place = options.writeReport ? options.reportLocation : nil
+        let kept = place == nil ? [:] : memo.drawings()
+        let envelopes = Dictionary(prepared.entries.map { ($0.summary.name, $0.summary.analysis.envelope) }, uniquingKeysWith: { a, _ in a })
+        var drawn: [String: ClipDrawing] = [:]
+        var reportChange: BuildReport.ReportChange?
+        let unwritten = try failing { () throws(BuildProblem) in
             try output.commit(set) { staging throws(BuildProblem) in
-                guard options.writeReport else { return [:] }
-                let report = try reportOf(staging, options: options, prepared: prepared, previous: output.previous, check: check)
-                reportWarnings = report.warnings
-                return [Report.fileName: report.html]
+                guard let place else {
+                    guard let removed = staleReportRemoval(options) else { return [] }
+                    reportChange = .removed
+                    return [removed]
+                }
+                let rendered = try render(
+                    ReportInput(
+                        manifest: set.manifest, sounds: staging.appendingPathComponent(SoundSetLayout.soundsName), outputDisplay: options.outputDisplay,
+                        findings: findings, configuration: configuration, drawings: kept, envelopes: envelopes,
+                        refreshSeconds: options.reportRefreshSeconds, jobs: options.jobs), display: place.display)
+                drawn = rendered.drawn
+                return [OutputFolder.Beside(url: place.url, display: place.display, data: rendered.html)]
             }
-            return (decision, finished, set, reportWarnings + checkWarnings(check))
         }
-        memo.remember(findings(options, outputURL: outputURL, configuration, manifest: set.manifest, hashed: hashed, prepared: prepared, files: set, probes: decision.probes))
+        memo.remember(
+            facts(
+                configuration, manifest: set.manifest, hashed: hashed, prepared: prepared, files: set, probes: decision.probes, options: options,
+                outputURL: outputURL))
+        memo.remember(findings, ofManifest: sha256)
+        if place != nil { memo.remember(drawings: drawingsOf(set.manifest, kept: kept, drawn: drawn)) }
 
-        return BuildReport(
-            manifest: set.manifest, warnings: prepared.entries.flatMap(\.summary.warnings) + set.warnings + reportWarnings, upToDate: false,
-            preparedFromCache: prepared.remembered, finishedFromCache: finished.reused, searchedFromCache: decision.remembered,
-            previous: output.previous)
+        var report = BuildReport(
+            manifest: set.manifest,
+            warnings: findings.warnings(manifest: set.manifest, assetsDisplay: options.assetsDisplay, outputDisplay: options.outputDisplay)
+                + unwritten, upToDate: false, preparedFromCache: prepared.remembered, finishedFromCache: finished.reused,
+            searchedFromCache: decision.remembered, previous: output.previous)
+        report.report = unwritten.isEmpty ? place?.display : nil
+        report.reportChange = reportChange
+        report.drawnFromCache = place == nil ? 0 : set.manifest.clips.count - drawn.count
+        report.notes = notes
+        return report
     }
 
-    /// The report of the staged set, and its designer's warnings.
-    private static func reportOf(_ staging: URL, options: BuildOptions, prepared: PreparedSet, previous: Manifest?, check: CheckReport) throws(BuildProblem)
-        -> (html: Data, warnings: [BuildProblem])
-    {
+    /// A set found up to date: its findings (the last build's, kept by the memo, or found again
+    /// from its clips' facts, prepared again where the memo lacks them), and its report written
+    /// again when the one beside it is not the one this build would write (`rewrite`: always);
+    /// with --no-report, the one at its default place is removed.
+    private static func upToDate(
+        _ manifest: Manifest, _ configuration: Configuration, _ options: BuildOptions, outputURL: URL, memo: any BuildMemo, hashed: HashedRecordings?,
+        notes: [String], rewrite: Bool = false
+    ) async throws -> BuildReport {
+        // What a killed build left beside the folder goes now, not at the next build that writes.
+        OutputFolder.recoverInterruptedSwap(of: outputURL)
+        // The manifest's bytes as written (what `Manifest.encoded` gives), read rather than encoded again.
+        let sha256 =
+            (try? SHA256.hex(fileAt: outputURL.appendingPathComponent(SoundSetLayout.manifestName))) ?? manifestSHA256(manifest)
+        var summaries: [ClipSummary]?
+        let kept = memo.findings(ofManifest: sha256).flatMap { $0.clips.map(\.name) == manifest.clips.map(\.name) ? $0 : nil }
+        let facts: [ClipFacts]
+        if let kept {
+            facts = kept.clips.map(\.facts)
+        } else {
+            summaries = try await prepareAgain(manifest, configuration, options, outputURL: outputURL, memo: memo, hashed: hashed)
+            facts = summaries!.map(ClipFacts.init)
+        }
+        let findings = FindingsStage.run(
+            manifest: manifest, facts: facts, check: setCheck(manifest, sha256: sha256, options: options, memo: memo, configuration: configuration),
+            changes: kept?.changes)
+        if kept == nil { memo.remember(findings, ofManifest: sha256) }
+        var report = BuildReport.upToDate(
+            manifest, warnings: findings.warnings(manifest: manifest, assetsDisplay: options.assetsDisplay, outputDisplay: options.outputDisplay))
+        report.notes = notes
+
+        guard options.writeReport else {
+            if let removal = staleReportRemoval(options) {
+                report.warnings += try failing { () throws(BuildProblem) in try OutputFolder.placeBeside(outputURL, [removal]) }
+                report.reportChange = .removed
+            }
+            return report
+        }
+        let place = options.reportLocation
+        let id = SoundSet(manifest: manifest, folder: outputURL).id
+        let key = Report.key(configuration: configuration, refreshSeconds: options.reportRefreshSeconds)
+        if !rewrite, let head = Report.head(of: place.url), Report.isCurrent(head, setID: id, key: key) {
+            report.report = place.display
+            return report
+        }
+        let drawings = memo.drawings()
+        var envelopes: [String: ClipEnvelope] = [:]
+        if manifest.clips.contains(where: { drawings[ClipDrawing.key($0)] == nil }) {
+            if summaries == nil { summaries = try await prepareAgain(manifest, configuration, options, outputURL: outputURL, memo: memo, hashed: hashed) }
+            envelopes = Dictionary(summaries!.map { ($0.name, $0.analysis.envelope) }, uniquingKeysWith: { a, _ in a })
+        }
+        let rendered = try failing { () throws(BuildProblem) in
+            try render(
+                ReportInput(
+                    manifest: manifest, sounds: outputURL.appendingPathComponent(SoundSetLayout.soundsName), outputDisplay: options.outputDisplay,
+                    findings: findings, configuration: configuration, drawings: drawings, envelopes: envelopes,
+                    refreshSeconds: options.reportRefreshSeconds, jobs: options.jobs), display: place.display)
+        }
+        let unwritten = try failing { () throws(BuildProblem) in
+            try OutputFolder.placeBeside(outputURL, [OutputFolder.Beside(url: place.url, display: place.display, data: rendered.html)])
+        }
+        memo.remember(drawings: drawingsOf(manifest, kept: drawings, drawn: rendered.drawn))
+        report.warnings += unwritten
+        if unwritten.isEmpty {
+            report.report = place.display
+            report.reportChange = .written
+        }
+        return report
+    }
+
+    /// The summaries of a set's clips, prepared again (the memo answers for the clips it keeps):
+    /// for a set found up to date whose findings or drawings the memo does not have.
+    /// - Throws: `BuildFailure` when a recording cannot be prepared, or is no longer the one built.
+    private static func prepareAgain(
+        _ manifest: Manifest, _ configuration: Configuration, _ options: BuildOptions, outputURL: URL, memo: any BuildMemo, hashed: HashedRecordings?
+    ) async throws -> [ClipSummary] {
+        var recordings = hashed
+        if recordings == nil {
+            let catalog = try await AssetCatalog.load(assets: options.assets, displayName: options.assetsDisplay, jobs: options.jobs)
+            guard catalog.problems.isEmpty else { throw BuildFailure(catalog.problems) }
+            recordings = try await HashStage.run(catalog.recordings, memo: memo, clockFolder: outputURL.deletingLastPathComponent(), jobs: options.jobs)
+        }
+        let prepared = try await PrepareStage.run(recordings!, configuration: configuration, memo: memo, jobs: options.jobs, progress: nil)
+        guard prepared.problems.isEmpty else { throw BuildFailure(prepared.problems) }
         let summaries = Dictionary(prepared.entries.map { ($0.summary.name, $0.summary) }, uniquingKeysWith: { a, _ in a })
-        do {
-            return try Report.staged(
-                assets: options.assets, assetsDisplay: options.assetsDisplay, staging: staging, outputDisplay: options.outputDisplay,
-                summaries: summaries, previous: previous, check: check, refreshSeconds: options.reportRefreshSeconds)
-        } catch let problem as BuildProblem {
-            throw problem
-        } catch {
-            throw BuildProblem("\(options.outputDisplay)/\(Report.fileName)", "cannot be made (\(error)); build with --no-report to skip it")
+        return try manifest.clips.map { clip in
+            guard let summary = summaries[clip.name], summary.sourceSHA256 == clip.source.sha256 else {
+                throw BuildFailure([
+                    BuildProblem("\(options.assetsDisplay)/\(ClipName.printable(clip.source.file))", "changed while the build ran (build again)")
+                ])
+            }
+            return summary
         }
     }
+
+    /// The report drawn, or the problem worded as the build says it.
+    private static func render(_ input: ReportInput, display: String) throws(BuildProblem) -> (html: Data, drawn: [String: ClipDrawing]) {
+        do { return try Report.render(input) } catch {
+            throw BuildProblem(display, "cannot be made (\(error.subject): \(error.message)); build with --no-report to skip it")
+        }
+    }
+
+    /// With --no-report: the report at its default place, when soundset wrote it, to remove (a
+    /// report older than the set is worse than none).
+    private static func staleReportRemoval(_ options: BuildOptions) -> OutputFolder.Beside? {
+        let place = Report.defaultLocation(output: options.output, outputDisplay: options.outputDisplay)
+        guard let head = Report.head(of: place.url), Report.isSoundsetReport(head) else { return nil }
+        return OutputFolder.Beside(url: place.url, display: place.display, data: nil)
+    }
+
+    /// The drawings of `manifest`'s clips, kept or drawn now: what the memo keeps for the next report.
+    private static func drawingsOf(_ manifest: Manifest, kept: [String: ClipDrawing], drawn: [String: ClipDrawing]) -> [String: ClipDrawing] {
+        var drawings: [String: ClipDrawing] = [:]
+        for clip in manifest.clips {
+            let key = ClipDrawing.key(clip)
+            if let drawing = drawn[key] ?? kept[key] { drawings[key] = drawing }
+        }
+        return drawings
+    }
+
+    /// The take's own notes of the clips prepared, as the warnings of a build that failed.
+    private static func takeNotes(of prepared: PreparedSet) -> [BuildProblem] {
+        prepared.entries.flatMap { entry in entry.summary.analysis.notes.map { BuildProblem(entry.summary.recording.displayPath, $0.message) } }
+    }
+
+    /// What the check's file-free parts say of `manifest` (`Checker.setCheck`), asked of the memo
+    /// first: they depend on the manifest, every setting and the tool only, so a build that finds
+    /// the set up to date says what the last one said without searching the budgets again.
+    private static func setCheck(
+        _ manifest: Manifest, sha256: String, options: BuildOptions, memo: any BuildMemo, configuration: Configuration
+    ) -> CheckReport {
+        let key = [ToolVersion.current, sha256, configuration.allSettingsHash, options.assetsDisplay, options.outputDisplay]
+            .joined(separator: "\n")
+        if let known = memo.setCheck(under: key) { return known }
+        let check = Checker.setCheck(manifest, configuration: configuration, assetsDisplay: options.assetsDisplay, outputDisplay: options.outputDisplay)
+        memo.remember(check, under: key)
+        return check
+    }
+
+    private static func manifestSHA256(_ manifest: Manifest) -> String { (try? manifest.encoded()).map(SHA256.hex) ?? "" }
+
+    private static func configurationURL(_ options: BuildOptions) -> URL { options.assets.appendingPathComponent(ConfigurationLoader.fileName) }
+    private static func configurationPath(_ options: BuildOptions) -> String { "\(options.assetsDisplay)/\(ConfigurationLoader.fileName)" }
 
     /// One problem as a failed build.
     private static func failing<T>(_ body: () throws(BuildProblem) -> T) throws(BuildFailure) -> T {
@@ -160,14 +339,13 @@ public enum BuildPipeline {
         do { return try await body() } catch let problem as BuildProblem { throw BuildFailure([problem]) }
     }
 
-    /// What this build found, for the memo: the recordings as read (a recording whose bytes changed
-    /// between hashing and decoding is not stamped), the files of the set (or, for a set found up to
-    /// date, the last record's facts still true of it), and the level search's tries.
-    private static func findings(
-        _ options: BuildOptions, outputURL: URL, _ configuration: Configuration, manifest: Manifest, hashed: HashedRecordings, prepared: PreparedSet?,
-        files: SoundSetFiles?,
-        probes: [String: Double]
-    ) -> BuildFindings {
+    /// What this build read and wrote, for the memo: the recordings as read (a recording whose
+    /// bytes changed between hashing and decoding is not stamped), the files of the set (or, for a
+    /// set found up to date, the last record's facts still true of it), and the level search's tries.
+    private static func facts(
+        _ configuration: Configuration, manifest: Manifest, hashed: HashedRecordings, prepared: PreparedSet?, files: SoundSetFiles?,
+        probes: [String: Double], options: BuildOptions, outputURL: URL
+    ) -> BuildFacts {
         let decoded = Dictionary((prepared?.entries ?? []).map { ($0.summary.recording.fileName, $0.summary.sourceSHA256) }, uniquingKeysWith: { a, _ in a })
         var recordings: [String: BuildRecord.RecordingFact] = [:]
         for item in hashed.items where decoded[item.recording.fileName].map({ $0 == item.sha256 }) ?? true {
@@ -175,9 +353,8 @@ public enum BuildPipeline {
         }
         let configurationHash = configuration.hash
         let keys = Set(hashed.items.map { ClipKey.of(sourceSHA256: $0.sha256, configurationHash: configurationHash) })
-        return BuildFindings(
-            assets: options.assets, output: outputURL,
-            configurationFileSHA256: Stamps.configurationFileSHA256(options.assets) ?? "", configurationHash: configurationHash,
-            manifest: manifest, recordings: recordings, recordingsStampedAt: hashed.readFrom, finished: files?.facts, probes: probes, keys: keys)
+        return BuildFacts(
+            assets: options.assets, output: outputURL, configurationHash: configurationHash, manifest: manifest, recordings: recordings,
+            recordingsStampedAt: hashed.readFrom, finished: files?.facts, probes: probes, keys: keys)
     }
 }

@@ -6,7 +6,7 @@ import SoundsetRuntime
 enum BuildCommand {
     static func run(_ arguments: [String], console: Console) async throws -> Int32 {
         let parsed = try Arguments(
-            arguments, options: ["--assets", "--output", "--jobs", "--poll-ms"],
+            arguments, options: ["--assets", "--output", "--jobs", "--poll-ms", "--report"],
             flags: ["--quiet", "--verbose", "--no-cache", "--no-wait", "--no-report", "--watch", "--help", "-h"])
         if parsed.wantsHelp {
             console.out(Help.build)
@@ -26,8 +26,14 @@ enum BuildCommand {
         var pollMs = 500
         if let text = parsed.options["--poll-ms"] {
             guard parsed.flags.contains("--watch") else { throw UsageError("--poll-ms is for --watch") }
-            guard let value = Int(text), (10...60_000).contains(value) else { throw UsageError("--poll-ms needs a whole number of milliseconds from 10 to 60000") }
+            guard let value = Int(text), (10...60_000).contains(value) else {
+                throw UsageError("--poll-ms needs a whole number of milliseconds from 10 to 60000")
+            }
             pollMs = value
+        }
+        if let report = parsed.options["--report"] {
+            guard !parsed.flags.contains("--no-report") else { throw UsageError("--report and --no-report cannot both be given") }
+            guard !report.isEmpty, !report.hasSuffix("/") else { throw UsageError("--report needs a file name, e.g. --report Output.report.html") }
         }
         // One updating line on a terminal; nothing on a pipe or with --quiet.
         let showProgress = !quiet && isatty(STDERR_FILENO) == 1
@@ -36,6 +42,7 @@ enum BuildCommand {
             output: URL(fileURLWithPath: output), outputDisplay: output.trimmingTrailingSlashes, jobs: jobs,
             useCache: !parsed.flags.contains("--no-cache"), progress: nil, waitForOtherBuilds: !parsed.flags.contains("--no-wait"),
             waiting: { console.err("soundset: \($0)…") }, writeReport: !parsed.flags.contains("--no-report"))
+        options.reportFile = parsed.options["--report"].map { (URL(fileURLWithPath: $0), $0) }
         let printing = Printing(quiet: quiet, verbose: verbose, progress: showProgress, console: console)
         if parsed.flags.contains("--watch") {
             options.reportRefreshSeconds = 1
@@ -79,18 +86,25 @@ enum BuildCommand {
             console.err("error: \(error)")
             return ExitCode.failure
         }
+        // What else the build did (soundset 0.8's report moved out of the set), said even with --quiet.
+        for note in report.notes { console.err("soundset: \(note)") }
         if !printing.quiet {
             if report.upToDate {
                 let done: String
                 switch report.reportChange {
-                case .written: done = "\(Report.fileName) made again"
-                case .removed: done = "\(Report.fileName) removed (--no-report)"
+                case .written: done = "report made again"
+                case .removed: done = "\(Report.defaultLocation(output: options.output, outputDisplay: options.outputDisplay).display) removed (--no-report)"
                 case nil: done = "nothing to do"
                 }
                 console.out("\(options.outputDisplay) is up to date: \(report.manifest.clips.count) clips, \(done)")
             } else {
                 print(report, output: options.outputDisplay, elapsed: Date().timeIntervalSince(started), verbose: printing.verbose, console: console)
+                if report.reportChange == .removed {
+                    console.out("\(Report.defaultLocation(output: options.output, outputDisplay: options.outputDisplay).display) removed (--no-report)")
+                }
             }
+            // The last line names the report, which is beside the set, not in it.
+            if let file = report.report { console.out("report: \(file)") }
         }
         // Last, so they are what a designer reads when the build ends.
         for warning in report.warnings { console.err("warning: \(warning)") }
@@ -123,9 +137,10 @@ enum BuildCommand {
                 manifest.clips.count, copies, output, manifest.container.rawValue, manifest.encoding.rawValue, manifest.sampleRate, elapsed,
                 manifest.loudness.setLevel, spread, manifest.clips.map(\.truePeak).max() ?? 0))
         console.out("level: \(manifest.loudness.reason)")
-        if verbose && (report.preparedFromCache > 0 || report.finishedFromCache > 0) {
+        if verbose && (report.preparedFromCache > 0 || report.finishedFromCache > 0 || report.drawnFromCache > 0) {
+            let drawn = report.report == nil ? "" : " and \(report.drawnFromCache) drawn"
             console.out(
-                "cache: \(report.preparedFromCache) of \(manifest.clips.count) clips prepared and \(report.finishedFromCache) finished from \(DiskMemo.folderName)"
+                "cache: \(report.preparedFromCache) of \(manifest.clips.count) clips prepared, \(report.finishedFromCache) finished\(drawn) from \(DiskMemo.folderName)"
             )
         }
     }

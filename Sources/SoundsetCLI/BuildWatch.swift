@@ -35,7 +35,7 @@ struct BuildWatch {
         // The set stays as the last build left it; its report stops reloading.
         var last = options
         last.reportRefreshSeconds = nil
-        do { try BuildPipeline.rewriteReport(last) } catch { console.err("warning: the report still reloads itself: \(error)") }
+        do { try await BuildPipeline.rewriteReport(last) } catch { console.err("warning: the report still reloads itself: \(error)") }
         console.err("soundset: stopped watching \(options.assetsDisplay)")
         return ExitCode.success
     }

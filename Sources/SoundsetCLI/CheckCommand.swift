@@ -20,7 +20,7 @@ enum CheckCommand {
         if environment["GITHUB_ACTIONS"] == "true" {
             for problem in report.problems {
                 console.out(
-                    "::error file=\(annotationProperty(problem.subject)),title=soundset \(problem.check)::\(annotationMessage(problem.subject + ": " + problem.message))"
+                    "::error file=\(annotationProperty(problem.subject)),title=soundset \(problem.check.rawValue)::\(annotationMessage(problem.subject + ": " + problem.message))"
                 )
             }
         }

@@ -10,8 +10,9 @@ enum Help {
           plan      show the clips and timing that announce an amount
           render    compose the announcement of an amount into one sound file
           announce  do what the app's extension does for one push: queue, compose or chain, fall back
-          check     verify Output against Assets: integrity, freshness, durations, format, completeness, budget
-          report    write an HTML page that shows and plays every clip, with what to re-record
+          check     verify Output against Assets: integrity, freshness, durations, format, completeness, budget,
+                    report
+          report    write the HTML page beside the set that shows and plays every clip, with what to re-record
           serve     answer HTTP requests for announcements, plans and the set (web, mini-programs, Android)
           measure   print the whole-clip loudness and true peak of sound files, as the build measures them
           clips     list the clips to record for a locale: what each says, and when it is needed
@@ -26,8 +27,8 @@ enum Help {
         """
 
     static let build = """
-        usage: soundset build [--assets DIR] [--output DIR] [--jobs N] [--no-cache] [--no-wait] [--no-report]
-                              [--quiet | --verbose] [--watch [--poll-ms N]]
+        usage: soundset build [--assets DIR] [--output DIR] [--jobs N] [--no-cache] [--no-wait]
+                              [--report FILE | --no-report] [--quiet | --verbose] [--watch [--poll-ms N]]
 
         Builds the sound set. Every non-hidden audio file directly in the assets folder (WAV, AIFF,
         FLAC, Ogg Vorbis, CAF, and MP3 where libsndfile reads it) is one clip, named after its file
@@ -35,7 +36,9 @@ enum Help {
         (see README.md). Each clip is mixed to mono, trimmed of room tone, resampled, sped up by tempo
         (at the same pitch), brought to one loudness for the whole set with its true peak under the
         ceiling, and written to OUTPUT/Sounds with OUTPUT/manifest.json (which says where each word's
-        speech lies) and OUTPUT/report.html (the page to listen to and look at the set).
+        speech lies): the output folder holds exactly what the app bundles. The report, the page to
+        listen to and look at the set, is written beside it, OUTPUT.report.html, with the set's id, right
+        after the set is in place (a report.html an older soundset left in OUTPUT is moved out, once).
         The output folder is replaced whole only when every recording is good; otherwise nothing is
         written and every problem is printed. A file in it that soundset did not write stops the
         build (move it out: nothing of yours is deleted, Finder's .DS_Store files aside). Ctrl-C
@@ -45,10 +48,13 @@ enum Help {
 
         What it prints: on a terminal, one updating progress line on stderr. On stdout the table of
         every clip on a first build (or with --verbose), otherwise one line of what changed (rebuilt
-        7 (recording changed), 17 unchanged); then the set's summary. Last, on stderr, a warning for
-        each thing the check will reject (durations, missing clips, budgets, in the check's words)
-        and each thing the report flags (a take far quieter than the rest, speech at the very edge,
-        clipping). The exit code is still 0: the set was built.
+        7 (recording changed), 17 unchanged); then the set's summary, and last the report's name
+        (report: Output.report.html). Last, on stderr, a warning for each thing a designer should know
+        of a take (clipping, a noise floor above -50 dBFS, speech at the very edge, a take under 16 kHz,
+        a word over twice the median, a take far quieter or louder than the rest) and each thing the
+        check will reject (durations, missing clips, budgets, in the check's words): the same warnings
+        on every build, whether it built the set or found it up to date, with or without the report.
+        The exit code is still 0: the set was built.
 
         options:
           --assets DIR    folder of recordings (default: Assets)
@@ -59,7 +65,9 @@ enum Help {
                           with nothing changed writes nothing)
           --no-wait       when another build of the same output folder runs, stop at once (exit 1)
                           instead of waiting for it
-          --no-report     leave report.html out of the set
+          --report FILE   write the report to FILE (default: OUTPUT.report.html, beside the set)
+          --no-report     write no report, and remove OUTPUT.report.html (a report older than the
+                          set is worse than none)
           --quiet         print only warnings and errors
           --verbose       print the clip table on every build, and what the cache served
           --watch         build, then build again whenever the assets folder changes (polled with
@@ -175,7 +183,8 @@ enum Help {
         missing), and reports every problem, one line each:
           integrity     every file the manifest lists is there with its sha256, frames, rate, channels,
                         container and encoding; copies are byte-identical; no unlisted files
-          freshness     recordings, configuration and tool version are what the set was built from
+          freshness     recordings, output settings and tool version are what the set was built from
+                        (the settings' digest leaves out keys at their defaults)
           durations     every clip under 30 s and within limits.maxSeconds / limits.minSeconds
           format        container, encoding, channels and rate are ones iOS plays
           completeness  every clip and copy the locale's reading can need is in the set
@@ -183,6 +192,9 @@ enum Help {
                         under maxAnnouncementSeconds and at most 64 notifications; the longest
                         composed sound (without the prefix and suffix where whole it would not fit)
                         lasts at most announcement.bannerSeconds
+          report        the report beside the set (OUTPUT.report.html), if there is one, is this
+                        set's; no report is inside the set (OUTPUT/report.html, where the app would
+                        ship it)
         With GITHUB_ACTIONS=true each problem is also printed as a GitHub Actions error annotation.
         JSON: {ok, problems: [{check, subject, message}], budget: {worstAmount, seconds, steps,
         limitSeconds, mostStepsAmount, maxSteps, limitSteps, maxAmount, composed: {seconds, amount,
@@ -268,22 +280,27 @@ enum Help {
     static let report = """
         usage: soundset report [--assets DIR] [--output DIR] [--out FILE]
 
-        Writes one self-contained HTML page (no network, no scripts): a summary (clip count, the set's
-        level and spread, longest clip, the longest announcement from the check, every warning); per
-        clip the source waveform with the kept region marked and the cut room tone shaded, the output
-        waveform, durations, gain, loudness, true peak and a player; warnings that say what to
-        re-record (clipping, a noise floor above -50 dBFS, speech at the recording's edge, a take under
-        16 kHz, a clip over twice the median length, a take recorded 10 LU away from the others);
-        sample announcements composed with the runtime (report.amounts in soundset.json), playable; a
-        chart of loudness before and after normalisation.
+        Writes the report of the set in OUTPUT, which must be up to date with DIR (the build writes it
+        too): one self-contained HTML page (no network, no scripts), beside the set, never in it (the
+        app bundles OUTPUT), carrying the set's id (soundset check says when the report beside a set
+        is another set's). It shows a summary (clip count, the set's level and spread, longest clip,
+        the longest announcement from the check, every warning); per clip the source waveform with the
+        kept region marked and the cut room tone shaded, the output waveform, durations, gain,
+        loudness, true peak and a player (a preview at about 11 kHz, 8-bit, that keeps the page
+        small); warnings that say what to re-record (clipping, a noise floor above -50 dBFS, speech at
+        the recording's edge, a take under 16 kHz, a clip over twice the median length, a take
+        recorded 10 LU away from the others), the same the build prints; sample announcements
+        composed with the runtime (report.amounts in soundset.json), playable; a chart of loudness
+        before and after normalisation.
 
         options:
           --assets DIR    folder of recordings (default: Assets)
           --output DIR    the built sound set (default: Output)
-          --out FILE      the page to write (default: OUTPUT/report.html)
+          --out FILE      the page to write (default: OUTPUT.report.html, beside the set)
           -h, --help      show this help
 
-        exit codes: 0 written, 1 the set or a recording could not be read or the page not written, 64 bad usage
+        exit codes: 0 written, 1 the set is not up to date, could not be read or the page not written,
+        64 bad usage
         """
 
     static let clips = """

@@ -54,7 +54,7 @@ public enum SoundsetCommandLine {
             case "measure":
                 return try MeasureCommand.run(rest, console: console)
             case "report":
-                return try ReportCommand.run(rest, console: console)
+                return try await ReportCommand.run(rest, console: console)
             case "serve":
                 return try await ServeCommand.run(rest, console: console)
             default:

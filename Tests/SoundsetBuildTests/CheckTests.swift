@@ -85,7 +85,8 @@ actor BuiltSet {
         let report = try await check { folder in
             try flipBits(0x01, at: 1, fromTheEndOf: folder.appendingPathComponent("Assets/5.wav"))
         }
-        #expect(report.problems == [CheckProblem("freshness", "Assets/5.wav", "changed since the last build: run soundset build --assets Assets --output Output")])
+        #expect(
+            report.problems == [CheckProblem(.freshness, "Assets/5.wav", "changed since the last build: run soundset build --assets Assets --output Output")])
         #expect(!report.ok)
     }
 
@@ -93,14 +94,17 @@ actor BuiltSet {
         let report = try await check { folder in
             try WAVFile.write(Takes.word().samples, to: folder.appendingPathComponent("Assets/liang.wav"), rate: 16000)
         }
-        #expect(report.problems == [CheckProblem("freshness", "Assets/liang.wav", "was added since the last build: run soundset build --assets Assets --output Output")])
+        #expect(
+            report.problems == [
+                CheckProblem(.freshness, "Assets/liang.wav", "was added since the last build: run soundset build --assets Assets --output Output")
+            ])
     }
 
     @Test func aDeletedCopyIsMissing() async throws {
         let report = try await check { folder in
             try FileManager.default.removeItem(at: folder.appendingPathComponent("Output/Sounds/5Copy.caf"))
         }
-        #expect(report.problems == [CheckProblem("integrity", "Output/Sounds/5Copy.caf", "missing: run soundset build --assets Assets --output Output")])
+        #expect(report.problems == [CheckProblem(.integrity, "Output/Sounds/5Copy.caf", "missing: run soundset build --assets Assets --output Output")])
     }
 
     @Test func aFlippedByteIsDamage() async throws {
@@ -109,7 +113,9 @@ actor BuiltSet {
         }
         #expect(
             report.problems == [
-                CheckProblem("integrity", "Output/Sounds/7.caf", "its sha256 differs from the manifest's (damaged or edited by hand): run soundset build --assets Assets --output Output")
+                CheckProblem(
+                    .integrity, "Output/Sounds/7.caf",
+                    "its sha256 differs from the manifest's (damaged or edited by hand): run soundset build --assets Assets --output Output")
             ])
     }
 
@@ -121,9 +127,11 @@ actor BuiltSet {
             }
         }
         #expect(report.problems.count == 1)
-        #expect(report.problems.first?.check == "integrity")
+        #expect(report.problems.first?.check == .integrity)
         #expect(report.problems.first?.subject == "Output/Sounds/yuan.caf")
-        #expect(report.problems.first?.message.hasSuffix("s in the manifest is not its frames / sampleRate): run soundset build --assets Assets --output Output") == true)
+        #expect(
+            report.problems.first?.message.hasSuffix("s in the manifest is not its frames / sampleRate): run soundset build --assets Assets --output Output")
+                == true)
     }
 
     @Test func aTightenedLimitCatchesTheLongClip() async throws {
@@ -131,7 +139,7 @@ actor BuiltSet {
             try writeConfig(folder, #"{"sampleRate": 16000, "announcement": {"prefix": "received"}, "limits": {"maxSeconds": {"*": 1.2, "rec*": 0.5}}}"#)
         }
         #expect(report.problems.count == 1, "\(report.problems)")
-        #expect(report.problems.first?.check == "durations")
+        #expect(report.problems.first?.check == .durations)
         #expect(report.problems.first?.subject == "Output/Sounds/received.caf")
         #expect(report.problems.first?.message.hasSuffix("over the 0.5 s limit for 'rec*': re-record it as one word or raise limits.maxSeconds") == true)
     }
@@ -158,7 +166,7 @@ actor BuiltSet {
         // The chain's budget, then the banner's (BannerBudgetTests).
         #expect(report.problems.count == 2, "\(report.problems)")
         #expect(report.problems.last?.message.hasPrefix("the composed announcement of ") == true)
-        #expect(report.problems.first?.check == "budget")
+        #expect(report.problems.first?.check == .budget)
         #expect(report.problems.first?.subject == "Assets/soundset.json")
         let budget = try #require(report.budget)
         #expect(budget.seconds > limit)
@@ -182,7 +190,7 @@ actor BuiltSet {
         #expect(
             report.problems == [
                 CheckProblem(
-                    "completeness", "Output/manifest.json",
+                    .completeness, "Output/manifest.json",
                     "the zh-CN reading needs clips the set lacks: 5 (record it as Assets/5.wav and run soundset build --assets Assets --output Output)")
             ])
         #expect(report.budget == nil)
@@ -199,8 +207,9 @@ actor BuiltSet {
         #expect(
             report.problems == [
                 CheckProblem(
-                    "completeness", "Output/manifest.json",
-                    "these clips can follow themselves but have no copy: 9 (add them to copies in soundset.json and run soundset build --assets Assets --output Output)")
+                    .completeness, "Output/manifest.json",
+                    "these clips can follow themselves but have no copy: 9 (add them to copies in soundset.json and run soundset build --assets Assets --output Output)"
+                )
             ])
     }
 
@@ -208,30 +217,41 @@ actor BuiltSet {
         let unlisted = try await check { folder in
             try Data("x".utf8).write(to: folder.appendingPathComponent("Output/Sounds/stray.mp3"))
         }
-        #expect(unlisted.problems == [CheckProblem("integrity", "Output/Sounds/stray.mp3", "is not listed in the manifest, so soundset did not write it: move it out (the build replaces the folder whole)")])
+        #expect(
+            unlisted.problems == [
+                CheckProblem(
+                    .integrity, "Output/Sounds/stray.mp3",
+                    "is not listed in the manifest, so soundset did not write it: move it out (the build replaces the folder whole)")
+            ])
         let missing = try await check { folder in
             try FileManager.default.removeItem(at: folder.appendingPathComponent("Output/manifest.json"))
         }
-        #expect(missing.problems == [CheckProblem("integrity", "Output/manifest.json", "missing or unreadable: run soundset build --assets Assets --output Output")])
+        #expect(
+            missing.problems == [CheckProblem(.integrity, "Output/manifest.json", "missing or unreadable: run soundset build --assets Assets --output Output")])
     }
 
     /// Hand-edited manifests the runtime refuses are refused by the check too, with the same reason.
     @Test func aManifestTheRuntimeRefusesIsRefused() async throws {
         let edits: [(@Sendable (inout Manifest) -> Void, String)] = [
             ({ $0.clips[0].file = "../../Assets/0.wav" }, "clip '0' names the file '../../Assets/0.wav', which is not a plain file name inside Sounds/"),
-            ({ manifest in
-                var extra = manifest.clips[1]
-                extra.name = "extra"
-                extra.file = manifest.clips[0].file
-                manifest.clips.append(extra)
-             }, "clips '0' and 'extra' both name the file '0.caf'"),
+            (
+                { manifest in
+                    var extra = manifest.clips[1]
+                    extra.name = "extra"
+                    extra.file = manifest.clips[0].file
+                    manifest.clips.append(extra)
+                }, "clips '0' and 'extra' both name the file '0.caf'"
+            ),
             ({ $0.clips.append($0.clips[3]) }, "clip '3' is listed twice"),
             ({ $0.announcement?.gapMs = -20 }, "announcement.gapMs -20 ms is out of range (0 to 2000)"),
             ({ $0.clips[2].frames = Int.max }, "clip '2' has 9223372036854775807 frames; a clip has at least 1 and lasts under 30 s"),
         ]
         for (edit, reason) in edits {
             let report = try await check { folder in try editManifest(in: folder, edit) }
-            #expect(report.problems == [CheckProblem("integrity", "Output/manifest.json", "not a soundset manifest (\(reason)): run soundset build --assets Assets --output Output")])
+            #expect(
+                report.problems == [
+                    CheckProblem(.integrity, "Output/manifest.json", "not a soundset manifest (\(reason)): run soundset build --assets Assets --output Output")
+                ])
             #expect(!report.ok)
         }
     }
@@ -242,7 +262,11 @@ extension CheckTests {
         let report = try await check { folder in
             try flipBits(0x01, at: 1, fromTheEndOf: folder.appendingPathComponent("Output/Sounds/3Copy.caf"))
         }
-        #expect(report.problems == [CheckProblem("integrity", "Output/Sounds/3Copy.caf", "is not byte-identical to 3.caf as built: run soundset build --assets Assets --output Output")])
+        #expect(
+            report.problems == [
+                CheckProblem(
+                    .integrity, "Output/Sounds/3Copy.caf", "is not byte-identical to 3.caf as built: run soundset build --assets Assets --output Output")
+            ])
     }
 }
 
@@ -251,13 +275,13 @@ extension CheckTests {
         let report = try await check { folder in
             try FileManager.default.removeItem(at: folder.appendingPathComponent("Output/Sounds/5.caf"))
         }
-        #expect(report.problems == [CheckProblem("integrity", "Output/Sounds/5.caf", "missing: run soundset build --assets Assets --output Output")])
+        #expect(report.problems == [CheckProblem(.integrity, "Output/Sounds/5.caf", "missing: run soundset build --assets Assets --output Output")])
         let fifo = try await check { folder in
             let clip = folder.appendingPathComponent("Output/Sounds/5.caf")
             try FileManager.default.removeItem(at: clip)
             #expect(mkfifo(clip.path, 0o644) == 0)
         }
-        #expect(fifo.problems == [CheckProblem("integrity", "Output/Sounds/5.caf", "is not a regular file: run soundset build --assets Assets --output Output")])
+        #expect(fifo.problems == [CheckProblem(.integrity, "Output/Sounds/5.caf", "is not a regular file: run soundset build --assets Assets --output Output")])
     }
 }
 
@@ -271,8 +295,9 @@ extension CheckTests {
         try AssetPacks.completeChinese(in: assets)
         try Data(
             #"{"sampleRate": 16000, "announcement": {"prefix": "received", "bannerSeconds": \#(banner), "delivery": "\#(delivery)"}, "maxAmount": "999.99"}"#
-                .utf8)
-            .write(to: assets.appendingPathComponent("soundset.json"))
+                .utf8
+        )
+        .write(to: assets.appendingPathComponent("soundset.json"))
         let output = folder.url.appendingPathComponent("Output")
         let built = try await BuildPipeline.run(BuildOptions(assets: assets, assetsDisplay: "Assets", output: output, outputDisplay: "Output", jobs: 2))
         return (Checker.run(assets: assets, assetsDisplay: "Assets", output: output, outputDisplay: "Output"), built.manifest)
@@ -323,12 +348,14 @@ extension CheckTests {
         let smallest = try Amount(minorUnits: Int64(whole.firstIndex { Double($0) > short * 16000 }!))
         // The advice names the amount's longest word, and a lower tempo (the set's is 1).
         let message = try #require(failing.problems.count == 1 ? failing.problems.first : nil)
-        #expect(message.check == "budget" && message.subject == "Assets/soundset.json")
+        #expect(message.check == .budget && message.subject == "Assets/soundset.json")
         let opening = String(
-            format: "the composed announcement of %@ lasts %.3f s even without its prefix, over the %g s banner, which cuts it off: record faster takes (its longest word is ",
+            format:
+                "the composed announcement of %@ lasts %.3f s even without its prefix, over the %g s banner, which cuts it off: record faster takes (its longest word is ",
             worst.description, Double(bare.max()!) / 16000, short)
         let closing = String(
-            format: " s), set tempo below 1 (down to 0.7), set announcement.delivery to auto (a chain when the banner is too short), or lower maxAmount; the smallest amount that plays without the prefix is %@",
+            format:
+                " s), set tempo below 1 (down to 0.7), set announcement.delivery to auto (a chain when the banner is too short), or lower maxAmount; the smallest amount that plays without the prefix is %@",
             smallest.description)
         #expect(message.message.hasPrefix(opening) && message.message.hasSuffix(closing), "\(message.message)")
         let word = message.message.dropFirst(opening.count).dropLast(closing.count)  // "7, 0.590"
@@ -343,5 +370,21 @@ extension CheckTests {
             Double(whole) <= short * 16000 ? whole : Double(bare) <= short * 16000 ? bare : nil
         }
         #expect(chaining.budget?.composed.seconds == Double(composedPlayed.max()!) / 16000)
+    }
+}
+
+@Suite struct CheckProblemKindTests {
+    /// The kinds are an enum, and what `check --format json` writes as `check` is a public
+    /// contract: the same strings as ever, and the report's new one.
+    @Test func theKindsKeepTheirStrings() throws {
+        #expect(
+            CheckProblem.Kind.allCases.map(\.rawValue) == [
+                "configuration", "integrity", "freshness", "durations", "format", "completeness", "budget", "report",
+            ])
+        let problem = CheckProblem(.integrity, "Output/Sounds/7.caf", "missing")
+        let json = String(decoding: try JSONEncoder().encode(problem), as: UTF8.self)
+        #expect(json.contains(#""check":"integrity""#), "\(json)")
+        #expect(try JSONDecoder().decode(CheckProblem.self, from: Data(#"{"check": "budget", "subject": "a", "message": "b"}"#.utf8)).check == .budget)
+        #expect(problem.description == "[integrity] Output/Sounds/7.caf: missing")
     }
 }

@@ -16,7 +16,9 @@ import Testing
             name: "7", fileName: "7.wav", url: URL(fileURLWithPath: "/nonexistent/7.wav"), displayPath: "Assets/7.wav", info: info)
         let region = TrimRegion(soundStart: 0, soundEnd: samples.count, keepStart: 0, keepEnd: samples.count, noiseFloorDb: -90, peakDb: 0, thresholdDb: -60)
         let summary = ClipSummary(
-            recording: recording, sourceSHA256: "", key: "", region: region, measurement: measurement, warnings: [], sampleCount: samples.count)
+            recording: recording, sourceSHA256: "", key: "", region: region, measurement: measurement,
+            analysis: ClipAnalysis(sourceRate: rate, sourceFrames: samples.count, notes: [], envelope: ClipEnvelope(samples, rate: rate)),
+            sampleCount: samples.count)
         return PreparedClip(summary: summary, samples: samples, envelope: envelope)
     }
 

@@ -68,6 +68,31 @@ import Testing
         #expect((configuration.hash != Configuration().hash) == (key.section == .build), "\(json)")
     }
 
+    /// Freshness has one definition: the digest of the output settings that differ from their
+    /// defaults, as a canonical, versioned text. The demo's is pinned: it changes only when the
+    /// text's form or one of the demo's settings does.
+    @Test func theSettingsDigestIsCanonicalAndPinned() throws {
+        let demo = try ConfigurationLoader.load(
+            from: SoundsetExecutable.packageRoot.appendingPathComponent("Assets/soundset.json"), displayPath: "Assets/soundset.json")
+        #expect(SettingsDigest.text(of: demo, sections: [.build]) == "soundset-settings 1\nannouncement.prefix=\"received\"\ntempo=0.85\n")
+        #expect(demo.hash == "5df1ac7b3bdb42b7c10b62e288db841e578e242777f43d9ad1873f41e92d9f3b")
+        // Every setting at its default: the version line alone.
+        #expect(SettingsDigest.text(of: Configuration(), sections: [.build, .check, .report]) == "soundset-settings 1\n")
+        #expect(Configuration().hash == "f2be87b82856bbc4f91d80aff4e9a2bfb819d0c39c55bbff9084f1cadc548fbe")
+        func parsed(_ json: String) throws -> Configuration { try ConfigurationLoader.parse(Data(json.utf8), displayPath: Self.path) }
+        // Keys written at their defaults change nothing, so a key added later never makes an old set stale.
+        let written = try parsed(
+            #"{"tempo": 1, "sampleRate": 44100, "trim": {"fadeMs": 5, "padMs": 20}, "announcement": {"gapMs": 25, "join": "speech"}, "reading": {"useLiang": false}}"#
+        )
+        #expect(written.hash == Configuration().hash)
+        // The gap's default follows the join: file joins' own default gap is no setting of its own.
+        let file = try parsed(#"{"announcement": {"join": "file"}}"#)
+        #expect(try parsed(#"{"announcement": {"join": "file", "gapMs": 0}}"#).hash == file.hash)
+        #expect(SettingsDigest.text(of: file, sections: [.build]) == "soundset-settings 1\nannouncement.join=\"file\"\n")
+        // Numbers in their shortest form, names sorted: the same settings give the same text.
+        #expect(try parsed(#"{"copies": ["2", "1"], "tempo": 0.850}"#).hash == (try parsed(#"{"tempo": 0.85, "copies": ["1", "2"]}"#)).hash)
+    }
+
     @Test func theKnownKeysOfEachLevelComeFromTheTable() {
         #expect(
             ConfigurationKey.names(under: []) == [
@@ -273,7 +298,10 @@ import Testing
                 return "\(name) \(limit.seconds) \(limit.pattern)"
             }
         }
-        #expect(try limits(#"{"limits": {"maxSeconds": {"hundred": 0.1}}}"#, ["hundred", "7", "received"]) == ["hundred 0.1 hundred", "7 1.2 *", "received 4.0 received"])
+        #expect(
+            try limits(#"{"limits": {"maxSeconds": {"hundred": 0.1}}}"#, ["hundred", "7", "received"]) == [
+                "hundred 0.1 hundred", "7 1.2 *", "received 4.0 received",
+            ])
         #expect(try limits(#"{"limits": {"maxSeconds": {"*": 2}}}"#, ["7", "received"]) == ["7 2.0 *", "received 2.0 *"])
         #expect(
             try limits(#"{"limits": {"maxSeconds": {"rec*": 3, "received": 5, "hun*": 0.9}}}"#, ["received", "hundred", "thousand"])

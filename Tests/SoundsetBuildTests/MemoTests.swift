@@ -21,7 +21,7 @@ import Testing
         Checker.run(
             assets: folder.appendingPathComponent("Assets"), assetsDisplay: "Assets", output: folder.appendingPathComponent("Output"),
             outputDisplay: "Output"
-        ).problems.filter { $0.check == "integrity" || $0.check == "freshness" }
+        ).problems.filter { $0.check == .integrity || $0.check == .freshness }
     }
 
     /// Build; change the configuration and build without the cache; build; restore it and build.
@@ -179,5 +179,36 @@ import Testing
             guard case .bytes(let bytes) = clip.content else { Issue.record("\(clip.name) reused"); continue }
             #expect(bytes == (try Data(contentsOf: folder.url.appendingPathComponent("Output/Sounds/\(clip.name)"))), "\(clip.name)")
         }
+    }
+}
+
+@Suite struct DrawingsFileTests {
+    func drawing(_ seed: Int) -> ClipDrawing {
+        ClipDrawing(
+            sourceColumns: 3 + seed, sourcePath: "M0 32L0 12 1 10 \(seed) 40Z", outputColumns: 2, outputPath: "M0 32L0 30 1 34Z",
+            preview: Data([UInt8(seed), 128, 130]).base64EncodedString(), previewRate: 11025)
+    }
+
+    /// What the memo keeps of the report's drawings reads back as written, and a damaged or
+    /// planted file is no drawings at all: nothing in it reaches a page.
+    @Test func drawingsReadBackAndAnythingElseIsNone() {
+        let drawings = [String(repeating: "a", count: 64): drawing(1), String(repeating: "b", count: 64): drawing(2)]
+        let bytes = DrawingsFile.encode(drawings)
+        #expect(DrawingsFile.decode(bytes) == drawings)
+        #expect(DrawingsFile.decode(DrawingsFile.encode([:])) == [:])
+        // A flipped bit anywhere fails the checksum.
+        for offset in [0, 9, 20, 100, bytes.count - 1] {
+            var damaged = bytes
+            damaged[offset] ^= 0x10
+            #expect(DrawingsFile.decode(damaged) == nil, "\(offset)")
+        }
+        #expect(DrawingsFile.decode(bytes.dropLast(3)) == nil)
+        // Markup in a path, written with a valid checksum, is refused.
+        var planted = drawing(3)
+        planted.sourcePath = "M0 32Z\"/><script>alert(1)</script><path d=\""
+        #expect(DrawingsFile.decode(DrawingsFile.encode([String(repeating: "c", count: 64): planted])) == nil)
+        var preview = drawing(4)
+        preview.preview = "AAAA\"><img src=x>"
+        #expect(DrawingsFile.decode(DrawingsFile.encode([String(repeating: "d", count: 64): preview])) == nil)
     }
 }

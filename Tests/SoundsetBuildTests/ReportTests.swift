@@ -1,8 +1,10 @@
 import Foundation
-@testable import SoundsetBuild
+import SoundsetAudio
 import SoundsetRuntime
 import SoundsetTestSupport
 import Testing
+
+@testable import SoundsetBuild
 
 #if canImport(FoundationXML)
     import FoundationXML
@@ -14,22 +16,50 @@ import Testing
         XMLParser(data: Data(html.utf8)).parse()
     }
 
-    @Test func theReportShowsEveryClipWithTheManifestsFigures() async throws {
+    /// The options of a build of `folder`'s Assets into its Output, with the report.
+    func options(_ folder: URL, refreshSeconds: Int? = nil) -> BuildOptions {
+        var options = BuildOptions(
+            assets: folder.appendingPathComponent("Assets"), assetsDisplay: "Assets", output: folder.appendingPathComponent("Output"),
+            outputDisplay: "Output", jobs: 2, writeReport: true)
+        options.reportRefreshSeconds = refreshSeconds
+        return options
+    }
+
+    /// The complete zh-CN set's report, as `soundset report` writes it, beside the set.
+    func completeReport(refreshSeconds: Int? = nil) async throws -> (html: String, data: Data, manifest: Manifest) {
         let folder = try TemporaryDirectory()
         defer { folder.remove() }
         try await BuiltSet.shared.copy(into: folder.url)
-        let out = folder.url.appendingPathComponent("Output/report.html")
-        let written = try Report.write(
-            assets: folder.url.appendingPathComponent("Assets"), assetsDisplay: "Assets",
-            output: folder.url.appendingPathComponent("Output"), outputDisplay: "Output",
-            to: out, fileDisplay: "Output/report.html")
-        let html = try String(contentsOf: out, encoding: .utf8)
+        _ = try await BuildPipeline.writeReport(options(folder.url, refreshSeconds: refreshSeconds))
+        let data = try Data(contentsOf: folder.url.appendingPathComponent("Output.report.html"))
         let manifest = try Manifest.load(from: folder.url.appendingPathComponent("Output/manifest.json"))
-        #expect(written.clips == manifest.clips.count)
+        return (String(decoding: data, as: UTF8.self), data, manifest)
+    }
+
+    /// The report's input for the complete set, as a build that wrote its report leaves it: the
+    /// set, the findings and the drawings the memo keeps.
+    func completeInput(in folder: URL) async throws -> ReportInput {
+        try await BuiltSet.shared.copy(into: folder)
+        _ = try await BuildPipeline.writeReport(options(folder))
+        let output = folder.appendingPathComponent("Output")
+        let manifest = try Manifest.load(from: output.appendingPathComponent("manifest.json"))
+        let memo = DiskMemo(output: output)
+        let findings = try #require(memo.findings(ofManifest: SHA256.hex(try manifest.encoded())))
+        return ReportInput(
+            manifest: manifest, sounds: output.appendingPathComponent("Sounds"), outputDisplay: "Output", findings: findings,
+            configuration: try configuration(folder), drawings: memo.drawings(), envelopes: [:], refreshSeconds: nil, jobs: 2)
+    }
+
+    /// The configuration in `folder`'s Assets.
+    func configuration(_ folder: URL) throws -> Configuration {
+        try ConfigurationLoader.load(from: folder.appendingPathComponent("Assets/soundset.json"), displayPath: "Assets/soundset.json")
+    }
+
+    @Test func theReportShowsEveryClipWithTheManifestsFigures() async throws {
+        let (html, data, manifest) = try await completeReport()
         #expect(isWellFormed(html))
         for clip in manifest.clips {
-            let start = try #require(html.range(of: "id=\"clip-\(clip.name)\""), "\(clip.name)")
-            let card = String(html[start.lowerBound...].prefix(while: { $0 != "§" }).components(separatedBy: "</article>")[0])
+            let card = try #require(self.card(clip.name, in: html), "\(clip.name)")
             #expect(card.contains("<tr><th>frames</th><td>\(clip.frames)</td></tr>"), "\(clip.name)")
             #expect(card.contains(String(format: "<tr><th>gain</th><td>%+.2f dB</td></tr>", clip.gain)), "\(clip.name)")
             #expect(card.contains(String(format: "<tr><th>true peak</th><td>%.2f dBTP</td></tr>", clip.truePeak)), "\(clip.name)")
@@ -47,6 +77,62 @@ import Testing
         }
         #expect(html.contains("Longest announcement"))
         #expect(html.components(separatedBy: "class=\"announcement\"").count - 1 == 3)
+        // It names the set it shows.
+        #expect(Report.setID(in: data) == SoundSet(manifest: manifest, folder: URL(fileURLWithPath: "/")).id)
+    }
+
+    /// Every player plays a preview: an 8-bit WAV near 11 kHz for a clip and near 9 kHz for a
+    /// sample announcement (the complete pack is a 16 kHz set: its clips keep their rate, the samples
+    /// are halved), as long as what it previews.
+    @Test func thePlayersPlaySmallPreviews() async throws {
+        let folder = try TemporaryDirectory()
+        defer { folder.remove() }
+        let input = try await completeInput(in: folder.url)
+        let html = try String(contentsOf: folder.url.appendingPathComponent("Output.report.html"), encoding: .utf8)
+        let previews = matches(#"src="data:audio/wav;base64,([A-Za-z0-9+/=]+)""#, in: html).map { Data(base64Encoded: $0[0])! }
+        #expect(previews.count == input.manifest.clips.count + 3)
+        #expect(input.manifest.sampleRate == 16000)
+        for (index, preview) in previews.enumerated() {
+            let file = try SoundFile.open(bytes: preview, path: "preview \(index)")
+            #expect(file.info.encodingName == "Unsigned 8 bit PCM", "\(file.info.encodingName)")
+            #expect(file.info.channels == 1)
+            // The three sample announcements come first, then the clips in the page's order.
+            #expect(file.info.sampleRate == (index < 3 ? 8000 : 16000), "\(index): \(file.info.sampleRate)")
+        }
+        let order = matches(#"<article class="clip[^"]*" id="clip-(\w+)">"#, in: html).map { $0[0] }
+        for (name, preview) in zip(order, previews.dropFirst(3)) {
+            let clip = try #require(input.manifest.clips.first { $0.name == name })
+            let file = try SoundFile.open(bytes: preview, path: name)
+            #expect(file.info.frames == clip.frames, "\(name): \(file.info.frames) frames for \(clip.frames)")
+            // The clip's own samples, within 8-bit rounding.
+            let own = try SoundFile.open(reading: input.sounds.appendingPathComponent(clip.file).path).readAll()
+            let heard = try file.readAll()
+            #expect(zip(own, heard).allSatisfy { abs($0 - $1) <= 0.5 / 128 + 1e-6 }, "\(name)")
+        }
+    }
+
+    /// At 44.1 kHz a clip's preview is an eighth of its file (a quarter of the rate, half the bits),
+    /// and the page a fraction of the clips it shows (a page that held each clip as its WAV, in
+    /// base64, was larger than the clips).
+    @Test func thePageIsAFractionOfItsClips() async throws {
+        let folder = try TemporaryDirectory()
+        defer { folder.remove() }
+        try AssetPacks.small(in: try folder.folder("Assets"))
+        _ = try await BuildPipeline.run(options(folder.url))
+        let html = try String(contentsOf: folder.url.appendingPathComponent("Output.report.html"), encoding: .utf8)
+        let manifest = try Manifest.load(from: folder.url.appendingPathComponent("Output/manifest.json"))
+        #expect(manifest.sampleRate == 44100)
+        let sounds = folder.url.appendingPathComponent("Output/Sounds")
+        let clipBytes = try manifest.clips.map { try Data(contentsOf: sounds.appendingPathComponent($0.file)).count }
+        let previews = matches(#"src="data:audio/wav;base64,([A-Za-z0-9+/=]+)""#, in: html).map { Data(base64Encoded: $0[0])! }
+        #expect(previews.count == manifest.clips.count)
+        let order = matches(#"<article class="clip[^"]*" id="clip-(\w+)">"#, in: html).map { $0[0] }
+        for (name, preview) in zip(order, previews) {
+            let index = try #require(manifest.clips.firstIndex { $0.name == name })
+            #expect(try SoundFile.open(bytes: preview, path: name).info.sampleRate == 11025)
+            #expect(preview.count <= clipBytes[index] / 8 + 64, "\(name): \(preview.count) bytes of preview for \(clipBytes[index])")
+        }
+        #expect(Double(html.utf8.count) < 0.5 * Double(clipBytes.reduce(0, +)), "\(html.utf8.count) bytes of page, \(clipBytes.reduce(0, +)) of clips")
     }
 
     /// The card of clip `name`: from its id to the end of its article.
@@ -63,28 +149,16 @@ import Testing
         }
     }
 
-    /// The complete zh-CN set's report, as `Report.write` writes it.
-    func completeReport(refreshSeconds: Int? = nil) async throws -> (html: String, data: Data, manifest: Manifest) {
-        let folder = try TemporaryDirectory()
-        defer { folder.remove() }
-        try await BuiltSet.shared.copy(into: folder.url)
-        let out = folder.url.appendingPathComponent("report.html")
-        _ = try Report.write(
-            assets: folder.url.appendingPathComponent("Assets"), assetsDisplay: "Assets",
-            output: folder.url.appendingPathComponent("Output"), outputDisplay: "Output",
-            to: out, fileDisplay: "report.html", refreshSeconds: refreshSeconds)
-        let data = try Data(contentsOf: out)
-        let manifest = try Manifest.load(from: folder.url.appendingPathComponent("Output/manifest.json"))
-        return (String(decoding: data, as: UTF8.self), data, manifest)
-    }
-
     @Test func eachClipSaysWhatItSaysInGroupsInTheGuidesOrder() async throws {
         let (html, _, manifest) = try await completeReport()
         let guide = ClipGuide.of(.zhCN)
         for clip in manifest.clips {
             let entry = try #require(guide.entries.first { $0.name == clip.name }, "\(clip.name)")
             let text = try #require(self.card(clip.name, in: html), "\(clip.name)")
-            #expect(text.contains("<p class=\"says\" lang=\"zh-CN\">\(entry.says)</p><p class=\"pinyin\">\(entry.pronounced!)</p><h3><code>\(clip.name)</code></h3>"), "\(clip.name)")
+            #expect(
+                text.contains(
+                    "<p class=\"says\" lang=\"zh-CN\">\(entry.says)</p><p class=\"pinyin\">\(entry.pronounced!)</p><h3><code>\(clip.name)</code></h3>"),
+                "\(clip.name)")
         }
         #expect(card("ten", in: html)!.contains("十</p><p class=\"pinyin\">shí</p><h3><code>ten</code>"))
         // Each sample announcement written in characters, from the plan's clips (2Copy says 二).
@@ -106,7 +180,8 @@ import Testing
         let (html, _, manifest) = try await completeReport()
         // The clips' scale bar, in the clips' section.
         let clipsSection = try #require(html.components(separatedBy: "<h2>Clips</h2>").last)
-        let bar = try #require(matches(#"<svg class="scalebar" width="[\d.]+" height="16" data-seconds="([\d.]+)" data-width="([\d.]+)""#, in: clipsSection).first)
+        let bar = try #require(
+            matches(#"<svg class="scalebar" width="[\d.]+" height="16" data-seconds="([\d.]+)" data-width="([\d.]+)""#, in: clipsSection).first)
         let pixelsPerSecond = Double(bar[1])! / Double(bar[0])!
         // Every clip's waveforms, recording and clip, at that scale: widths in the ratio of their durations.
         let waves = matches(#"<svg width="([\d.]+)" height="\d+" data-seconds="([\d.]+)" class="wave (source|output)""#, in: html)
@@ -119,6 +194,13 @@ import Testing
         let word = try #require(manifest.clips.first { $0.name == "0" }), phrase = try #require(manifest.clips.first { $0.name == "received" })
         #expect(phrase.seconds > 2 * word.seconds)
         #expect(abs(widths["received"]! / widths["0"]! - phrase.seconds / word.seconds) < 0.01)
+        // Each waveform is drawn in its own units and scaled to its width: its path spans them.
+        let drawn = matches(#"viewBox="0 0 ([\d.]+) 64" preserveAspectRatio="none"[^>]*>(?:<rect[^>]*/>)*<path d="M0 32L([^"]+)Z""#, in: html)
+        #expect(drawn.count == 2 * manifest.clips.count)
+        for path in drawn {
+            let xs = path[1].split(separator: " ").enumerated().filter { $0.offset % 2 == 0 }.map { Double($0.element)! }
+            #expect(xs.min() == 0 && xs.max() == Double(path[0]), "\(path[0])")
+        }
         // The timelines share one scale: the clips' when the longest fits, else their own, as the page says.
         let timelines = matches(#"<svg class="timeline" width="([\d.]+)" height="[\d.]+" data-seconds="([\d.]+)""#, in: html)
         #expect(timelines.count == 3)
@@ -143,54 +225,70 @@ import Testing
         // A page that mentions a refresh only in its body does not refresh.
         #expect(!Report.refreshes(Data("<html><head><title>x</title></head><body>&lt;meta http-equiv=\"refresh\"</body></html>".utf8)))
         #expect(!Report.refreshes(Data("<html><head></head><body><meta http-equiv=\"refresh\" content=\"1\"/></body></html>".utf8)))
-        // The build's own report (staged) carries it the same way.
-        let folder = try TemporaryDirectory()
-        defer { folder.remove() }
-        try await BuiltSet.shared.copy(into: folder.url)
-        let manifest = try Manifest.load(from: folder.url.appendingPathComponent("Output/manifest.json"))
-        let check = Checker.setCheck(manifest, configuration: Configuration(), assetsDisplay: "Assets", outputDisplay: "Output")
-        let staged = try Report.staged(
-            assets: folder.url.appendingPathComponent("Assets"), assetsDisplay: "Assets", staging: folder.url.appendingPathComponent("Output"),
-            outputDisplay: "Output", summaries: [:], previous: nil, check: check, refreshSeconds: 7)
-        #expect(Report.refreshes(staged.html))
-        #expect(String(decoding: staged.html, as: UTF8.self).contains("<meta http-equiv=\"refresh\" content=\"7\"/>"))
-        let unwatched = try Report.staged(
-            assets: folder.url.appendingPathComponent("Assets"), assetsDisplay: "Assets", staging: folder.url.appendingPathComponent("Output"),
-            outputDisplay: "Output", summaries: [:], previous: nil, check: check)
-        #expect(!Report.refreshes(unwatched.html))
+        // The same set and settings, reloading or not: two reports, each current for its own key.
+        var configuration = Configuration()
+        configuration.sampleRate = 16000
+        configuration.announcement.prefix = "received"
+        let id = SoundSet(manifest: plain.manifest, folder: URL(fileURLWithPath: "/")).id
+        #expect(Report.isCurrent(plain.data, setID: id, key: Report.key(configuration: configuration, refreshSeconds: nil)))
+        #expect(!Report.isCurrent(plain.data, setID: id, key: Report.key(configuration: configuration, refreshSeconds: 3)))
+        #expect(Report.isCurrent(watched.data, setID: id, key: Report.key(configuration: configuration, refreshSeconds: 3)))
+        #expect(!Report.isCurrent(plain.data, setID: "0123456789", key: Report.key(configuration: configuration, refreshSeconds: nil)))
     }
 
-    @Test func limitsTonesAndChangesFromTheGatheredData() async throws {
+    /// The report is drawn from the set and the findings alone: a copy of the set's folder with no
+    /// recordings and no cache beside it gives the same page.
+    @Test func theReportIsDrawnFromTheSetAndItsFindingsAlone() async throws {
         let folder = try TemporaryDirectory()
         defer { folder.remove() }
-        try await BuiltSet.shared.copy(into: folder.url)
-        var data = try ReportGatherer.gather(
-            assets: folder.url.appendingPathComponent("Assets"), assetsDisplay: "Assets", output: folder.url.appendingPathComponent("Output"),
-            outputDisplay: "Output", check: CheckReport(ok: true, problems: [], budget: nil, clips: 0))
+        var input = try await completeInput(in: folder.url)
+        let page = try Data(contentsOf: folder.url.appendingPathComponent("Output.report.html"))
+        let alone = try folder.folder("elsewhere/Set")
+        try FileManager.default.removeItem(at: alone)
+        try FileManager.default.copyItem(at: folder.url.appendingPathComponent("Output"), to: alone)
+        for name in ["Assets", "Output", DiskMemo.folderName] { try FileManager.default.removeItem(at: folder.url.appendingPathComponent(name)) }
+        input.sounds = alone.appendingPathComponent("Sounds")
+        let rendered = try Report.render(input)
+        #expect(rendered.html == page)
+        #expect(rendered.drawn.isEmpty)
+        // Without a clip's drawing, it is drawn from its recording's envelope, which the findings do
+        // not hold: the page says which clip it cannot draw.
+        input.drawings = [:]
+        #expect(throws: BuildProblem("Output/Sounds/0.caf", "has no drawing and no recording's envelope to draw it from")) {
+            try Report.render(input)
+        }
+    }
+
+    @Test func limitsTonesAndChangesFromTheFindings() async throws {
+        let folder = try TemporaryDirectory()
+        defer { folder.remove() }
+        var input = try await completeInput(in: folder.url)
         // A limit below one clip's length marks that clip, and only it, over.
-        let yuan = try #require(data.manifest.clips.first { $0.name == "yuan" })
-        data.configuration.limits.maxSeconds = ["yuan": 0.1]
-        var html = ReportPage.html(data)
-        #expect(card("yuan", in: html)!.contains(String(format: "<div class=\"limit over\" title=\"limits.maxSeconds yuan\">%.2f s of 0.1 s <b>over</b>", yuan.seconds)))
+        let yuan = try #require(input.manifest.clips.first { $0.name == "yuan" })
+        input.configuration.limits.maxSeconds = ["yuan": 0.1]
+        var html = String(decoding: try Report.render(input).html, as: UTF8.self)
+        #expect(
+            card("yuan", in: html)!.contains(
+                String(format: "<div class=\"limit over\" title=\"limits.maxSeconds yuan\">%.2f s of 0.1 s <b>over</b>", yuan.seconds)))
         #expect(html.components(separatedBy: "class=\"limit over\"").count - 1 == 1)
-        let zero = try #require(data.manifest.clips.first { $0.name == "0" })
+        let zero = try #require(input.manifest.clips.first { $0.name == "0" })
         #expect(card("0", in: html)!.contains(String(format: "<div class=\"limit\" title=\"the default limit\">%.2f s of 1.2 s<svg", zero.seconds)))
         #expect(card("received", in: html)!.contains("s of 4 s<svg"))
         // The tones card lists no amount above maxAmount.
-        data.configuration.maxAmountMinorUnits = 5_000_00
-        html = ReportPage.html(data)
+        input.configuration.maxAmountMinorUnits = 5_000_00
+        html = String(decoding: try Report.render(input).html, as: UTF8.self)
         let tones = try #require(html.components(separatedBy: "<h3>Tones of 一</h3>").last?.components(separatedBy: "</div>").first)
         let listed = matches(#"(\d+\.\d\d)"#, in: tones).map { try! Amount($0[0]) }
         #expect(!listed.isEmpty)
-        #expect(listed.allSatisfy { $0 <= data.configuration.maxAmount }, "\(listed)")
+        #expect(listed.allSatisfy { $0 <= input.configuration.maxAmount }, "\(listed)")
         #expect(tones.contains("heard in no sample up to maxAmount 5000.00"))
         // Against a previous set whose clip 4 had another recording: that clip, and only it, is badged.
-        var previous = data.manifest
+        var previous = input.manifest
         let four = try #require(previous.clips.firstIndex { $0.name == "4" })
         previous.clips[four].sha256 = String(repeating: "0", count: 64)
         previous.clips[four].source.sha256 = String(repeating: "1", count: 64)
-        data.previous = previous
-        html = ReportPage.html(data)
+        input.findings.changes = BuildChanges(input.manifest, replacing: previous)
+        html = String(decoding: try Report.render(input).html, as: UTF8.self)
         #expect(html.components(separatedBy: "class=\"badge changed\"").count - 1 == 1)
         #expect(card("4", in: html)!.contains(">recording changed</span>"))
     }
@@ -201,11 +299,13 @@ import Testing
         let assets = try folder.folder("Assets")
         try AssetPacks.small(in: assets)
         let output = folder.url.appendingPathComponent("Output")
-        _ = try await BuildPipeline.run(BuildOptions(assets: assets, assetsDisplay: "Assets", output: output, outputDisplay: "Output", writeReport: true))
-        let first = try String(contentsOf: output.appendingPathComponent("report.html"), encoding: .utf8)
+        let report = folder.url.appendingPathComponent("Output.report.html")
+        _ = try await BuildPipeline.run(options(folder.url))
+        let first = try String(contentsOf: report, encoding: .utf8)
         let manifest = try Manifest.load(from: output.appendingPathComponent("manifest.json"))
         // One gain bar per clip, left of zero for a cut and right for a boost, as long as its gain.
-        let bars = matches(#"<rect x="([\d.]+)" y="[\d.]+" width="([\d.]+)" height="[\d.]+" class="gain (up|down)" data-clip="(\w+)" data-gain="(-?[\d.]+)"/>"#, in: first)
+        let bars = matches(
+            #"<rect x="([\d.]+)" y="[\d.]+" width="([\d.]+)" height="[\d.]+" class="gain (up|down)" data-clip="(\w+)" data-gain="(-?[\d.]+)"/>"#, in: first)
         #expect(bars.count == manifest.clips.count)
         for clip in manifest.clips {
             let bar = try #require(bars.first { $0[3] == clip.name }, "\(clip.name)")
@@ -226,8 +326,8 @@ import Testing
         try WAVFile.write(
             Takes.word(word: 0.45, rate: 48000, levelDb: -24, crest: 14, seed: 77).samples, to: assets.appendingPathComponent("3.wav"), rate: 48000,
             format: .float32)
-        _ = try await BuildPipeline.run(BuildOptions(assets: assets, assetsDisplay: "Assets", output: output, outputDisplay: "Output", writeReport: true))
-        let second = try String(contentsOf: output.appendingPathComponent("report.html"), encoding: .utf8)
+        _ = try await BuildPipeline.run(options(folder.url))
+        let second = try String(contentsOf: report, encoding: .utf8)
         #expect(card("3", in: second)!.contains("<span class=\"badge changed\" title=\"changed since the last build\">recording changed</span>"))
         #expect(second.components(separatedBy: "class=\"badge").count - 1 == 1)
         #expect(second.contains("<h3>Changes</h3><p class=\"value\">1 changed</p><p>1 recording changed: 3<br/>3 unchanged</p>"))
@@ -247,15 +347,8 @@ import Testing
         try WAVFile.write(
             Takes.word(word: 0.3, rate: 8000, levelDb: -20, seed: 13).samples,
             to: assets.appendingPathComponent("narrow.wav"), rate: 8000)
-        _ = try await BuildPipeline.run(
-            BuildOptions(
-                assets: assets, assetsDisplay: "Assets",
-                output: folder.url.appendingPathComponent("Output"), outputDisplay: "Output"))
-        let out = folder.url.appendingPathComponent("report.html")
-        let written = try Report.write(
-            assets: assets, assetsDisplay: "Assets", output: folder.url.appendingPathComponent("Output"),
-            outputDisplay: "Output", to: out, fileDisplay: "report.html")
-        let html = try String(contentsOf: out, encoding: .utf8)
+        let built = try await BuildPipeline.run(options(folder.url))
+        let html = try String(contentsOf: folder.url.appendingPathComponent("Output.report.html"), encoding: .utf8)
         #expect(isWellFormed(html))
         #expect(html.contains("<li><a href=\"#clip-clipped\"><b>clipped</b></a>: "))
         #expect(html.range(of: #"<b>clipped</b></a>: \d+ samples are clipped at full scale"#, options: .regularExpression) != nil)
@@ -268,6 +361,13 @@ import Testing
         #expect(card("clipped", in: html)!.contains("<p class=\"says unknown\">clipped</p><h3><code>clipped</code></h3>"))
         let groups = matches(#"<h3 class="group" data-group="(\w+)">"#, in: html).map { $0[0] }
         #expect(groups == ["digits", "units", "phrases"])
-        #expect(written.warnings >= 3)
+        // What the page lists of the takes is what the build printed, note for note.
+        let listed = matches(##"<li><a href="#clip-(\w+)"><b>\w+</b></a>: ([^<]+)</li>"##, in: html).map {
+            "\($0[0]): \($0[1].replacingOccurrences(of: "&#39;", with: "'"))"
+        }
+        let printed = built.warnings.filter { $0.subject.hasPrefix("Assets/") && $0.subject != "Assets/soundset.json" }
+            .map { "\(URL(fileURLWithPath: $0.subject).deletingPathExtension().lastPathComponent): \($0.message)" }
+        #expect(listed.count >= 6)
+        #expect(listed == printed)
     }
 }

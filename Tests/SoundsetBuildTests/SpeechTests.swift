@@ -111,7 +111,8 @@ import Testing
         let take = Signals.silence(seconds: 0.2, rate: 16000) + vowel + Signals.silence(seconds: 0.2, rate: 16000)
         for assets in [normal, fast] {
             try AssetPacks.small(in: assets)
-            try WAVFile.write(Signals.mix(take, Signals.noise(seconds: 1.0, rate: 16000, rmsDb: -70)), to: assets.appendingPathComponent("vowel.wav"), rate: 16000)
+            try WAVFile.write(
+                Signals.mix(take, Signals.noise(seconds: 1.0, rate: 16000, rmsDb: -70)), to: assets.appendingPathComponent("vowel.wav"), rate: 16000)
         }
         try Data(#"{"sampleRate": 16000}"#.utf8).write(to: normal.appendingPathComponent("soundset.json"))
         try Data(#"{"sampleRate": 16000, "tempo": 0.85}"#.utf8).write(to: fast.appendingPathComponent("soundset.json"))
@@ -150,16 +151,41 @@ import Testing
         }
     }
 
-    /// Without fades (trim.fadeMs 0) the clips keep their edges: the build works (it once measured
-    /// clips of zeros).
+    /// Without fades (trim.fadeMs 0) the clips keep their edges: the room tone at each end is as
+    /// loud in the first and last 2.5 ms as in the 2.5 ms next to them, where the default 5 ms fade
+    /// starts and ends every clip at exactly 0 and is far quieter there; and the set still reaches
+    /// its level (the build once measured clips of zeros).
     @Test func noFadeBuilds() async throws {
         let folder = try TemporaryDirectory()
         defer { folder.remove() }
-        let assets = try folder.folder("Assets")
-        try AssetPacks.small(in: assets)
-        try Data(#"{"trim": {"fadeMs": 0}}"#.utf8).write(to: assets.appendingPathComponent("soundset.json"))
-        let manifest = try await build(assets, folder.url.appendingPathComponent("Output")).manifest
+        let faded = try folder.folder("faded")
+        let sharp = try folder.folder("sharp")
+        try AssetPacks.small(in: faded)
+        try AssetPacks.small(in: sharp)
+        try Data(#"{"trim": {"fadeMs": 0}}"#.utf8).write(to: sharp.appendingPathComponent("soundset.json"))
+        let fadedSet = try await build(faded, folder.url.appendingPathComponent("faded-out")).manifest
+        let manifest = try await build(sharp, folder.url.appendingPathComponent("sharp-out")).manifest
         #expect(manifest.clips.allSatisfy { abs($0.loudness - -16) < 0.5 }, "\(manifest.clips.map(\.loudness))")
+        func rms(_ samples: ArraySlice<Float>) -> Double { sqrt(samples.reduce(0) { $0 + Double($1) * Double($1) } / Double(max(1, samples.count))) }
+        /// The first (or last) 2.5 ms against the 2.5 ms next to them, and the edge sample itself.
+        func edge(_ samples: [Float], rate: Int, atEnd: Bool) -> (ratio: Double, sample: Float) {
+            let half = rate / 400
+            let ordered = atEnd ? Array(samples.reversed()) : samples
+            return (rms(ordered[0..<half]) / rms(ordered[half..<(2 * half)]), ordered[0])
+        }
+        for clip in manifest.clips {
+            let kept = try SoundFile.open(reading: folder.url.appendingPathComponent("sharp-out/Sounds/\(clip.file)").path).readAll()
+            let fadedClip = try #require(fadedSet.clips.first { $0.name == clip.name })
+            let fadedSamples = try SoundFile.open(reading: folder.url.appendingPathComponent("faded-out/Sounds/\(fadedClip.file)").path).readAll()
+            #expect(kept.count == fadedSamples.count, "\(clip.name): the fade changes no length")
+            for atEnd in [false, true] {
+                let sharpEdge = edge(kept, rate: manifest.sampleRate, atEnd: atEnd)
+                let fadedEdge = edge(fadedSamples, rate: manifest.sampleRate, atEnd: atEnd)
+                #expect(sharpEdge.ratio > 0.6, "\(clip.name) \(atEnd ? "end" : "start"): \(sharpEdge.ratio) without a fade")
+                #expect(fadedEdge.ratio < 0.4, "\(clip.name) \(atEnd ? "end" : "start"): \(fadedEdge.ratio) with the fade")
+                #expect(fadedEdge.sample == 0, "\(clip.name) \(atEnd ? "end" : "start")")
+            }
+        }
     }
 
     /// At tempo 1.0 the library is not called: the set is the same bytes as without the key.

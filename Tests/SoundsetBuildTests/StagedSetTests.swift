@@ -1,8 +1,9 @@
 import Foundation
-@testable import SoundsetBuild
 import SoundsetRuntime
 import SoundsetTestSupport
 import Testing
+
+@testable import SoundsetBuild
 
 /// The staged set is checked with the check's own integrity code before it is swapped in: a set
 /// whose files are not what its manifest says never replaces Output.
@@ -17,7 +18,7 @@ import Testing
         let clips = try report.manifest.clips.map { clip in
             SoundSetFiles.ClipFile(name: clip.file, copyName: clip.copy, content: .bytes(try Data(contentsOf: sounds.appendingPathComponent(clip.file))))
         }
-        return (output, assets, SoundSetFiles(clips: clips, manifest: report.manifest, facts: [:], warnings: []))
+        return (output, assets, SoundSetFiles(clips: clips, manifest: report.manifest, facts: [:]))
     }
 
     func commit(_ files: SoundSetFiles, to output: URL, assets: URL) throws(BuildProblem) {
@@ -42,9 +43,10 @@ import Testing
         guard case .bytes(var bytes) = damaged.clips[1].content else { Issue.record("not bytes"); return }
         bytes[bytes.count - 1] ^= 1
         damaged.clips[1].content = .bytes(bytes)
-        #expect(throws: BuildProblem(
-            "Output/Sounds/2.caf",
-            "is not as written (its sha256 differs from the manifest's (damaged or edited by hand)); check the disk")
+        #expect(
+            throws: BuildProblem(
+                "Output/Sounds/2.caf",
+                "is not as written (its sha256 differs from the manifest's (damaged or edited by hand)); check the disk")
         ) { try commit(damaged, to: output, assets: assets) }
         #expect(snapshot(of: output) == before)
         let left = try FileManager.default.contentsOfDirectory(atPath: folder.url.path).filter { $0.hasPrefix(".soundset-staging") }
@@ -71,8 +73,11 @@ import Testing
         let before = snapshot(of: output)
         var extra = files
         extra.clips.append(SoundSetFiles.ClipFile(name: "stray.caf", copyName: nil, content: extra.clips[0].content))
-        #expect(throws: BuildProblem(
-            "Output/Sounds/stray.caf", "is not as written (is not listed in the manifest, so soundset did not write it: move it out (the build replaces the folder whole)); check the disk")
+        #expect(
+            throws: BuildProblem(
+                "Output/Sounds/stray.caf",
+                "is not as written (is not listed in the manifest, so soundset did not write it: move it out (the build replaces the folder whole)); check the disk"
+            )
         ) { try commit(extra, to: output, assets: assets) }
         #expect(snapshot(of: output) == before)
     }
@@ -88,16 +93,19 @@ extension StagedSetTests {
         try FileManager.default.moveItem(at: output, to: folder.url.appendingPathComponent("Output.moved"))
         try FileManager.default.createDirectory(at: output, withIntermediateDirectories: false)
         try Data("precious".utf8).write(to: output.appendingPathComponent("precious.txt"))
-        #expect(throws: BuildProblem(
-            "Output",
-            "holds files but no soundset manifest; refusing to replace it (empty it or choose another --output); it was put there while the set was being built")
+        #expect(
+            throws: BuildProblem(
+                "Output",
+                "holds files but no soundset manifest; refusing to replace it (empty it or choose another --output); it was put there while the set was being built"
+            )
         ) { try started.commit(files) }
         #expect(try String(contentsOf: output.appendingPathComponent("precious.txt"), encoding: .utf8) == "precious")
         // A file put there instead.
         try FileManager.default.removeItem(at: output)
         try Data("a file".utf8).write(to: output)
-        #expect(throws: BuildProblem(
-            "Output", "is a file, not a folder; refusing to replace it (choose another --output); it was put there while the set was being built")
+        #expect(
+            throws: BuildProblem(
+                "Output", "is a file, not a folder; refusing to replace it (choose another --output); it was put there while the set was being built")
         ) { try started.commit(files) }
         #expect(try String(contentsOf: output, encoding: .utf8) == "a file")
         let left = try FileManager.default.contentsOfDirectory(atPath: folder.url.path).filter { $0.hasPrefix(".soundset-staging") }

@@ -32,7 +32,11 @@ import Testing
             waited += results.filter { $0.stderr.contains("soundset: waiting for another soundset (pid ") }.count
             let state = setSnapshot(of: folder.url.appendingPathComponent("Output"))
             #expect(state == a || state == b, "round \(round): Output is neither set whole")
-            #expect(FileManager.default.fileExists(atPath: folder.url.appendingPathComponent("Output/report.html").path), "round \(round)")
+            // The report beside the set is the set's: written under the same lock, right after the swap.
+            let manifest = try Manifest.load(from: folder.url.appendingPathComponent("Output/manifest.json"))
+            let report = try String(contentsOf: folder.url.appendingPathComponent("Output.report.html"), encoding: .utf8)
+            let id = SoundSet(manifest: manifest, folder: folder.url.appendingPathComponent("Output")).id
+            #expect(report.contains("<meta name=\"soundset-set\" content=\"\(id)\"/>"), "round \(round)")
         }
         #expect(waited > 0)
         let leftovers = try FileManager.default.contentsOfDirectory(atPath: folder.url.path).filter { $0.hasPrefix(".soundset-") && $0 != ".soundset-cache" }
@@ -56,23 +60,49 @@ import Testing
     }
 
     /// A check during builds reports what a quiet check reports, never a file half of one set and
-    /// half of the other.
+    /// half of the other, nor a report of another set beside it; and every build succeeds.
     @Test func checkDuringBuildsSeesOneSet() throws {
         let folder = try TemporaryDirectory()
         defer { folder.remove() }
         try AssetPacks.small(in: try folder.folder("Assets"))
-        #expect(try SoundsetExecutable.run(["build", "--quiet"], in: folder.url).status == 0)
+        let first = try SoundsetExecutable.run(["build", "--quiet"], in: folder.url)
+        #expect(first.status == 0)
+        let before = snapshot(of: folder.url.appendingPathComponent("Output"))
         let quiet = try SoundsetExecutable.run(["check"], in: folder.url)
-        // The set swapped in again and again: every build makes it anew.
+        // The set swapped in again and again: every build makes it anew, and its report.
+        final class Builds: @unchecked Sendable {
+            // @unchecked: `results` is guarded by `lock`.
+            let lock = NSLock()
+            var results: [RunResult] = []
+            var running = false
+        }
+        let builds = Builds()
         let builder = Thread {
-            for _ in 0..<12 { _ = try? SoundsetExecutable.run(["build", "--quiet", "--no-cache"], in: folder.url) }
+            for _ in 0..<12 {
+                builds.lock.withLock { builds.running = true }
+                let result = try? SoundsetExecutable.run(["build", "--quiet", "--no-cache"], in: folder.url)
+                builds.lock.withLock {
+                    builds.running = false
+                    if let result { builds.results.append(result) }
+                }
+            }
         }
         builder.start()
+        var overlapped = 0
         for run in 0..<16 {
+            let busy = builds.lock.withLock { builds.running }
             let during = try SoundsetExecutable.run(["check"], in: folder.url)
+            if busy { overlapped += 1 }
             #expect(during.stdout == quiet.stdout, "check \(run) during builds:\n\(during.stdout)")
         }
         while builder.isExecuting { Thread.sleep(forTimeInterval: 0.05) }
+        let results = builds.lock.withLock { builds.results }
+        #expect(results.count == 12)
+        // Each one built the set and said what the first said of it (its warnings), nothing else.
+        for (index, result) in results.enumerated() { #expect(result.status == 0 && result.stderr == first.stderr, "build \(index): \(result.stderr)") }
+        #expect(overlapped > 0, "no check ran while a build did")
+        // Each build made the same set again.
+        #expect(snapshot(of: folder.url.appendingPathComponent("Output")) == before)
     }
 
     @Test func aSecondBuildWaitsOrWithNoWaitStops() throws {

@@ -111,11 +111,23 @@ import Testing
                 == "[freshness] /no/such/folder: no such folder (pass the folder of recordings with --assets DIR)\ncheck failed: 1 problem\n")
     }
 
-    @Test(arguments: ["help", "version", "clips"]) func everyCommandHasHelp(command: String) throws {
-        let result = try SoundsetExecutable.run([command, "--help"])
-        #expect(result.status == 0)
-        #expect(result.stdout.hasPrefix("usage: soundset \(command)"))
-        #expect(try SoundsetExecutable.run(["help", command]).stdout == result.stdout)
+    /// The commands the overview lists, each with its help: `COMMAND --help`, `COMMAND -h` and
+    /// `help COMMAND` print the same text, which starts with the command's usage.
+    @Test func everyCommandHasHelp() throws {
+        let overview = try SoundsetExecutable.run(["--help"])
+        let listed = overview.stdout.components(separatedBy: "commands:\n")[1].components(separatedBy: "\n\n")[0]
+            .split(separator: "\n").compactMap { line -> String? in
+                line.hasPrefix("  ") && !line.hasPrefix("   ") ? line.split(separator: " ").first.map(String.init) : nil
+            }
+        #expect(listed == ["build", "plan", "render", "announce", "check", "report", "measure", "clips", "help", "version"])
+        for command in listed {
+            let result = try SoundsetExecutable.run([command, "--help"])
+            #expect(result.status == 0, "\(command)")
+            #expect(result.stdout.hasPrefix("usage: soundset \(command)"), "\(command)")
+            #expect(result.stderr == "", "\(command)")
+            #expect(try SoundsetExecutable.run([command, "-h"]).stdout == result.stdout, "\(command)")
+            #expect(try SoundsetExecutable.run(["help", command]).stdout == result.stdout, "\(command)")
+        }
     }
 
     /// After an incremental build, one line of what was done; the table only on a first build or
@@ -130,9 +142,10 @@ import Testing
         let second = try SoundsetExecutable.run(["build"], in: folder.url)
         #expect(second.status == 0)
         let lines = second.stdout.split(separator: "\n").map(String.init)
-        #expect(lines.count == 3)
+        #expect(lines.count == 4)
         #expect(lines.first == "rebuilt 1 (recording changed), 3 unchanged")
         #expect(lines.dropFirst().first?.hasPrefix("built 4 clips and 3 copies into Output") == true)
+        #expect(lines.last == "report: Output.report.html")
         let forced = try SoundsetExecutable.run(["build", "--no-cache"], in: folder.url)
         #expect(forced.stdout.split(separator: "\n").first == "no clip changed (4 unchanged)")
         try Data(#"{"loudness": {"target": -20}}"#.utf8).write(to: folder.url.appendingPathComponent("Assets/soundset.json"))
@@ -152,8 +165,10 @@ import Testing
         let verbose = try SoundsetExecutable.run(["build", "--verbose"], in: folder.url)
         let table = verbose.stdout.split(separator: "\n").map(String.init)
         #expect(table.first?.hasPrefix("clip ") == true)
-        #expect(table.count == 1 + 3 + 3, "\(table)")
-        #expect(table.last == "cache: 2 of 3 clips prepared and 2 finished from .soundset-cache")
+        #expect(table.count == 1 + 3 + 4, "\(table)")
+        // The one changed take is prepared, finished and drawn again; the others come from the cache.
+        #expect(table.dropLast().last == "cache: 2 of 3 clips prepared, 2 finished and 2 drawn from .soundset-cache")
+        #expect(table.last == "report: Output.report.html")
         #expect(!verbose.stdout.contains("rebuilt"))
         let both = try SoundsetExecutable.run(["build", "--quiet", "--verbose"], in: folder.url)
         #expect(both.status == 64)
@@ -202,12 +217,11 @@ import Testing
         #expect(warned.first == "Assets/soundset.json: limits.maxSeconds: 'yaun' matches no clip of the set: correct it (soundset clips lists the names)")
         #expect(warned.dropFirst().first?.hasPrefix("Output/Sounds/yuan.caf: lasts ") == true)
         #expect(warned.dropFirst().first?.hasSuffix(" s, over the 0.1 s limit for 'yuan': re-record it as one word or raise limits.maxSeconds") == true)
-        // A build that finds the set up to date says what the check will (from the memo), though
-        // not again what the report said of the takes when they were built; and what a changed
-        // check-only setting makes of it.
+        // A build that finds the set up to date says all of it again (the check's, and what the
+        // takes are noted for); and what a changed check-only setting makes of it.
         let again = try SoundsetExecutable.run(["build"], in: folder.url)
-        #expect(again.stdout == "Output is up to date: 4 clips, nothing to do\n")
-        #expect(again.stderr.split(separator: "\n").map { String($0.dropFirst(9)) } == warned)
+        #expect(again.stdout == "Output is up to date: 4 clips, nothing to do\nreport: Output.report.html\n")
+        #expect(again.stderr == build.stderr)
         try Data(#"{"limits": {"maxSeconds": {"yuan": 0.1}}}"#.utf8).write(to: folder.url.appendingPathComponent("Assets/soundset.json"))
         let fixed = try SoundsetExecutable.run(["build"], in: folder.url)
         #expect(!fixed.stderr.contains("'yaun'") && fixed.stderr.contains("over the 0.1 s limit for 'yuan'"), "\(fixed.stderr)")
@@ -224,42 +238,150 @@ import Testing
         #expect(check.stdout.hasPrefix("[configuration] Assets/soundset.json: limits.maxSeconds.*: 0.0001 s is out of range (0.01 to 29.99)\n"))
     }
 
-    /// The report is part of the set: written with it (never left from an older set), skipped with
-    /// --no-report, and made again by an up-to-date build when it is missing.
-    @Test func theReportIsPartOfTheSet() throws {
+    /// The set's folder holds what the app bundles and nothing else: the report is written beside
+    /// it, carrying the set's id, made again by a build that finds the set up to date when it is
+    /// missing or was made with other settings, removed with --no-report, and written where
+    /// --report says.
+    @Test func theReportGoesBesideTheSet() throws {
         let folder = try built()
         defer { folder.remove() }
-        let report = folder.url.appendingPathComponent("Output/report.html")
+        let output = folder.url.appendingPathComponent("Output")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: output.path).sorted() == ["Sounds", "manifest.json"])
+        let report = folder.url.appendingPathComponent("Output.report.html")
         let first = try Data(contentsOf: report)
-        #expect(String(decoding: first, as: UTF8.self).contains("<html"))
+        func setID() throws -> String { SoundSet(manifest: try Manifest.load(from: output.appendingPathComponent("manifest.json")), folder: output).id }
+        #expect(String(decoding: first, as: UTF8.self).contains("<meta name=\"soundset-set\" content=\"\(try setID())\"/>"))
         try retake("3", in: folder)
-        #expect(try SoundsetExecutable.run(["build", "--quiet", "--no-report"], in: folder.url).status == 0)
+        let bare = try SoundsetExecutable.run(["build", "--no-report"], in: folder.url)
+        #expect(bare.stdout.hasSuffix("\nOutput.report.html removed (--no-report)\n"), "\(bare.stdout)")
         #expect(!FileManager.default.fileExists(atPath: report.path))
         let upToDate = try SoundsetExecutable.run(["build"], in: folder.url)
-        #expect(upToDate.stdout == "Output is up to date: 4 clips, report.html made again\n")
+        #expect(upToDate.stdout == "Output is up to date: 4 clips, report made again\nreport: Output.report.html\n")
         let again = try Data(contentsOf: report)
-        // It shows the new take (its frame count), not the one before.
+        // It shows the new take (its frame count), not the one before, and names the new set.
         func frames(_ name: String) throws -> Int {
-            try #require(try Manifest.load(from: folder.url.appendingPathComponent("Output/manifest.json")).clips.first { $0.name == name }).frames
+            try #require(try Manifest.load(from: output.appendingPathComponent("manifest.json")).clips.first { $0.name == name }).frames
         }
         #expect(String(decoding: again, as: UTF8.self).contains("<th>frames</th><td>\(try frames("3"))</td>"))
         #expect(!String(decoding: first, as: UTF8.self).contains("<th>frames</th><td>\(try frames("3"))</td>"))
-        #expect(try SoundsetExecutable.run(["build"], in: folder.url).stdout == "Output is up to date: 4 clips, nothing to do\n")
-        #expect(try SoundsetExecutable.run(["report"], in: folder.url).status == 0)
+        #expect(String(decoding: again, as: UTF8.self).contains("<meta name=\"soundset-set\" content=\"\(try setID())\"/>"))
+        #expect(try SoundsetExecutable.run(["build"], in: folder.url).stdout == "Output is up to date: 4 clips, nothing to do\nreport: Output.report.html\n")
+        let written = try SoundsetExecutable.run(["report"], in: folder.url)
+        #expect(written.stdout.hasPrefix("wrote Output.report.html: 4 clips, "), "\(written.stdout)")
         #expect(try Data(contentsOf: report) == again)
         // The report's own settings change no clip, but the report shows them.
         try Data(#"{"report": {"amounts": ["4.56"]}}"#.utf8).write(to: folder.url.appendingPathComponent("Assets/soundset.json"))
         let amounts = try SoundsetExecutable.run(["build"], in: folder.url)
-        #expect(amounts.stdout == "Output is up to date: 4 clips, report.html made again\n")
+        #expect(amounts.stdout == "Output is up to date: 4 clips, report made again\nreport: Output.report.html\n")
         #expect(String(decoding: try Data(contentsOf: report), as: UTF8.self).contains("4.56"))
-        // --no-report on a set found up to date takes the report out, as a build that writes does.
-        let bare = try SoundsetExecutable.run(["build", "--no-report"], in: folder.url)
-        #expect(bare.stdout == "Output is up to date: 4 clips, report.html removed (--no-report)\n")
+        // --no-report on a set found up to date takes the report out.
+        let removed = try SoundsetExecutable.run(["build", "--no-report"], in: folder.url)
+        #expect(removed.stdout == "Output is up to date: 4 clips, Output.report.html removed (--no-report)\n")
         #expect(!FileManager.default.fileExists(atPath: report.path))
         // Nothing else is left in Output's parent.
         let beside = try FileManager.default.contentsOfDirectory(atPath: folder.url.path).sorted()
         #expect(beside == [".soundset-cache", "Assets", "Output"])
         #expect(try String(contentsOf: folder.url.appendingPathComponent(".soundset-cache/.gitignore"), encoding: .utf8) == "*\n")
+        // --report writes it where it says, and the build names it there.
+        let elsewhere = try SoundsetExecutable.run(["build", "--report", "pages.html"], in: folder.url)
+        #expect(elsewhere.stdout == "Output is up to date: 4 clips, report made again\nreport: pages.html\n")
+        #expect(String(decoding: try Data(contentsOf: folder.url.appendingPathComponent("pages.html")), as: UTF8.self).contains(try setID()))
+        // Never in the set, which the app bundles whole.
+        let inside = try SoundsetExecutable.run(["build", "--report", "Output/report.html"], in: folder.url)
+        #expect(inside.status == 1)
+        #expect(
+            inside.stderr.hasPrefix(
+                "error: Output/report.html: is inside Output, which the app bundles whole: write the report beside it (the default, Output.report.html)\n"))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: output.path).sorted() == ["Sounds", "manifest.json"])
+        let both = try SoundsetExecutable.run(["build", "--report", "pages.html", "--no-report"], in: folder.url)
+        #expect(both.status == 64)
+        #expect(both.stderr.hasPrefix("soundset: --report and --no-report cannot both be given\n"))
+    }
+
+    /// A report soundset 0.8 left inside the set is moved out by the next build, once, with a line
+    /// that says so; the check says where it is until then, and a report of another set beside it.
+    @Test func anOldReportInTheSetIsMovedOutOnce() throws {
+        let folder = try built(["--no-report"])
+        defer { folder.remove() }
+        let old = "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\"/>\n<title>soundset report</title>\n</head><body>0.8</body></html>\n"
+        try Data(old.utf8).write(to: folder.url.appendingPathComponent("Output/report.html"))
+        let check = try SoundsetExecutable.run(["check"], in: folder.url)
+        #expect(
+            check.stdout.split(separator: "\n").contains(
+                "[report] Output/report.html: is a report inside the set, where the app would ship it: run soundset build --assets Assets --output Output, which moves it out (the report is written beside the set, as Output.report.html)"
+            ), "\(check.stdout)")
+        let moved = try SoundsetExecutable.run(["build"], in: folder.url)
+        #expect(moved.status == 0)
+        #expect(
+            moved.stderr.split(separator: "\n").first
+                == "soundset: moved Output/report.html out of the set to Output.report.html: Output holds only what the app bundles")
+        #expect(moved.stdout == "Output is up to date: 4 clips, report made again\nreport: Output.report.html\n")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.url.appendingPathComponent("Output").path).sorted() == ["Sounds", "manifest.json"])
+        let report = folder.url.appendingPathComponent("Output.report.html")
+        #expect(String(decoding: try Data(contentsOf: report), as: UTF8.self).contains("<meta name=\"soundset-set\""))
+        let next = try SoundsetExecutable.run(["build"], in: folder.url)
+        #expect(!next.stderr.contains("moved"))
+        #expect(!(try SoundsetExecutable.run(["check"], in: folder.url)).stdout.contains("[report]"))
+        // The report of the set before, put back beside the set after a new take: the check says so.
+        let kept = try Data(contentsOf: report)
+        try retake("3", in: folder)
+        #expect(try SoundsetExecutable.run(["build", "--quiet"], in: folder.url).status == 0)
+        try kept.write(to: report)
+        let stale = try SoundsetExecutable.run(["check"], in: folder.url)
+        #expect(stale.status == 1)
+        #expect(
+            stale.stdout.split(separator: "\n").contains {
+                $0.hasPrefix("[report] Output.report.html: belongs to another set (")
+                    && $0.hasSuffix("): run soundset build --assets Assets --output Output to write it again")
+            }, "\(stale.stdout)")
+        // The build writes it again: it is this set's once more.
+        #expect(
+            try SoundsetExecutable.run(["build"], in: folder.url).stdout == "Output is up to date: 4 clips, report made again\nreport: Output.report.html\n")
+        #expect(!(try SoundsetExecutable.run(["check"], in: folder.url)).stdout.contains("[report]"))
+    }
+
+    /// The warnings a build prints are the set's findings, made once: the same lines on a first
+    /// build, an incremental one, one that finds the set up to date, one with --no-report, one
+    /// without its cache and one with --no-cache.
+    @Test func everyBuildPrintsTheSameWarnings() throws {
+        let folder = try TemporaryDirectory()
+        defer { folder.remove() }
+        let assets = try folder.folder("Assets")
+        try AssetPacks.small(in: assets)
+        // A clipped take (the take's own note), 2 recorded far quieter than the rest (the set's),
+        // and a limit the check will hold yuan to.
+        let loud = Takes.word(word: 0.3, rate: 16000, levelDb: -6, seed: 11).samples.map { max(-1, min(1, $0 * 4)) }
+        try WAVFile.write(loud, to: assets.appendingPathComponent("clipped.wav"), rate: 16000, format: .float32)
+        try Data(#"{"limits": {"maxSeconds": {"yuan": 0.1}}}"#.utf8).write(to: assets.appendingPathComponent("soundset.json"))
+        func warnings(_ arguments: [String]) throws -> [String] {
+            let result = try SoundsetExecutable.run(["build"] + arguments, in: folder.url)
+            #expect(result.status == 0, "\(result.stderr)")
+            return result.stderr.split(separator: "\n").map(String.init)
+        }
+        let first = try warnings([])
+        #expect(
+            first.contains {
+                $0.hasPrefix("warning: Assets/clipped.wav: ") && $0.hasSuffix(" samples are clipped at full scale (record it again at a lower level)")
+            })
+        #expect(
+            first.contains { $0.hasPrefix("warning: Assets/2.wav: recorded ") && $0.hasSuffix(" LU quieter than the other takes: check the microphone gain") })
+        #expect(first.contains { $0.hasPrefix("warning: Output/Sounds/yuan.caf: lasts ") })
+        #expect(first.allSatisfy { $0.hasPrefix("warning: ") }, "\(first)")
+        // The same take with another chunk after its audio: new bytes, the same sound, prepared again.
+        let take = assets.appendingPathComponent("3.wav")
+        var bytes = try Data(contentsOf: take)
+        bytes.append(contentsOf: Array("LIST".utf8) + [4, 0, 0, 0] + Array("INFO".utf8))
+        let riff = UInt32(bytes.count - 8).littleEndian
+        withUnsafeBytes(of: riff) { bytes.replaceSubrange(4..<8, with: $0) }
+        try bytes.write(to: take)
+        let incremental = try SoundsetExecutable.run(["build", "--verbose"], in: folder.url)
+        #expect(incremental.stdout.contains("\ncache: 4 of 5 clips prepared"), "\(incremental.stdout)")
+        #expect(incremental.stderr.split(separator: "\n").map(String.init) == first)
+        #expect(try warnings([]) == first)
+        #expect(try warnings(["--no-report"]) == first)
+        try FileManager.default.removeItem(at: folder.url.appendingPathComponent(".soundset-cache"))
+        #expect(try warnings([]) == first)
+        #expect(try warnings(["--no-cache"]) == first)
     }
 
     /// A file soundset did not write stops the build, named, and stays where it is.
@@ -282,7 +404,8 @@ import Testing
         // The check says so too, before the next build does.
         let check = try SoundsetExecutable.run(["check"], in: folder.url)
         #expect(check.status == 1)
-        let line = file.hasPrefix("Sounds/")
+        let line =
+            file.hasPrefix("Sounds/")
             ? "[integrity] Output/\(file): is not listed in the manifest, so soundset did not write it: move it out (the build replaces the folder whole)"
             : "[integrity] Output/\(named): soundset did not write it, and the next build will not replace Output while it is there: move it out"
         #expect(check.stdout.split(separator: "\n").contains { $0 == line }, "\(check.stdout)")
@@ -327,7 +450,7 @@ import Testing
         let folder = try TemporaryDirectory()
         defer { folder.remove() }
         try AssetPacks.small(in: try folder.folder("Assets"))
-        let report = folder.url.appendingPathComponent("Output/report.html")
+        let report = folder.url.appendingPathComponent("Output.report.html")
         let watching = try RunningSoundset(["build", "--watch", "--poll-ms", "50"], in: folder.url)
         #expect(eventually(60) { watching.stdoutSoFar.contains("built 4 clips") })
         #expect(try refreshes(report))
@@ -362,7 +485,7 @@ import Testing
         #expect(ended.stderr.hasSuffix("\nsoundset: stopping\nsoundset: stopped watching Assets\n"), "\(ended.stderr)")
         #expect(try !refreshes(report))
         let beside = try FileManager.default.contentsOfDirectory(atPath: folder.url.path).sorted()
-        #expect(beside == [".soundset-cache", "Assets", "Output"])
+        #expect(beside == [".soundset-cache", "Assets", "Output", "Output.report.html"])
         let check = try SoundsetExecutable.run(["check"], in: folder.url)
         #expect(!check.stdout.contains("[freshness]") && !check.stdout.contains("[integrity]"), "\(check.stdout)")
     }

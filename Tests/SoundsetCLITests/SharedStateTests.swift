@@ -111,26 +111,26 @@ import Testing
         #expect(report.status == 0, "\(report.stderr)")
     }
 
-    /// A set committed without its cache (a fresh clone), or built with --no-cache: the report
-    /// prepares what it shows itself, the same page as with the cache.
+    /// A set committed without its cache (a fresh clone), or built with --no-cache: the build finds
+    /// again what the report shows, the same page as with the cache.
     @Test func theReportNeedsNoCache() throws {
         let (folder, _) = try builtFolder()
         defer { folder.remove() }
         #expect(try SoundsetExecutable.run(["report"], in: folder.url).status == 0)
-        let withCache = try Data(contentsOf: folder.url.appendingPathComponent("Output/report.html"))
+        let withCache = try Data(contentsOf: folder.url.appendingPathComponent("Output.report.html"))
         try FileManager.default.removeItem(at: folder.url.appendingPathComponent(".soundset-cache"))
         let built = try SoundsetExecutable.run(["build"], in: folder.url)
         #expect(built.stdout.hasPrefix("Output is up to date"), "\(built.stdout)")
         let report = try SoundsetExecutable.run(["report"], in: folder.url)
         #expect(report.status == 0, "\(report.stderr)")
-        #expect(try Data(contentsOf: folder.url.appendingPathComponent("Output/report.html")) == withCache)
+        #expect(try Data(contentsOf: folder.url.appendingPathComponent("Output.report.html")) == withCache)
         // A recording changed since the build: said, not shown as built.
         var take = try Data(contentsOf: folder.url.appendingPathComponent("Assets/1.wav"))
         take[take.count - 1] ^= 1
         try take.write(to: folder.url.appendingPathComponent("Assets/1.wav"))
         let stale = try SoundsetExecutable.run(["report"], in: folder.url)
         #expect(stale.status == 1)
-        #expect(stale.stderr == "error: Assets/1.wav: changed since the set was built: run soundset build --assets Assets --output Output\n")
+        #expect(stale.stderr == "error: Assets/1.wav: changed since the last build: run soundset build --assets Assets --output Output\n")
     }
 
     /// A clip file edited in place and given its old modification time back is not reused as built.

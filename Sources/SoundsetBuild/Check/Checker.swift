@@ -1,5 +1,6 @@
 import Foundation
 import SoundsetAudio
+import SoundsetBudget
 import SoundsetRuntime
 
 /// `soundset check`: reads Assets and Output, writes nothing but the shared lock it reads under
@@ -28,7 +29,7 @@ public enum Checker {
             }
         } catch {
             let problem = error as? BuildProblem ?? BuildProblem(outputDisplay, "\(error)")
-            return CheckReport(ok: false, problems: [CheckProblem("integrity", problem.subject, problem.message)], budget: nil, clips: 0)
+            return CheckReport(ok: false, problems: [CheckProblem(.integrity, problem.subject, problem.message)], budget: nil, clips: 0)
         }
     }
 
@@ -46,13 +47,13 @@ public enum Checker {
         if case .failure(let folder) = AssetCatalog.listing(assets) {
             // Nothing in it can be read (or there is no such folder): the folder is the one problem
             // to name, not each recording and setting as if removed since the build.
-            return CheckReport(ok: false, problems: [CheckProblem("freshness", assetsDisplay, folder.message(assetsDisplay))], budget: nil, clips: 0)
+            return CheckReport(ok: false, problems: [CheckProblem(.freshness, assetsDisplay, folder.message(assetsDisplay))], budget: nil, clips: 0)
         }
         do {
             configuration = try ConfigurationLoader.load(from: assets.appendingPathComponent(ConfigurationLoader.fileName), displayPath: configPath)
         } catch {
             configurationValid = false
-            problems += error.problems.map { CheckProblem("configuration", $0.subject, $0.message) }
+            problems += error.problems.map { CheckProblem(.configuration, $0.subject, $0.message) }
         }
 
         let manifestPath = "\(outputDisplay)/\(SoundSetLayout.manifestName)"
@@ -65,7 +66,7 @@ public enum Checker {
                 message = "schema version \(found) is newer than this soundset reads (\(supported)): update soundset"
             case .invalid(_, let reason): message = "not a soundset manifest (\(reason)): run \(rebuild)"
             }
-            problems.append(CheckProblem("integrity", manifestPath, message))
+            problems.append(CheckProblem(.integrity, manifestPath, message))
             return CheckReport(ok: false, problems: problems, budget: nil, clips: 0)
         }
 
@@ -73,6 +74,7 @@ public enum Checker {
         let soundsDisplay = "\(outputDisplay)/\(SoundSetLayout.soundsName)"
         problems += integrity(manifest, sounds: sounds, soundsDisplay: soundsDisplay, manifestPath: manifestPath, rebuild: rebuild)
         problems += foreign(in: output, outputDisplay: outputDisplay, manifest: manifest)
+        problems += reports(of: manifest, output: output, outputDisplay: outputDisplay, rebuild: rebuild)
         problems += freshness(
             manifest, assets: assets, assetsDisplay: assetsDisplay, configuration: configurationValid ? configuration : nil,
             configPath: configPath, manifestPath: manifestPath, rebuild: rebuild)
@@ -93,7 +95,8 @@ public enum Checker {
         let manifestPath = "\(outputDisplay)/\(SoundSetLayout.manifestName)"
         var problems: [CheckProblem] = []
         if let configuration {
-            problems += durations(manifest, configuration: configuration, soundsDisplay: "\(outputDisplay)/\(SoundSetLayout.soundsName)", configPath: configPath)
+            problems += durations(
+                manifest, configuration: configuration, soundsDisplay: "\(outputDisplay)/\(SoundSetLayout.soundsName)", configPath: configPath)
         }
         problems += format(manifest, manifestPath: manifestPath, rebuild: rebuild)
         let missing = completeness(manifest, manifestPath: manifestPath, assetsDisplay: assetsDisplay, rebuild: rebuild)
@@ -102,7 +105,7 @@ public enum Checker {
         if missing.isEmpty, let configuration {
             let result = worstCase(manifest, locale: manifest.locale, configuration: configuration)
             budget = result.budget
-            problems += result.problems.map { CheckProblem("budget", configPath, $0) }
+            problems += result.problems.map { CheckProblem(.budget, configPath, $0) }
         }
         return CheckReport(ok: problems.isEmpty, problems: problems, budget: budget, clips: manifest.clips.count)
     }
@@ -120,7 +123,7 @@ public enum Checker {
             if let copy = clip.copy { listed.insert(copy) }
             let path = "\(soundsDisplay)/\(clip.file)"
             if placed.contains(clip.file) {
-                if FileStamp(path: sounds.appendingPathComponent(clip.file).path) == nil { problems.append(CheckProblem("integrity", path, "missing\(fix)")) }
+                if FileStamp(path: sounds.appendingPathComponent(clip.file).path) == nil { problems.append(CheckProblem(.integrity, path, "missing\(fix)")) }
             } else if let problem = fileProblem(clip, manifest: manifest, in: sounds, path: path, rebuild: rebuild) {
                 problems.append(problem)
             }
@@ -130,17 +133,19 @@ public enum Checker {
                     // Compared with the original as built (its recorded sha256), so a damaged original
                     // is reported once, not again through its copy.
                     if SHA256.hex(copyData) != clip.sha256 {
-                        problems.append(CheckProblem("integrity", copyPath, "is not byte-identical to \(clip.file) as built\(fix)"))
+                        problems.append(CheckProblem(.integrity, copyPath, "is not byte-identical to \(clip.file) as built\(fix)"))
                     }
                 } else {
-                    problems.append(CheckProblem("integrity", copyPath, "missing\(fix)"))
+                    problems.append(CheckProblem(.integrity, copyPath, "missing\(fix)"))
                 }
             }
         }
         let present = OutputFolder.clipFiles(in: sounds)
         for name in present.sorted() where !listed.contains(name) {
             problems.append(
-                CheckProblem("integrity", "\(soundsDisplay)/\(ClipName.printable(name))", "is not listed in the manifest, so soundset did not write it: move it out (the build replaces the folder whole)"))
+                CheckProblem(
+                    .integrity, "\(soundsDisplay)/\(ClipName.printable(name))",
+                    "is not listed in the manifest, so soundset did not write it: move it out (the build replaces the folder whole)"))
         }
         return problems
     }
@@ -155,8 +160,39 @@ public enum Checker {
         if let stranger = OutputFolder.unwritten(in: output, entries: entries, manifest: manifest), !listedHere.contains(stranger) {
             problems.append(
                 CheckProblem(
-                    "integrity", "\(outputDisplay)/\(ClipName.printable(stranger))",
+                    .integrity, "\(outputDisplay)/\(ClipName.printable(stranger))",
                     "soundset did not write it, and the next build will not replace \(outputDisplay) while it is there: move it out"))
+        }
+        return problems
+    }
+
+    /// The set's report, which the build writes beside the set (`Output.report.html`), when it is
+    /// another set's; and soundset 0.8's report inside the set, which the app would ship.
+    static func reports(of manifest: Manifest, output: URL, outputDisplay: String, rebuild: String) -> [CheckProblem] {
+        var problems: [CheckProblem] = []
+        let place = Report.defaultLocation(output: output, outputDisplay: outputDisplay)
+        if let head = Report.head(of: output.appendingPathComponent(Report.legacyFileName)), Report.isSoundsetReport(head) {
+            problems.append(
+                CheckProblem(
+                    .report, "\(outputDisplay)/\(Report.legacyFileName)",
+                    "is a report inside the set, where the app would ship it: run \(rebuild), which moves it out (the report is written beside the set, as \(place.display))"
+                ))
+        }
+        if let head = Report.head(of: place.url), Report.isSoundsetReport(head) {
+            let id = SoundSet(manifest: manifest, folder: output).id
+            switch Report.setID(in: head) {
+            case id: break
+            case let other?:
+                problems.append(
+                    CheckProblem(
+                        .report, place.display,
+                        "belongs to another set (\(ClipName.printable(other))), not to the one in \(outputDisplay) (\(id)): run \(rebuild) to write it again"))
+            case nil:
+                problems.append(
+                    CheckProblem(
+                        .report, place.display,
+                        "names no set (an older soundset wrote it), so it may show another one than \(outputDisplay): run \(rebuild) to write it again"))
+            }
         }
         return problems
     }
@@ -167,13 +203,13 @@ public enum Checker {
         let fix = rebuild.map { ": run \($0)" } ?? ""
         let data: Data
         do { data = try RegularFile.read(sounds.appendingPathComponent(clip.file), maxBytes: Composer.maxClipBytes) } catch {
-            return CheckProblem("integrity", path, "\(error.reason == "is missing" ? "missing" : error.reason)\(fix)")
+            return CheckProblem(.integrity, path, "\(error.kind == .missing ? "missing" : error.reason)\(fix)")
         }
         guard SHA256.hex(data) == clip.sha256 else {
-            return CheckProblem("integrity", path, "its sha256 differs from the manifest's (damaged or edited by hand)\(fix)")
+            return CheckProblem(.integrity, path, "its sha256 differs from the manifest's (damaged or edited by hand)\(fix)")
         }
         guard let info = try? SoundFile.open(bytes: data, path: path).info else {
-            return CheckProblem("integrity", path, "cannot be decoded\(fix)")
+            return CheckProblem(.integrity, path, "cannot be decoded\(fix)")
         }
         var differences: [String] = []
         if info.frames != clip.frames { differences.append("\(info.frames) frames, the manifest says \(clip.frames)") }
@@ -187,55 +223,63 @@ public enum Checker {
             differences.append("\(clip.seconds) s in the manifest is not its frames / sampleRate")
         }
         guard differences.isEmpty else {
-            return CheckProblem("integrity", path, "the file and the manifest disagree (\(differences.joined(separator: "; ")))\(fix)")
+            return CheckProblem(.integrity, path, "the file and the manifest disagree (\(differences.joined(separator: "; ")))\(fix)")
         }
         return nil
     }
 
+    /// What `Freshness` finds stale, in the check's words; a recording that cannot be read is said
+    /// with its reason.
     static func freshness(
         _ manifest: Manifest, assets: URL, assetsDisplay: String, configuration: Configuration?,
         configPath: String, manifestPath: String, rebuild: String
     ) -> [CheckProblem] {
-        var problems: [CheckProblem] = []
-        if manifest.toolVersion != ToolVersion.current {
-            problems.append(
-                CheckProblem(
-                    "freshness", manifestPath, "built by soundset \(ClipName.printable(manifest.toolVersion)), this is \(ToolVersion.current): run \(rebuild)")
-            )
-        }
-        if let configuration, configuration.hash != manifest.configurationHash {
-            problems.append(CheckProblem("freshness", configPath, "changed since the last build: run \(rebuild)"))
-        }
         let listed: [String]
         switch AssetCatalog.listing(assets) {
         case .success(let names): listed = names
-        case .failure(let folder): return problems + [CheckProblem("freshness", assetsDisplay, folder.message(assetsDisplay))]
+        case .failure(let folder):
+            return Freshness.staleness(of: manifest, settingsHash: configuration?.hash, recordings: [:]).compactMap { staleness in
+                if case .removed = staleness { return nil }
+                return freshnessProblem(staleness, assetsDisplay: assetsDisplay, configPath: configPath, manifestPath: manifestPath, rebuild: rebuild)
+            } + [CheckProblem(.freshness, assetsDisplay, folder.message(assetsDisplay))]
         }
-        let files = listed
+        let files =
+            listed
             .filter { name in
                 var isDirectory: ObjCBool = false
                 return AssetCatalog.isRecordingName(name)
                     && FileManager.default.fileExists(atPath: assets.appendingPathComponent(name).path, isDirectory: &isDirectory) && !isDirectory.boolValue
             }
-        let recorded = Dictionary(manifest.clips.map { ($0.source.file, $0.source.sha256) }, uniquingKeysWith: { a, _ in a })
-        for name in files.sorted() {
-            let path = "\(assetsDisplay)/\(ClipName.printable(name))"
-            guard let sha = recorded[name] else {
-                problems.append(CheckProblem("freshness", path, "was added since the last build: run \(rebuild)"))
-                continue
-            }
-            do {
-                if try SHA256.hex(fileAt: assets.appendingPathComponent(name)) != sha {
-                    problems.append(CheckProblem("freshness", path, "changed since the last build: run \(rebuild)"))
-                }
-            } catch {
-                problems.append(CheckProblem("freshness", path, error.reason))
+        var recordings: [String: String?] = [:]
+        var unreadable: [String: String] = [:]
+        for name in files {
+            do { recordings[name] = try SHA256.hex(fileAt: assets.appendingPathComponent(name)) } catch {
+                recordings[name] = .some(nil)
+                unreadable[name] = error.reason
             }
         }
-        for name in recorded.keys.sorted() where !files.contains(name) {
-            problems.append(CheckProblem("freshness", "\(assetsDisplay)/\(ClipName.printable(name))", "was removed since the last build: run \(rebuild)"))
+        return Freshness.staleness(of: manifest, settingsHash: configuration?.hash, recordings: recordings).map { staleness in
+            if case .unreadable(let name) = staleness {
+                return CheckProblem(.freshness, "\(assetsDisplay)/\(ClipName.printable(name))", unreadable[name] ?? "cannot be read")
+            }
+            return freshnessProblem(staleness, assetsDisplay: assetsDisplay, configPath: configPath, manifestPath: manifestPath, rebuild: rebuild)
         }
-        return problems
+    }
+
+    /// One way the set is stale, as the check says it.
+    private static func freshnessProblem(
+        _ staleness: Freshness.Staleness, assetsDisplay: String, configPath: String, manifestPath: String, rebuild: String
+    ) -> CheckProblem {
+        func path(_ name: String) -> String { "\(assetsDisplay)/\(ClipName.printable(name))" }
+        switch staleness {
+        case .tool(let version):
+            return CheckProblem(.freshness, manifestPath, "built by soundset \(ClipName.printable(version)), this is \(ToolVersion.current): run \(rebuild)")
+        case .settings: return CheckProblem(.freshness, configPath, "changed since the last build: run \(rebuild)")
+        case .added(let name): return CheckProblem(.freshness, path(name), "was added since the last build: run \(rebuild)")
+        case .changed(let name): return CheckProblem(.freshness, path(name), "changed since the last build: run \(rebuild)")
+        case .removed(let name): return CheckProblem(.freshness, path(name), "was removed since the last build: run \(rebuild)")
+        case .unreadable(let name): return CheckProblem(.freshness, path(name), "cannot be read")
+        }
     }
 
     static func durations(_ manifest: Manifest, configuration: Configuration, soundsDisplay: String, configPath: String) -> [CheckProblem] {
@@ -244,18 +288,18 @@ public enum Checker {
         for pattern in (configuration.limits.maxSeconds ?? [:]).keys.sorted() where !manifest.clips.contains(where: { ClipPattern.matches(pattern, $0.name) }) {
             problems.append(
                 CheckProblem(
-                    "durations", configPath,
+                    .durations, configPath,
                     "limits.maxSeconds: '\(ClipName.printable(pattern))' matches no clip of the set: correct it (soundset clips lists the names)"))
         }
         for clip in manifest.clips {
             let path = "\(soundsDisplay)/\(ClipName.printable(clip.file))"
             let seconds = Double(clip.frames) / Double(max(1, manifest.sampleRate))
             if seconds >= AssetCatalog.maxSeconds {
-                problems.append(CheckProblem("durations", path, String(format: "lasts %.3f s; iOS plays the default sound for 30 s or more", seconds)))
+                problems.append(CheckProblem(.durations, path, String(format: "lasts %.3f s; iOS plays the default sound for 30 s or more", seconds)))
             } else if case let limit = configuration.maxSeconds(for: clip.name), seconds > limit.seconds {
                 problems.append(
                     CheckProblem(
-                        "durations", path,
+                        .durations, path,
                         String(
                             format: "lasts %.3f s, over the %g s limit for %@: re-record it as one word or raise limits.maxSeconds",
                             seconds, limit.seconds, "'\(limit.pattern)'")))
@@ -263,7 +307,7 @@ public enum Checker {
             if seconds < configuration.limits.minSeconds {
                 problems.append(
                     CheckProblem(
-                        "durations", path,
+                        .durations, path,
                         String(
                             format: "lasts %.3f s, under the %g s minimum: re-record it or lower limits.minSeconds", seconds, configuration.limits.minSeconds)))
             }
@@ -274,10 +318,10 @@ public enum Checker {
     static func format(_ manifest: Manifest, manifestPath: String, rebuild: String) -> [CheckProblem] {
         var problems: [CheckProblem] = []
         if manifest.channels != 1 {
-            problems.append(CheckProblem("format", manifestPath, "\(manifest.channels) channels; notification sounds are built mono: run \(rebuild)"))
+            problems.append(CheckProblem(.format, manifestPath, "\(manifest.channels) channels; notification sounds are built mono: run \(rebuild)"))
         }
         if manifest.sampleRate > 48000 || manifest.sampleRate < 8000 {
-            problems.append(CheckProblem("format", manifestPath, "\(manifest.sampleRate) Hz is outside 8000-48000 Hz: set sampleRate and run \(rebuild)"))
+            problems.append(CheckProblem(.format, manifestPath, "\(manifest.sampleRate) Hz is outside 8000-48000 Hz: set sampleRate and run \(rebuild)"))
         }
         return problems
     }
@@ -319,7 +363,7 @@ public enum Checker {
         if !missing.isEmpty {
             problems.append(
                 CheckProblem(
-                    "completeness", manifestPath,
+                    .completeness, manifestPath,
                     "the \(locale.rawValue) reading needs clips the set lacks: \(missing.joined(separator: ", ")) (\(recordHint(missing, assetsDisplay: assetsDisplay)) and run \(rebuild))"
                         + nearMisses(missing, in: manifest, assetsDisplay: assetsDisplay)
                 ))
@@ -330,7 +374,7 @@ public enum Checker {
         if !missingCopies.isEmpty {
             problems.append(
                 CheckProblem(
-                    "completeness", manifestPath,
+                    .completeness, manifestPath,
                     "these clips can follow themselves but have no copy: \(missingCopies.joined(separator: ", ")) (add them to copies in soundset.json and run \(rebuild))"
                 ))
         }
@@ -453,7 +497,8 @@ public enum Checker {
         // The advice names the word that weighs most in that amount, and a tempo only when it can go lower.
         let words = search.locale.read(bare.amount, options: search.reading, variants: search.variants)
         let heaviest = words.max { (search.timings[$0]?.frames ?? 0, $1) < (search.timings[$1]?.frames ?? 0, $0) }
-        let takes = heaviest.flatMap { name in search.timings[name].map { String(format: " (its longest word is %@, %.3f s)", name, Double($0.frames) / rate) } } ?? ""
+        let takes =
+            heaviest.flatMap { name in search.timings[name].map { String(format: " (its longest word is %@, %.3f s)", name, Double($0.frames) / rate) } } ?? ""
         let tempo = search.tempo > 0.7 ? String(format: "set tempo below %g (down to 0.7), ", search.tempo) : ""
         problem += ": record faster takes\(takes), \(tempo)set announcement.delivery to auto (a chain when the banner is too short), or lower maxAmount"
         if let dropped { problem += "; the smallest amount that plays without the \(names) is \(dropped)" }

@@ -89,24 +89,12 @@ public struct Configuration: Sendable, Equatable, Codable {
         public init() {}
     }
 
-    /// sha256 of the settings that shape the build's output, with defaults filled in, as sorted-key
-    /// JSON: the same settings give the same hash whether written out or left to their defaults. The
-    /// check's own limits (`limits`, `maxAmount`, `maxAnnouncementSeconds`) and the report's settings
-    /// are left out, so changing them does not make Output stale.
-    public var hash: String {
-        /// Only what shapes the build's output; a new check or report setting never changes the hash.
-        struct BuildPart: Encodable {
-            var locale: SpeechLocale, sampleRate: Int, container: Container, encoding: Encoding
-            var loudness: LoudnessSettings, limiter: LimiterSettings, trim: TrimSettings, copies: [String]?
-            var reading: ReadingOptions, announcement: AnnouncementSettings
-            /// Left out at 1.0, which changes nothing.
-            var tempo: Double?
-        }
-        let part = BuildPart(
-            locale: locale, sampleRate: sampleRate, container: container, encoding: encoding, loudness: loudness,
-            limiter: limiter, trim: trim, copies: copies, reading: reading, announcement: announcement, tempo: tempo == 1 ? nil : tempo)
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys]
-        return SHA256.hex((try? encoder.encode(part)) ?? Data())
-    }
+    /// The digest of the settings that shape the build's output: the one definition of a set's
+    /// freshness against `soundset.json`, which the manifest records (`configurationHash`) and the
+    /// build's shortcuts and the check compare. See `SettingsDigest`.
+    public var hash: String { SettingsDigest.of(self, sections: [.build]) }
+
+    /// The digest of every setting, the check's and the report's included: what the check's
+    /// findings and the report were made with.
+    var allSettingsHash: String { SettingsDigest.of(self, sections: [.build, .check, .report]) }
 }

@@ -12,7 +12,7 @@ public enum ConfigurationLoader {
     public static func load(from url: URL, displayPath: String) throws(BuildFailure) -> Configuration {
         let data: Data
         do { data = try RegularFile.read(url, maxBytes: 1 << 20) } catch {
-            if error.reason == "is missing" { return Configuration() }
+            if error.kind == .missing { return Configuration() }
             throw BuildFailure([BuildProblem(displayPath, error.reason)])
         }
         return try parse(data, displayPath: displayPath)

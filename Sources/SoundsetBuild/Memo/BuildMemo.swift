@@ -9,10 +9,11 @@ import SoundsetRuntime
 ///
 /// `DiskMemo` keeps them in `.soundset-cache` beside the output folder; `NoMemo` (`--no-cache`)
 /// remembers nothing, and a build with it gives the same set, byte for byte.
-public protocol BuildMemo: Sendable {
-    /// The set in the output folder, when by stamps alone nothing changed since the build that
-    /// recorded them: the same recordings, `soundset.json`, tool and output files.
-    func unchangedSet(assets: URL, output: URL) -> Manifest?
+protocol BuildMemo: Sendable {
+    /// The set in the output folder, when it is fresh (`Freshness`) against output settings whose
+    /// digest is `settingsHash`, proven by stamps alone: the recordings and the output files are
+    /// the ones the last build recorded.
+    func unchangedSet(assets: URL, output: URL, settingsHash: String) -> Manifest?
 
     /// The set in the output folder, when it was built by this tool from exactly these recordings
     /// (by sha256), this configuration and these copies, and every file it lists is intact with
@@ -38,11 +39,25 @@ public protocol BuildMemo: Sendable {
     /// that build wrote it.
     func finishedFile(of clip: ClipSummary, named fileName: String, at level: Double) -> ReusedFile?
 
-    /// Keeps what a build found, once its set is in the output folder (or found to be there already).
-    func remember(_ build: BuildFindings)
+    /// Keeps what a build read and wrote, once its set is in the output folder (or found to be
+    /// there already).
+    func remember(_ build: BuildFacts)
 
-    /// What the check's file-free parts (`Checker.setCheck`) said under `key` (the manifest's and
-    /// `soundset.json`'s sha256 and the tool version, which decide it), when they were asked before.
+    /// The findings kept of the set whose manifest's bytes hash to `manifestSHA256`.
+    func findings(ofManifest manifestSHA256: String) -> SetFindings?
+
+    /// Keeps the findings of the set whose manifest's bytes hash to `manifestSHA256`.
+    func remember(_ findings: SetFindings, ofManifest manifestSHA256: String)
+
+    /// The clips' drawings the last report of the output folder was made with, by `ClipDrawing.key`.
+    func drawings() -> [String: ClipDrawing]
+
+    /// Keeps `drawings`: the last report's, the only ones kept.
+    func remember(drawings: [String: ClipDrawing])
+
+    /// What the check's file-free parts (`Checker.setCheck`) said under `key` (the manifest's
+    /// sha256, every setting's digest and the tool version, which decide it), when they were asked
+    /// before.
     func setCheck(under key: String) -> CheckReport?
 
     /// Keeps what the check's file-free parts said under `key`.

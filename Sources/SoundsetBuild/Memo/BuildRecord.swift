@@ -5,8 +5,7 @@ public struct BuildRecord: Codable, Sendable {
 
     public var schemaVersion = BuildRecord.currentSchemaVersion
     public var toolVersion: String
-    /// sha256 of `soundset.json`'s bytes, or "" when there was none.
-    public var configurationFileSHA256: String
+    /// The digest of the output settings the set was built with (`Configuration.hash`).
     public var configurationHash: String
     /// By file name in the assets folder: the stamp and the sha256 of the bytes.
     public var recordings: [String: RecordingFact]

@@ -6,7 +6,7 @@ import SoundsetRuntime
 /// the samples and their true-peak envelope (read only when the clip must be finished again).
 ///
 /// ```
-/// "SSCLIP02"  u64 length  summary JSON  u64 checksum      (of all before it)
+/// "SSCLIP03"  u64 length  summary JSON  u64 checksum      (of all before it)
 /// samples (Float32 LE)  block ends (UInt32 LE)  block peaks (Float32 LE)  u64 checksum
 /// ```
 ///
@@ -14,9 +14,9 @@ import SoundsetRuntime
 /// is recognised and ignored. Its sizes say how long the file must be, checked before anything
 /// large is read, so a damaged or hostile entry costs nothing but its making again.
 struct ClipEntry {
-    static let magic = Data("SSCLIP02".utf8)
+    static let magic = Data("SSCLIP03".utf8)
     static let fileExtension = "clip"
-    /// Longest summary read: a few hundred bytes in practice.
+    /// Longest summary read: one to two kilobytes in practice (the recording's envelope is most of it).
     static let maxSummaryBytes: UInt64 = 1 << 20
 
     /// The summary's fields on disk.
@@ -25,7 +25,7 @@ struct ClipEntry {
         var sourceSHA256: String
         var region: TrimRegion
         var measurement: LoudnessMeasurement
-        var warnings: [BuildProblem]
+        var analysis: ClipAnalysis
         var sampleCount: Int
         var blockCount: Int
         /// The envelope's `exactAbove`, as the bits of the Float.
@@ -36,7 +36,7 @@ struct ClipEntry {
     static func encode(_ clip: PreparedClip, key: String) -> Data? {
         let stored = Stored(
             key: key, sourceSHA256: clip.summary.sourceSHA256, region: clip.summary.region, measurement: clip.measurement,
-            warnings: clip.summary.warnings, sampleCount: clip.samples.count, blockCount: clip.envelope.blockEnds.count,
+            analysis: clip.summary.analysis, sampleCount: clip.samples.count, blockCount: clip.envelope.blockEnds.count,
             envelopeExactAbove: clip.envelope.exactAbove.bitPattern)
         guard let json = try? coder.encoder.encode(stored) else { return nil }
         var data = Data(capacity: 32 + json.count + (clip.samples.count + 2 * stored.blockCount) * 4)
@@ -112,6 +112,8 @@ struct ClipEntry {
     // MARK: Bytes
 
     /// The cache's own JSON: compact, sorted, and able to hold the -inf loudness of silence.
+    static var encoder: JSONEncoder { coder.encoder }
+    static var decoder: JSONDecoder { coder.decoder }
     private static let coder = (
         encoder: { () -> JSONEncoder in
             let encoder = JSONEncoder()

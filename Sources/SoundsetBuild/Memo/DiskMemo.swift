@@ -70,18 +70,59 @@ public final class DiskMemo: BuildMemo, @unchecked Sendable {
         try? RegularFile.replace(checkURL, with: data)
     }
 
+    // MARK: The findings and the report's drawings
+
+    /// One file per output folder, `findings-<output>.json`: the manifest's sha256 and the findings.
+    private struct RememberedFindings: Codable {
+        var toolVersion: String
+        var manifestSHA256: String
+        var findings: SetFindings
+    }
+
+    private var findingsURL: URL { folder.appendingPathComponent("findings-\(output.lastPathComponent).json") }
+
+    public func findings(ofManifest manifestSHA256: String) -> SetFindings? {
+        guard let data = try? RegularFile.read(findingsURL, maxBytes: 64 << 20),
+            let remembered = try? ClipEntry.decoder.decode(RememberedFindings.self, from: data),
+            remembered.toolVersion == ToolVersion.current, remembered.manifestSHA256 == manifestSHA256
+        else { return nil }
+        return remembered.findings
+    }
+
+    public func remember(_ findings: SetFindings, ofManifest manifestSHA256: String) {
+        let remembered = RememberedFindings(toolVersion: ToolVersion.current, manifestSHA256: manifestSHA256, findings: findings)
+        guard prepareFolder(), let data = try? ClipEntry.encoder.encode(remembered) else { return }
+        try? RegularFile.replace(findingsURL, with: data)
+    }
+
+    /// One file per output folder, `drawings-<output>.bin` (`DrawingsFile`).
+    private var drawingsURL: URL { folder.appendingPathComponent("drawings-\(output.lastPathComponent).bin") }
+
+    func drawings() -> [String: ClipDrawing] {
+        (try? RegularFile.read(drawingsURL, maxBytes: 1 << 30, followingLinks: false)).flatMap(DrawingsFile.decode) ?? [:]
+    }
+
+    func remember(drawings: [String: ClipDrawing]) {
+        guard prepareFolder() else { return }
+        try? RegularFile.replace(drawingsURL, with: DrawingsFile.encode(drawings))
+    }
+
     // MARK: The whole set
 
-    /// By stamps alone: the record's recordings, configuration file and output files, each proven
-    /// unchanged. Decodes the record's head only (a no-op rebuild is mostly this).
-    public func unchangedSet(assets: URL, output: URL) -> Manifest? {
-        struct Stamped: Decodable { var stamp: FileStamp }
+    /// By stamps alone: the record's recordings and output files, each proven unchanged, and the
+    /// set in the output folder fresh against them (`Freshness`). Decodes the record's head only
+    /// (a no-op rebuild is mostly this).
+    public func unchangedSet(assets: URL, output: URL, settingsHash: String) -> Manifest? {
+        struct Stamped: Decodable {
+            var stamp: FileStamp
+            var sha256: String
+        }
+        struct Outputs: Decodable { var stamp: FileStamp }
         struct Head: Decodable {
             var schemaVersion: Int
             var toolVersion: String
-            var configurationFileSHA256: String
             var recordings: [String: Stamped]
-            var outputs: [String: Stamped]
+            var outputs: [String: Outputs]
             var recordingsStampedAt: FileTime
             var outputsStampedAt: FileTime
         }
@@ -97,9 +138,10 @@ public final class DiskMemo: BuildMemo, @unchecked Sendable {
                 guard let recorded = head.outputs[path]?.stamp else { return false }
                 return unchanged(stamp, recorded, head.outputsStampedAt) { ($0.outputs[path]?.sha256, output.appendingPathComponent(path)) }
             }),
-            Stamps.configurationFileSHA256(assets) == head.configurationFileSHA256
+            let manifest = try? ManifestFiles.load(from: output.appendingPathComponent(SoundSetLayout.manifestName)),
+            Freshness.isFresh(manifest, settingsHash: settingsHash, recordings: head.recordings.mapValues(\.sha256))
         else { return nil }
-        return try? ManifestFiles.load(from: output.appendingPathComponent(SoundSetLayout.manifestName))
+        return manifest
     }
 
     /// Whether a file stamped `stamp` now is as recorded: its stamp proves it, or, when it was
@@ -112,8 +154,8 @@ public final class DiskMemo: BuildMemo, @unchecked Sendable {
         return (try? SHA256.hex(fileAt: url)) == expected
     }
 
-    /// By the files' bytes: the manifest names these recordings' sha256, this configuration and
-    /// tool, and every file it lists hashes to what it says.
+    /// By the files' bytes: the set is fresh (`Freshness`) against these recordings and output
+    /// settings, with these copies, and every file it lists hashes to what it says.
     public func currentSet(in output: URL, for recordings: HashedRecordings, configurationHash: String, copies: Set<String>) -> Manifest? {
         // A recording the record knows with another sha256 answers it without reading the manifest.
         if let record, record.configurationHash == configurationHash,
@@ -121,14 +163,14 @@ public final class DiskMemo: BuildMemo, @unchecked Sendable {
         {
             return nil
         }
+        let hashes = Dictionary(recordings.items.map { ($0.recording.fileName, $0.sha256) }, uniquingKeysWith: { a, _ in a })
         guard let manifest = try? ManifestFiles.load(from: output.appendingPathComponent(SoundSetLayout.manifestName)),
-            manifest.toolVersion == ToolVersion.current, manifest.configurationHash == configurationHash,
-            manifest.clips.count == recordings.items.count
+            Freshness.isFresh(manifest, settingsHash: configurationHash, recordings: hashes)
         else { return nil }
-        let recorded = Dictionary(manifest.clips.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
+        let recorded = Dictionary(manifest.clips.map { ($0.source.file, $0) }, uniquingKeysWith: { a, _ in a })
         var expected = Set<String>()
         for item in recordings.items {
-            guard let clip = recorded[item.recording.name], clip.source.file == item.recording.fileName, clip.source.sha256 == item.sha256,
+            guard let clip = recorded[item.recording.fileName], clip.name == item.recording.name,
                 (clip.copy != nil) == copies.contains(item.recording.name)
             else { return nil }
             expected.insert(clip.file)
@@ -157,7 +199,7 @@ public final class DiskMemo: BuildMemo, @unchecked Sendable {
         guard let (stored, _) = ClipEntry.summary(at: entryURL(key), key: key, sourceSHA256: sha256) else { return nil }
         return ClipSummary(
             recording: recording, sourceSHA256: sha256, key: key, region: stored.region, measurement: stored.measurement,
-            warnings: stored.warnings, sampleCount: stored.sampleCount)
+            analysis: stored.analysis, sampleCount: stored.sampleCount)
     }
 
     public func preparedClip(_ summary: ClipSummary) -> PreparedClip? {
@@ -197,7 +239,7 @@ public final class DiskMemo: BuildMemo, @unchecked Sendable {
     /// it is now, with the times they were taken; what each clip file holds; the level search's
     /// tries, the last record's included, which stay true), then drops entries of clips no longer in
     /// the set.
-    public func remember(_ build: BuildFindings) {
+    public func remember(_ build: BuildFacts) {
         guard prepareFolder(), let outputs = Stamps.outputs(of: output), let stampedAt = FileTime.now(in: folder) else { return }
         let finished = build.finished ?? finishedFacts()
         var hashes: [String: String] = [:]
@@ -217,7 +259,7 @@ public final class DiskMemo: BuildMemo, @unchecked Sendable {
             facts[path] = BuildRecord.OutputFact(stamp: stamp, sha256: sha)
         }
         let record = BuildRecord(
-            toolVersion: ToolVersion.current, configurationFileSHA256: build.configurationFileSHA256, configurationHash: build.configurationHash,
+            toolVersion: ToolVersion.current, configurationHash: build.configurationHash,
             recordings: build.recordings, outputs: facts, finished: finished, probes: probes.merging(build.probes) { _, new in new },
             recordingsStampedAt: build.recordingsStampedAt, outputsStampedAt: stampedAt)
         guard let data = try? JSONFormatting.encode(record) else { return }

@@ -39,11 +39,4 @@ enum Stamps {
         }
         return stamps
     }
-
-    /// sha256 of the assets folder's `soundset.json`, or "" when there is none; nil when it cannot be read.
-    static func configurationFileSHA256(_ assets: URL) -> String? {
-        let url = assets.appendingPathComponent(ConfigurationLoader.fileName)
-        guard FileManager.default.fileExists(atPath: url.path) else { return "" }
-        return try? SHA256.hex(fileAt: url)
-    }
 }

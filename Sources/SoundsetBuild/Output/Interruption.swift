@@ -44,6 +44,17 @@ public final class Interruption: @unchecked Sendable {
 
     /// Runs a swap, which an interruption waits for; none starts once the end has begun.
     func swapping<T>(_ body: () throws(BuildProblem) -> T) throws(BuildProblem) -> T {
+        try whole(body, isSwap: true)
+    }
+
+    /// Runs `body`, which writes beside the set (a report replaced in place), whole: an
+    /// interruption waits for it, so it leaves no temporary file behind; none starts once the end
+    /// has begun.
+    func uninterrupted<T>(_ body: () throws(BuildProblem) -> T) throws(BuildProblem) -> T {
+        try whole(body, isSwap: false)
+    }
+
+    private func whole<T>(_ body: () throws(BuildProblem) -> T, isSwap: Bool) throws(BuildProblem) -> T {
         let refused: Bool = lock.withLock {
             if ending { return true }
             swaps += 1
@@ -54,7 +65,7 @@ public final class Interruption: @unchecked Sendable {
         defer {
             let waiting: (status: Int32, say: @Sendable (Bool) -> Void)? = lock.withLock {
                 swaps -= 1
-                if swapped { swappedIn = true }
+                if swapped && isSwap { swappedIn = true }
                 guard swaps == 0, let pending else { return nil }
                 ending = true
                 return pending

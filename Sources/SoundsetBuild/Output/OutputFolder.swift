@@ -93,25 +93,46 @@ public struct OutputFolder: Sendable {
     }
 
     /// The first file in the folder soundset did not write, as a path inside it, or nil: what the
-    /// set holds is its manifest, its report, `Sounds/` with the files the manifest lists, and the
-    /// system's `.DS_Store` files.
+    /// set holds is its manifest, `Sounds/` with the files the manifest lists, and the system's
+    /// `.DS_Store` files; and what soundset 0.8 also wrote there, its report (`report.html`, which
+    /// the build moves out) and that report's temporary file.
     static func unwritten(in url: URL, entries: [String], manifest: Manifest) -> String? {
-        let known: Set<String> = [SoundSetLayout.manifestName, SoundSetLayout.soundsName, Report.fileName, ".DS_Store"]
-        // A report written again in place (`RegularFile.replace`) and interrupted leaves its
-        // temporary file: soundset's, swapped away with the old set.
-        let ours = { (name: String) in known.contains(name) || RegularFile.replacedName(ofTemporary: name) == Report.fileName }
+        let known: Set<String> = [SoundSetLayout.manifestName, SoundSetLayout.soundsName, ".DS_Store"]
+        let legacy = Report.legacyFileName
+        let ours = { (name: String) in
+            known.contains(name) || RegularFile.replacedName(ofTemporary: name) == legacy
+                || (name == legacy && Report.head(of: url.appendingPathComponent(legacy)).map(Report.isSoundsetReport) == true)
+        }
         if let stranger = entries.sorted().first(where: { !ours($0) }) { return stranger }
         let listed = Set(manifest.clips.flatMap { [$0.file] + [$0.copy].compactMap { $0 } } + [".DS_Store"])
         let sounds = (try? FileManager.default.contentsOfDirectory(atPath: url.appendingPathComponent(SoundSetLayout.soundsName).path)) ?? []
         return sounds.sorted().first { !listed.contains($0) }.map { "\(SoundSetLayout.soundsName)/\($0)" }
     }
 
+    /// A file beside the output folder that goes with the set (its report): written, or removed
+    /// (`data` nil), right after the set is swapped in, under the same lock.
+    public struct Beside: Sendable {
+        public var url: URL
+        /// How it is named in messages.
+        public var display: String
+        public var data: Data?
+
+        public init(url: URL, display: String, data: Data?) {
+            self.url = url
+            self.display = display
+            self.data = data
+        }
+    }
+
     /// Writes `set` into a staging folder beside the output folder and swaps it in.
-    /// - Parameter extras: files made from the staged set once it is verified (the report), by name
-    ///   in the set's folder; they are swapped in with it.
+    /// - Parameter beside: files made from the staged set once it is verified (the report, from
+    ///   the staging folder given), written beside the folder right after the swap, holding the
+    ///   swap lock: no reader sees the new set with the old report.
+    /// - Returns: the files beside that could not be written or removed (the set is in place).
     /// - Throws: `BuildProblem` naming the file (as it will be in the output folder) that could not
     ///   be written; the output folder is then as it was.
-    public func commit(_ set: SoundSetFiles, extras: (URL) throws(BuildProblem) -> [String: Data] = { _ in [:] }) throws(BuildProblem) {
+    @discardableResult
+    public func commit(_ set: SoundSetFiles, beside: (URL) throws(BuildProblem) -> [Beside] = { _ in [] }) throws(BuildProblem) -> [BuildProblem] {
         recoverInterruptedSwap()
         let staging = try makeStaging()
         defer { Interruption.shared.done(staging) }
@@ -133,17 +154,15 @@ public struct OutputFolder: Sendable {
                 }
             }
             let manifest: Data
-            do { manifest = try set.manifest.encoded() } catch { throw BuildProblem("\(displayName)/\(SoundSetLayout.manifestName)", "cannot be encoded (\(error))") }
+            do { manifest = try set.manifest.encoded() } catch {
+                throw BuildProblem("\(displayName)/\(SoundSetLayout.manifestName)", "cannot be encoded (\(error))")
+            }
             do { try RegularFile.write(manifest, to: staging.appendingPathComponent(SoundSetLayout.manifestName)) } catch {
                 throw BuildProblem("\(displayName)/\(SoundSetLayout.manifestName)", "cannot be written (\(error.reason))")
             }
             try verify(staging, against: set)
-            for (name, data) in try extras(staging) {
-                do { try RegularFile.write(data, to: staging.appendingPathComponent(name)) } catch {
-                    throw BuildProblem("\(displayName)/\(name)", "cannot be written (\(error.reason))")
-                }
-            }
-            try Interruption.shared.swapping { () throws(BuildProblem) in try swap(in: staging) }
+            let files = try beside(staging)
+            return try Interruption.shared.swapping { () throws(BuildProblem) in try swap(in: staging, then: files) }
         } catch {
             try? FileManager.default.removeItem(at: staging)
             throw error
@@ -223,7 +242,8 @@ public struct OutputFolder: Sendable {
                 try FileManager.default.createDirectory(at: staging.appendingPathComponent(SoundSetLayout.soundsName), withIntermediateDirectories: true)
             }
         } catch {
-            throw BuildProblem(displayName, "cannot create a staging folder in \(parent.path) (\(RegularFile.reason(error))); check that the folder is writable")
+            throw BuildProblem(
+                displayName, "cannot create a staging folder in \(parent.path) (\(RegularFile.reason(error))); check that the folder is writable")
         }
         return staging
     }
@@ -231,7 +251,7 @@ public struct OutputFolder: Sendable {
     /// Replaces the output folder with `staging` in one atomic exchange where the system offers one
     /// (then the old set is removed); otherwise the old set is retired, the new one renamed in, and
     /// a kill between the two renames is undone by the next build.
-    private func swap(in staging: URL) throws(BuildProblem) {
+    private func swap(in staging: URL, then beside: [Beside]) throws(BuildProblem) -> [BuildProblem] {
         // Readers hold the swap lock shared while they read: none sees half of each set.
         let lock = try OutputLocks.swap(url)
         defer { lock.unlock() }
@@ -239,7 +259,7 @@ public struct OutputFolder: Sendable {
         let fileManager = FileManager.default
         if fileManager.fileExists(atPath: url.path), AtomicExchange.exchange(staging.path, url.path) {
             try? fileManager.removeItem(at: staging)
-            return
+            return Self.place(beside)
         }
         let retired = parent.appendingPathComponent(retiredPrefix + UUID().uuidString)
         do {
@@ -250,6 +270,51 @@ public struct OutputFolder: Sendable {
             throw BuildProblem(displayName, "cannot replace the folder (\(RegularFile.reason(error))); check that it is writable")
         }
         try? fileManager.removeItem(at: retired)
+        return Self.place(beside)
+    }
+
+    /// Writes or removes the files beside the set; what could not be done, as problems.
+    static func place(_ beside: [Beside]) -> [BuildProblem] {
+        beside.compactMap { file -> BuildProblem? in
+            guard let data = file.data else {
+                RegularFile.remove(file.url)
+                return nil
+            }
+            do throws(RegularFile.Failure) { try RegularFile.replace(file.url, with: data) } catch {
+                // A report of the set before is worse than none.
+                RegularFile.remove(file.url)
+                return BuildProblem(file.display, "cannot be written (\(error.reason)); check that its folder is writable")
+            }
+            return nil
+        }
+    }
+
+    /// Writes or removes files beside the set in the folder at `url` holding its swap lock, so that
+    /// a reader (the check) sees them with the set they belong to.
+    static func placeBeside(_ url: URL, _ beside: [Beside]) throws(BuildProblem) -> [BuildProblem] {
+        try Interruption.shared.uninterrupted { () throws(BuildProblem) in
+            let lock = try OutputLocks.swap(url)
+            defer { lock.unlock() }
+            return place(beside)
+        }
+    }
+
+    /// Moves soundset 0.8's report out of the set in the folder at `url` (the app would bundle it)
+    /// to `destination`, or removes it when there is none or a report is already there, holding
+    /// the swap lock. Returns the line that says so, or nil when there was none to move.
+    static func moveLegacyReport(
+        of url: URL, displayName: String, to destination: (url: URL, display: String)?
+    ) throws(BuildProblem) -> String? {
+        let legacy = url.appendingPathComponent(Report.legacyFileName)
+        guard let head = Report.head(of: legacy), Report.isSoundsetReport(head) else { return nil }
+        let lock = try OutputLocks.swap(url)
+        defer { lock.unlock() }
+        let shown = "\(displayName)/\(Report.legacyFileName)"
+        if let destination, !FileManager.default.fileExists(atPath: destination.url.path), rename(legacy.path, destination.url.path) == 0 {
+            return "moved \(shown) out of the set to \(destination.display): \(displayName) holds only what the app bundles"
+        }
+        RegularFile.remove(legacy)
+        return "removed \(shown): \(displayName) holds only what the app bundles\(destination.map { ", and the report is \($0.display)" } ?? "")"
     }
 }
 

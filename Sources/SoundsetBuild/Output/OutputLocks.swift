@@ -83,7 +83,7 @@ enum OutputLocks {
         var lock: LockFile?
         do {
             lock = try LockFile(url, existing: true)
-        } catch where error.reason == LockFile.missing {
+        } catch where error.kind == .missing {
             var isFolder: ObjCBool = false
             if FileManager.default.fileExists(atPath: resolved.path, isDirectory: &isFolder), isFolder.boolValue,
                 (try? MemoFolder.create(url.deletingLastPathComponent())) != nil

@@ -1,7 +1,8 @@
 import Foundation
 import SoundsetAudio
 
-/// Step 1-3 and the first measurement of step 4 for one recording.
+/// Step 1-3 and the first measurement of step 4 for one recording, and what the findings and the
+/// report need to know of it (`ClipAnalysis`), made while its audio is at hand.
 public enum ClipPreparer {
     /// Samples at or above this magnitude count as clipped in the source.
     static let clipLevel: Float = 0.999
@@ -32,17 +33,18 @@ public enum ClipPreparer {
             guard sample.isFinite else { throw BuildProblem(display, "holds NaN or infinite samples (re-export it as PCM)") }
             clipped += 1
         }
-        var warnings: [BuildProblem] = []
-        if clipped > 0 {
-            warnings.append(BuildProblem(display, "\(clipped) samples are clipped at full scale (record it again at a lower level)"))
-        }
         var mono = Mono.mixDown(interleaved, channels: file.info.channels)
+        // The recording as it is drawn: before its DC offset is taken out.
+        let shape = ClipEnvelope(mono, rate: file.info.sampleRate)
         Mono.removeDC(&mono)
         let sourceRate = file.info.sampleRate
         let region: TrimRegion
         do { region = try Trimmer.findRegion(mono, sampleRate: sourceRate, settings: configuration.trim) } catch {
             throw BuildProblem(display, "\(error)")
         }
+        let analysis = ClipAnalysis.of(
+            clipped: clipped, envelope: shape, sourceFrames: mono.count, sourceRate: sourceRate, region: region, outputRate: configuration.sampleRate,
+            padMs: configuration.trim.padMs)
         let kept = Array(mono[region.keepStart..<region.keepEnd])
         var samples: [Float]
         do {
@@ -67,7 +69,7 @@ public enum ClipPreparer {
         var decoded = recording
         decoded.info = file.info
         let summary = ClipSummary(
-            recording: decoded, sourceSHA256: sourceSHA256, key: key, region: region, measurement: measurement, warnings: warnings,
+            recording: decoded, sourceSHA256: sourceSHA256, key: key, region: region, measurement: measurement, analysis: analysis,
             sampleCount: samples.count)
         return PreparedClip(summary: summary, samples: samples, envelope: envelope)
     }

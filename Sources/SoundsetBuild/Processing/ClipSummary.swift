@@ -14,8 +14,8 @@ public struct ClipSummary: Sendable {
     public var region: TrimRegion
     /// Whole-clip loudness and true peak before any gain.
     public var measurement: LoudnessMeasurement
-    /// Things a designer should know that do not stop the build.
-    public var warnings: [BuildProblem]
+    /// What preparing found out about the recording: its notes and its shape.
+    public var analysis: ClipAnalysis
     /// Frames of the prepared clip at the output rate.
     public var sampleCount: Int
 

@@ -1,89 +1,79 @@
 import Foundation
+import SoundsetAudio
 import SoundsetRuntime
 
-/// `soundset report`: one self-contained HTML page for designers and release managers.
+/// The report: one self-contained HTML page for designers and release managers, drawn from a set
+/// and the build's findings (`ReportInput`), written beside the set's folder, never in it (the app
+/// bundles the folder), and carrying the set's id so that a report of another set is recognised.
 public enum Report {
-    /// Gathers the report for the set in `output` built from `assets` and writes it to `file`
-    /// (written aside and renamed into place). Returns the number of clips and warnings shown.
-    /// With `refreshSeconds`, the page reloads itself that often (`refreshes(_:)` says so).
-    /// - Throws: `BuildProblem` naming what could not be read or written.
-    public static func write(assets: URL, assetsDisplay: String, output: URL, outputDisplay: String, to file: URL, fileDisplay: String,
-        refreshSeconds: Int? = nil
-    ) throws -> (clips: Int, warnings: Int, bytes: Int)
-    {
-        // Written holding the swap lock it was gathered under, so no build swaps another set in
-        // between: the page is always of the set beside it.
-        let written: (data: ReportData, html: Data)
-        do {
-            written = try OutputFolder.reading(output) {
-                let check = Checker.runUnlocked(assets: assets, assetsDisplay: assetsDisplay, output: output, outputDisplay: outputDisplay)
-                let data = try ReportGatherer.gather(assets: assets, assetsDisplay: assetsDisplay, output: output, outputDisplay: outputDisplay, check: check)
-                let html = Data(ReportPage.html(data, refreshSeconds: refreshSeconds, configurationSHA: configurationSHA(assets)).utf8)
-                do { try RegularFile.replace(file, with: html) } catch let failure as RegularFile.Failure {
-                    throw BuildProblem(fileDisplay, "cannot be written (\(failure.reason)); check that its folder exists and is writable")
-                }
-                return (data, html)
-            }
-        } catch let problem as BuildProblem {
-            throw problem
-        } catch {
-            throw BuildProblem(outputDisplay, "cannot be read for the report (\(error)): run \(Checker.rebuildCommand(assetsDisplay: assetsDisplay, outputDisplay: outputDisplay)) first")
-        }
-        return (written.data.clips.count, written.data.clips.reduce(0) { $0 + $1.warnings.count }, written.html.count)
+    /// Where the report goes unless told otherwise: beside the set's folder, named after it
+    /// (`Output` → `Output.report.html`).
+    public static func defaultLocation(output: URL, outputDisplay: String) -> (url: URL, display: String) {
+        let folder = output.standardizedFileURL
+        return (folder.deletingLastPathComponent().appendingPathComponent("\(folder.lastPathComponent).report.html"), "\(outputDisplay).report.html")
     }
 
-    /// The first 4 KiB of the report at `url`, which hold its head's tags, or nil when there is none.
+    /// Where soundset 0.8 wrote the report, inside the set: the build moves it out.
+    public static let legacyFileName = "report.html"
+
+    /// The page's head names the set it shows (`SoundSet.id`) and what else it was made with
+    /// (`key(configuration:refreshSeconds:)`).
+    static let setTag = #"<meta name="soundset-set" content=""#
+    static let keyTag = #"<meta name="soundset-report" content=""#
+    /// Every report soundset wrote has this title.
+    static let title = "<title>soundset report</title>"
+
+    /// What a report depends on beyond its set: soundset's version, every setting (it shows the
+    /// check's and its own, which change no clip) and whether it reloads itself.
+    static func key(configuration: Configuration, refreshSeconds: Int?) -> String {
+        SHA256.hex(Data("report|\(ToolVersion.current)|\(configuration.allSettingsHash)|\(refreshSeconds.map(String.init) ?? "still")".utf8))
+    }
+
+    /// The page for `input`, and the clips' drawings made for it (the others were given).
+    /// - Throws: `BuildProblem` naming a clip file that cannot be read.
+    static func render(_ input: ReportInput) throws(BuildProblem) -> (html: Data, drawn: [String: ClipDrawing]) {
+        let made: (data: ReportData, drawn: [String: ClipDrawing])
+        do { made = try ReportData.make(input) } catch let problem as BuildProblem { throw problem } catch {
+            throw BuildProblem(input.outputDisplay, "cannot be drawn for the report (\(error))")
+        }
+        let key = key(configuration: input.configuration, refreshSeconds: input.refreshSeconds)
+        return (Data(ReportPage.html(made.data, refreshSeconds: input.refreshSeconds, key: key).utf8), made.drawn)
+    }
+
+    /// The first 4 KiB of the file at `url`, which hold a report's head tags, or nil when there is none.
     static func head(of url: URL) -> Data? { try? RegularFile.head(url, count: 4096).bytes }
 
     /// Whether a written report (or its `head(of:)`) reloads itself: its head carries
     /// `<meta http-equiv="refresh">`.
     public static func refreshes(_ html: Data) -> Bool {
-        // The head's tags come first; its end may lie past the prefix, after the style sheet.
+        head(html).range(of: "<meta http-equiv=\"refresh\"", options: .caseInsensitive) != nil
+    }
+
+    /// Whether soundset wrote the page whose beginning is `html`.
+    static func isSoundsetReport(_ html: Data) -> Bool { head(html).contains(title) }
+
+    /// The id of the set a written report shows, or nil when it names none (not a report, or one
+    /// from before soundset 0.9).
+    static func setID(in html: Data) -> String? { tag(setTag, in: html) }
+
+    /// Whether the written report `html` is the one a build would write now of the set `setID`
+    /// with the report's `key`.
+    static func isCurrent(_ html: Data, setID: String, key: String) -> Bool {
+        Self.setID(in: html) == setID && tag(keyTag, in: html) == key
+    }
+
+    /// The text of the head before `</head>` (the head's tags come first; its end may lie past the
+    /// first 4 KiB, after the style sheet).
+    private static func head(_ html: Data) -> Substring {
         let text = String(decoding: html.prefix(4096), as: UTF8.self)
         let end = text.range(of: "</head>", options: .caseInsensitive)?.lowerBound ?? text.endIndex
-        return text[..<end].range(of: "<meta http-equiv=\"refresh\"", options: .caseInsensitive) != nil
+        return text[..<end]
     }
 
-    /// The file name of the report inside a set's folder.
-    public static let fileName = "report.html"
-
-    /// The report of a set a build has staged (`staging`, which nobody else sees, so no lock), with
-    /// the designer's warnings it shows beyond the build's own.
-    /// - Parameters:
-    ///   - summaries: what preparing each clip found, by clip name.
-    ///   - previous: the set the build replaces.
-    ///   - check: what the check says of the staged set (`Checker.setCheck`: its files were just
-    ///     verified, and its recordings hashed, by the build).
-    ///   - refreshSeconds: when set, the page reloads itself that often (a build that watches).
-    static func staged(
-        assets: URL, assetsDisplay: String, staging: URL, outputDisplay: String, summaries: [String: ClipSummary], previous: Manifest?,
-        check: CheckReport, refreshSeconds: Int? = nil
-    ) throws -> (html: Data, warnings: [BuildProblem]) {
-        let data = try ReportGatherer.gather(
-            assets: assets, assetsDisplay: assetsDisplay, output: staging, outputDisplay: outputDisplay, summaries: summaries, previous: previous,
-            check: check)
-        var warnings: [BuildProblem] = []
-        for clip in data.clips {
-            let own = Set(summaries[clip.name]?.warnings.map(\.message) ?? [])
-            for warning in clip.warnings where !own.contains(warning) {
-                warnings.append(BuildProblem("\(assetsDisplay)/\(ClipName.printable(clip.sourceFile))", warning))
-            }
-        }
-        return (Data(ReportPage.html(data, refreshSeconds: refreshSeconds, configurationSHA: configurationSHA(assets)).utf8), warnings)
-    }
-
-    /// The tag that records which `soundset.json` (its sha256; empty for none) the page was made
-    /// with: the report shows settings that do not change the set (`report.amounts`, `limits`,
-    /// `maxAmount`), so a set found up to date has its report made again when they changed.
-    static let configurationTag = #"<meta name="soundset-configuration" content=""#
-
-    /// The sha256 of the assets' `soundset.json` (empty for none), as the report records it.
-    private static func configurationSHA(_ assets: URL) -> String { Stamps.configurationFileSHA256(assets) ?? "unreadable" }
-
-    /// Whether the written report `html` is the one a build with these settings writes: made with
-    /// the assets' `soundset.json` as it is now, and reloading itself exactly when asked to.
-    static func isCurrent(_ html: Data, assets: URL, refreshSeconds: Int?) -> Bool {
-        guard refreshes(html) == (refreshSeconds != nil), let sha = Stamps.configurationFileSHA256(assets) else { return false }
-        return html.prefix(4096).range(of: Data((configurationTag + sha + "\"").utf8)) != nil
+    /// The content of the head's tag that begins `opening`.
+    private static func tag(_ opening: String, in html: Data) -> String? {
+        let text = head(html)
+        guard let start = text.range(of: opening)?.upperBound, let end = text[start...].firstIndex(of: "\"") else { return nil }
+        return String(text[start..<end])
     }
 }

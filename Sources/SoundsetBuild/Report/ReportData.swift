@@ -2,182 +2,117 @@ import Foundation
 import SoundsetAudio
 import SoundsetRuntime
 
+/// What the report is drawn from, and nothing else: the set (its manifest and the folder of its
+/// clip files), the build's findings, the settings, and the clips' drawings the build kept. The
+/// report never reads the recordings, the memo or the preparer: what it needs of a recording is in
+/// the findings and its envelope.
+struct ReportInput: Sendable {
+    var manifest: Manifest
+    /// The set's clip files (a staging folder's, when the build writes the report).
+    var sounds: URL
+    /// How the set's folder is named in messages, e.g. `Output`.
+    var outputDisplay: String
+    var findings: SetFindings
+    var configuration: Configuration
+    /// Drawings the build kept, by `ClipDrawing.key`.
+    var drawings: [String: ClipDrawing]
+    /// The recordings' envelopes, by clip name, for the clips whose drawing is not kept.
+    var envelopes: [String: ClipEnvelope]
+    /// When set, the page reloads itself that often (a build that watches).
+    var refreshSeconds: Int?
+    /// Clips drawn at once.
+    var jobs: Int
+}
+
 /// Everything the report shows about one clip.
 struct ClipReport: Sendable {
-    var name: String
-    var sourceFile: String
-    var sourceRate: Int
-    var sourceSeconds: Double
-    var sourceWave: Waveform
-    /// The kept region and the sound inside it, as fractions of the source's length.
-    var keep: ClosedRange<Double>
-    var sound: ClosedRange<Double>
-    var outputWave: Waveform
-    var outputSeconds: Double
-    var loudnessBefore: Double
+    var facts: ClipFacts
+    /// Everything noted of the clip (`SetFindings.Clip.notes`).
+    var notes: [ClipNote]
     var clip: Manifest.Clip
-    var noiseFloorDb: Double
-    var warnings: [String]
-    /// The output clip as a 16-bit WAV, for the page's audio player.
-    var wav: Data
+    var drawing: ClipDrawing
+
+    var name: String { clip.name }
+    var sourceFile: String { facts.sourceFile }
+    var sourceRate: Int { facts.sourceRate }
+    var sourceSeconds: Double { facts.sourceSeconds }
+    /// The kept region and the sound inside it, as fractions of the recording's length.
+    var keep: ClosedRange<Double> {
+        let frames = Double(max(1, facts.sourceFrames))
+        return Double(facts.region.keepStart) / frames...Double(facts.region.keepEnd) / frames
+    }
+    var sound: ClosedRange<Double> {
+        let frames = Double(max(1, facts.sourceFrames))
+        return Double(facts.region.soundStart) / frames...Double(facts.region.soundEnd) / frames
+    }
+    var outputSeconds: Double { clip.seconds }
+    var loudnessBefore: Double { facts.loudness }
+    var noiseFloorDb: Double { facts.region.noiseFloorDb }
+    var warnings: [String] { notes.map(\.message) }
 }
 
-/// A sample announcement composed with the runtime.
+/// A sample announcement composed with the runtime, and its preview.
 struct AnnouncementSample: Sendable {
     var plan: AnnouncementPlan
-    var wav: Data
+    /// A preview WAV (`Preview`), in base64.
+    var preview: String
+    var previewRate: Int
 }
 
-/// The report's content, gathered from Assets, Output and the check.
+/// The report's content, made from a `ReportInput`.
 struct ReportData: Sendable {
     var manifest: Manifest
+    var setID: String
     var configuration: Configuration
     var clips: [ClipReport]
     var announcements: [AnnouncementSample]
     var announcementProblems: [String]
     var check: CheckReport
-    /// The set this one replaced, when the report is the build's: its clips that changed get a badge.
-    var previous: Manifest?
+    /// What changed since the set before, when the build compared it: its clips that changed get a badge.
+    var changes: BuildChanges?
 
-    /// What changed since `previous`; nil without a previous set (a first build, or `soundset
-    /// report` on a set already built), when nothing is compared.
-    var changes: BuildChanges? { previous.map { BuildChanges(manifest, replacing: $0) } }
-}
-
-/// Reads what the report shows: the manifest, each source and output clip, the trim decisions and
-/// loudness before normalisation as the build recorded them (its memo's summaries), sample
-/// announcements.
-enum ReportGatherer {
-    /// - Parameters:
-    ///   - output: the set's folder (a build's staging folder, when the build writes the report).
-    ///   - summaries: what preparing each clip found, by clip name, when the caller has it (a
-    ///     build); otherwise the memo's, or prepared again.
-    ///   - previous: the set a build replaces.
-    ///   - check: what the check says of the set.
-    static func gather(
-        assets: URL, assetsDisplay: String, output: URL, outputDisplay: String, summaries: [String: ClipSummary] = [:], previous: Manifest? = nil,
-        check: CheckReport
-    ) throws -> ReportData {
-        let manifest: Manifest
-        do { manifest = try Manifest.load(from: output.appendingPathComponent(SoundSetLayout.manifestName)) } catch {
-            throw BuildProblem("\(outputDisplay)/\(SoundSetLayout.manifestName)", "missing or unreadable: run \(Checker.rebuildCommand(assetsDisplay: assetsDisplay, outputDisplay: outputDisplay)) first")
-        }
-        let configPath = "\(assetsDisplay)/\(ConfigurationLoader.fileName)"
-        let configuration = try ConfigurationLoader.load(from: assets.appendingPathComponent(ConfigurationLoader.fileName), displayPath: configPath)
-        guard configuration.hash == manifest.configurationHash else {
-            throw BuildProblem(configPath, "changed since the set was built: run \(Checker.rebuildCommand(assetsDisplay: assetsDisplay, outputDisplay: outputDisplay))")
-        }
-        let sounds = output.appendingPathComponent(SoundSetLayout.soundsName)
-        let memo = DiskMemo(output: output.standardizedFileURL)
-        let configurationHash = configuration.hash
-        // Each clip's recording and file are read and drawn on every core at once.
-        var clips = try manifest.clips.parallelMap { clip throws -> ClipReport in
-            let sourceURL = assets.appendingPathComponent(clip.source.file)
-            let display = "\(assetsDisplay)/\(ClipName.printable(clip.source.file))"
-            // The recording as it was built: its bytes read once, hashed, and decoded from memory.
-            let bytes: Data
-            do { bytes = try RegularFile.read(sourceURL, maxBytes: PrepareStage.maxRecordingBytes) } catch let failure as RegularFile.Failure {
-                throw BuildProblem(display, failure.reason)
+    /// The page's content from `input`: each clip with its drawing (kept, or drawn now from its
+    /// envelope and its file), and the sample announcements composed from the set's files. Returns
+    /// the drawings made now, for the build to keep.
+    /// - Throws: `BuildProblem` naming a clip file that cannot be read, or a clip without a
+    ///   drawing or an envelope.
+    static func make(_ input: ReportInput) throws -> (data: ReportData, drawn: [String: ClipDrawing]) {
+        let manifest = input.manifest
+        let found = Dictionary(input.findings.clips.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
+        let soundsDisplay = "\(input.outputDisplay)/\(SoundSetLayout.soundsName)"
+        let drawn = try manifest.clips.parallelMap(maxConcurrency: input.jobs) { clip throws -> (key: String, drawing: ClipDrawing, new: Bool) in
+            let key = ClipDrawing.key(clip)
+            if let known = input.drawings[key] { return (key, known, false) }
+            guard let envelope = input.envelopes[clip.name] else {
+                throw BuildProblem("\(soundsDisplay)/\(ClipName.printable(clip.file))", "has no drawing and no recording's envelope to draw it from")
             }
-            guard SHA256.hex(bytes) == clip.source.sha256 else { throw BuildProblem(display, "changed since the set was built: run \(Checker.rebuildCommand(assetsDisplay: assetsDisplay, outputDisplay: outputDisplay))") }
-            let source = try SoundFile.open(bytes: bytes, path: display)
-            let mono = Mono.mixDown(try source.readAll(), channels: source.info.channels)
-            let recording = Recording(name: clip.name, fileName: clip.source.file, url: sourceURL, displayPath: display, info: source.info)
-            let key = ClipKey.of(sourceSHA256: clip.source.sha256, configurationHash: configurationHash)
-            // What the build found, from its memo; prepared again when the memo does not have it
-            // (a fresh clone with the set committed, a cache removed, a build with --no-cache).
-            let prepared: ClipSummary
-            if let known = summaries[clip.name], known.sourceSHA256 == clip.source.sha256, known.key == key {
-                prepared = known
-            } else if let remembered = memo.summary(of: recording, sha256: clip.source.sha256, key: key) {
-                prepared = remembered
-            } else {
-                prepared = try ClipPreparer.prepare(recording, bytes: bytes, sourceSHA256: clip.source.sha256, key: key, configuration: configuration).summary
-            }
-            let output = try SoundFile.open(reading: sounds.appendingPathComponent(clip.file).path)
-            let outputSamples = try output.readAll()
-            let frames = Double(max(1, source.info.frames))
-            let region = prepared.region
-            return ClipReport(
-                    name: clip.name, sourceFile: clip.source.file, sourceRate: source.info.sampleRate, sourceSeconds: source.info.seconds,
-                    sourceWave: Waveform(mono, columns: 800), keep: Double(region.keepStart) / frames...Double(region.keepEnd) / frames,
-                    sound: Double(region.soundStart) / frames...Double(region.soundEnd) / frames,
-                    outputWave: Waveform(outputSamples, columns: 800), outputSeconds: clip.seconds, loudnessBefore: prepared.measurement.loudness,
-                    clip: clip, noiseFloorDb: region.noiseFloorDb, warnings: prepared.warnings.map(\.message),
-                    wav: wavBytes(outputSamples, rate: output.info.sampleRate))
+            return (
+                key, try ClipDrawing.draw(clip, source: envelope, sounds: input.sounds, displayPath: "\(soundsDisplay)/\(ClipName.printable(clip.file))"), true
+            )
         }
-        addDesignerWarnings(&clips, manifest: manifest, configuration: configuration)
+        var clips: [ClipReport] = []
+        for (clip, drawing) in zip(manifest.clips, drawn) {
+            guard let known = found[clip.name] else {
+                throw BuildProblem("\(soundsDisplay)/\(ClipName.printable(clip.file))", "has no findings (build again)")
+            }
+            clips.append(ClipReport(facts: known.facts, notes: known.notes, clip: clip, drawing: drawing.drawing))
+        }
 
         var announcements: [AnnouncementSample] = []
-        var announcementProblems: [String] = []
-        let planner = Planner(manifest: manifest)
-        for text in configuration.report.amounts {
+        var problems: [String] = []
+        for amount in ReportSamples.amounts(configuration: input.configuration, manifest: manifest) {
             do {
-                let plan = try planner.plan(try Amount(text))
-                let composed = try Composer.compose(plan, manifest: manifest, soundsFolder: sounds)
-                let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("soundset-report-\(UUID().uuidString).\(manifest.container.fileExtension)")
-                defer { try? FileManager.default.removeItem(at: scratch) }
-                try composed.write(to: scratch)
-                let file = try SoundFile.open(reading: scratch.path)
-                // Played in the page at 16 kHz: a preview that keeps the page small (the clips above play at full rate).
-                let preview = try Resampler.resample(try file.readAll(), from: file.info.sampleRate, to: min(16000, file.info.sampleRate))
-                announcements.append(AnnouncementSample(plan: plan, wav: wavBytes(preview, rate: min(16000, file.info.sampleRate))))
+                let sample = try ReportSamples.compose(amount, manifest: manifest, sounds: input.sounds)
+                let preview = Preview.wav(sample.samples, rate: manifest.sampleRate, toward: Preview.announcementRate)
+                announcements.append(AnnouncementSample(plan: sample.plan, preview: preview.bytes.base64EncodedString(), previewRate: preview.rate))
             } catch {
-                announcementProblems.append("\(text): \(error)")
+                problems.append("\(amount): \(error)")
             }
         }
-        return ReportData(
-            manifest: manifest, configuration: configuration, clips: clips, announcements: announcements,
-            announcementProblems: announcementProblems, check: check, previous: previous)
-    }
-
-    /// What a designer should re-record or check, beyond the build's own warnings.
-    static func addDesignerWarnings(_ clips: inout [ClipReport], manifest: Manifest, configuration: Configuration) {
-        let phrases = Set([manifest.announcement?.prefix, manifest.announcement?.suffix].compactMap { $0 })
-        let words = clips.filter { !phrases.contains($0.name) }
-        let medianSeconds = median(words.map(\.outputSeconds))
-        let medianBefore = median(clips.map(\.loudnessBefore).filter(\.isFinite))
-        let pad = configuration.trim.padMs / 1000
-        for index in clips.indices {
-            let clip = clips[index]
-            var warnings = clip.warnings
-            if clip.noiseFloorDb > -50 {
-                warnings.append(
-                    String(format: "noise floor %.0f dBFS, above -50 dBFS: record in a quieter room or closer to the microphone", clip.noiseFloorDb))
-            }
-            if clip.sound.lowerBound * clip.sourceSeconds < pad {
-                warnings.append("speech starts at the very beginning of the recording: leave room tone before the word")
-            }
-            if (1 - clip.sound.upperBound) * clip.sourceSeconds < pad {
-                warnings.append("speech runs to the very end of the recording: leave room tone after the word")
-            }
-            if clip.sourceRate < 16000 && manifest.sampleRate > clip.sourceRate {
-                warnings.append("recorded at \(clip.sourceRate) Hz and upsampled to \(manifest.sampleRate) Hz: record at 44.1 kHz or more")
-            }
-            if !phrases.contains(clip.name), medianSeconds > 0, clip.outputSeconds > 2 * medianSeconds {
-                warnings.append(String(format: "%.2f s, over twice the median word (%.2f s): is it one word?", clip.outputSeconds, medianSeconds))
-            }
-            if clip.loudnessBefore.isFinite, abs(clip.loudnessBefore - medianBefore) > 10 {
-                warnings.append(
-                    String(
-                        format: "recorded %.0f LU %@ the other takes: check the microphone gain", abs(clip.loudnessBefore - medianBefore),
-                        clip.loudnessBefore < medianBefore ? "quieter than" : "louder than"))
-            }
-            clips[index].warnings = warnings
-        }
-    }
-
-    static func median(_ values: [Double]) -> Double {
-        let sorted = values.sorted()
-        guard !sorted.isEmpty else { return 0 }
-        return sorted.count % 2 == 1 ? sorted[sorted.count / 2] : (sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2
-    }
-
-    /// Mono 16-bit little-endian WAV bytes that every browser plays.
-    static func wavBytes(_ samples: [Float], rate: Int) -> Data {
-        let values = samples.map { Int16(clamping: Int(($0 * 32768).rounded())).littleEndian }
-        let pcm = values.withUnsafeBytes { Data($0) }
-        let format = SoundFormat(container: .wav, encoding: .pcm16, sampleRate: rate)
-        return SoundData(format: format, samples: pcm).encoded()
+        let data = ReportData(
+            manifest: manifest, setID: SoundSet(manifest: manifest, folder: input.sounds.deletingLastPathComponent()).id,
+            configuration: input.configuration, clips: clips, announcements: announcements, announcementProblems: problems,
+            check: input.findings.check, changes: input.findings.changes)
+        return (data, Dictionary(drawn.filter(\.new).map { ($0.key, $0.drawing) }, uniquingKeysWith: { a, _ in a }))
     }
 }

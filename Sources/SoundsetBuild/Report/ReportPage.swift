@@ -1,9 +1,10 @@
 import Foundation
 import SoundsetRuntime
 
-/// Renders the report as one self-contained HTML page: inline CSS and SVG, audio as data URIs, no
-/// network, no scripts. Written well-formed (every tag closed, attributes quoted) so it also parses
-/// as XML, which the tests use to check it.
+/// Renders the report as one self-contained HTML page: inline CSS and SVG, audio previews as data
+/// URIs, no network, no scripts (but the reload of a watched build's page). Written well-formed
+/// (every tag closed, attributes quoted) so it also parses as XML, which the tests use to check it.
+/// It draws `ReportData` and computes nothing that anything else depends on.
 enum ReportPage {
     /// The widest a clip's waveform may be drawn: the longest recording sets the scale of them all.
     static let waveWidth = 560.0
@@ -12,15 +13,9 @@ enum ReportPage {
 
     /// - Parameter refreshSeconds: when set, the page reloads itself every so many seconds (for a
     ///   build that watches the recordings).
-    /// - Parameter configurationSHA: the sha256 of the `soundset.json` the page was made with,
-    ///   recorded in its head (`Report.isCurrent`), or nil.
-    /// `bytes` in base64, made from a buffer (Foundation's `base64EncodedString` decodes its result
-    /// byte by byte, a third of a big report's time).
-    static func base64(_ bytes: Data) -> String {
-        bytes.base64EncodedData().withUnsafeBytes { String(decoding: $0, as: UTF8.self) }
-    }
-
-    static func html(_ data: ReportData, refreshSeconds: Int? = nil, configurationSHA: String? = nil) -> String {
+    /// - Parameter key: what else than the set the page was made with (`Report.key`), recorded in
+    ///   its head with the set's id (`Report.isCurrent`).
+    static func html(_ data: ReportData, refreshSeconds: Int? = nil, key: String = "") -> String {
         let manifest = data.manifest
         let words = ClipWords(manifest.locale)
         let longest = manifest.clips.max { $0.seconds < $1.seconds }
@@ -31,21 +26,21 @@ enum ReportPage {
         let refresh =
             refreshSeconds.map {
                 "<noscript><meta http-equiv=\"refresh\" content=\"\(max(1, $0))\"/></noscript>\n<script>"
-                    + "setInterval(function(){for(var a of document.querySelectorAll('audio'))if(!a.paused&&!a.ended)return;location.reload()},\(1000 * max(1, $0)));"
+                    + "setInterval(function(){for(var a of document.querySelectorAll('audio'))if(!(a.paused||a.ended))return;location.reload()},\(1000 * max(1, $0)));"
                     + "</script>\n"
             } ?? ""
-        let configuration = configurationSHA.map { Report.configurationTag + escape($0) + "\">\n" } ?? ""
+        let identity = Report.setTag + escape(data.setID) + "\"/>\n" + Report.keyTag + escape(key) + "\"/>\n"
         var page = """
             <!DOCTYPE html>
             <html lang="en">
             <head>
-            \(configuration)<meta charset="utf-8"/>
+            \(identity)<meta charset="utf-8"/>
             <meta name="viewport" content="width=device-width, initial-scale=1"/>
-            \(refresh)<title>soundset report</title>
+            \(refresh)\(Report.title)
             <style>\(css)</style>
             </head>
             <body>
-            <header><h1>Sound set report</h1><p>\(manifest.clips.count) clips · \(manifest.sampleRate) Hz \(manifest.container.rawValue) \(manifest.encoding.rawValue) · \(manifest.locale.rawValue) · soundset \(escape(manifest.toolVersion))\(refreshSeconds.map { " · reloads every \(max(1, $0)) s while the build watches" } ?? "")</p></header>
+            <header><h1>Sound set report</h1><p>\(manifest.clips.count) clips · \(manifest.sampleRate) Hz \(manifest.container.rawValue) \(manifest.encoding.rawValue) · \(manifest.locale.rawValue) · set \(escape(data.setID)) · soundset \(escape(manifest.toolVersion))\(refreshSeconds.map { " · reloads every \(max(1, $0)) s while the build watches" } ?? "")</p></header>
             <section class="cards">
             """
         page += card("Level", String(format: "%.1f LUFS", manifest.loudness.setLevel), escape(manifest.loudness.reason))
@@ -81,7 +76,7 @@ enum ReportPage {
         } else {
             page += "<ul class=\"warnings\">\n"
             for problem in data.check.problems {
-                page += "<li class=\"check\"><b>check: \(escape(problem.check))</b> \(escape(problem.subject)): \(escape(problem.message))</li>\n"
+                page += "<li class=\"check\"><b>check: \(escape(problem.check.rawValue))</b> \(escape(problem.subject)): \(escape(problem.message))</li>\n"
             }
             for (name, warning) in warnings { page += "<li><a href=\"#clip-\(escape(name))\"><b>\(escape(name))</b></a>: \(escape(warning))</li>\n" }
             page += "</ul>\n"
@@ -92,10 +87,12 @@ enum ReportPage {
         page += announcementsSection(data, words: words, clipScale: clipScale)
 
         page += "<section><h2>Clips</h2>\n<p class=\"legend\">Every waveform is drawn to one time scale, \(clipScale.text), so a clip's width is its length. "
-        page += "Top: the recording, grey where room tone was cut, yellow where the trimmer found speech; below: the clip as built. \(clipScale.bar)</p>\n"
+        page += "Top: the recording, grey where room tone was cut, yellow where the trimmer found speech; below: the clip as built. "
+        page += "The players play previews (\(previewWords(data))); the clips themselves are the set's files. \(clipScale.bar)</p>\n"
         let reasons = changes?.reasons
         for (group, clips) in words.grouped(data.clips, name: \.name) {
-            page += "<h3 class=\"group\" data-group=\"\(group)\">\(escape(group.rawValue)) <small>\(escape(group.detail)) · \(clips.count) clip\(clips.count == 1 ? "" : "s")</small></h3>\n"
+            page +=
+                "<h3 class=\"group\" data-group=\"\(group)\">\(escape(group.rawValue)) <small>\(escape(group.detail)) · \(clips.count) clip\(clips.count == 1 ? "" : "s")</small></h3>\n"
             page += "<div class=\"clips\">\n"
             for clip in clips {
                 page += clipCard(clip, words: words, scale: clipScale, limit: data.configuration.maxSeconds(for: clip.name), change: reasons?[clip.name])
@@ -172,23 +169,31 @@ enum ReportPage {
         card += "<div class=\"limit\(over ? " over" : "")\" title=\"\(escape(limitName))\">"
         card += String(format: "%.2f s of %@ s", clip.outputSeconds, fmtLimit(limit.seconds)) + (over ? " <b>over</b>" : "")
         let meter = 120.0
-        card += "<svg class=\"meter\" width=\"\(fmt(meter))\" height=\"6\" role=\"img\" aria-label=\"duration against its limit\"><rect width=\"\(fmt(meter))\" height=\"6\" rx=\"3\" class=\"track\"/>"
-        card += "<rect width=\"\(fmt(max(2, min(1, clip.outputSeconds / max(limit.seconds, 0.001)) * meter)))\" height=\"6\" rx=\"3\" class=\"fill\"/></svg></div>"
+        card +=
+            "<svg class=\"meter\" width=\"\(fmt(meter))\" height=\"6\" role=\"img\" aria-label=\"duration against its limit\"><rect width=\"\(fmt(meter))\" height=\"6\" rx=\"3\" class=\"track\"/>"
+        card +=
+            "<rect width=\"\(fmt(max(2, min(1, clip.outputSeconds / max(limit.seconds, 0.001)) * meter)))\" height=\"6\" rx=\"3\" class=\"fill\"/></svg></div>"
         card += "</div>\n<div class=\"waves\">\n"
 
         let sourceWidth = scale.width(clip.sourceSeconds), sourceHeight = 36.0
-        let keepStart = clip.keep.lowerBound * sourceWidth, keepEnd = clip.keep.upperBound * sourceWidth
+        let drawing = clip.drawing
+        // The paths are in their own units: one per column across, `ClipDrawing.height` down.
+        let sourceUnits = Double(max(1, drawing.sourceColumns - 1)), height = ClipDrawing.height
+        let keepStart = clip.keep.lowerBound * sourceUnits, keepEnd = clip.keep.upperBound * sourceUnits
         card += "<p class=\"caption\">recording \(escape(clip.sourceFile)), \(clip.sourceRate) Hz, \(String(format: "%.3f", clip.sourceSeconds)) s</p>\n"
-        card += "<svg width=\"\(fmt(sourceWidth))\" height=\"\(fmt(sourceHeight))\" data-seconds=\"\(String(format: "%.4f", clip.sourceSeconds))\" class=\"wave source\" role=\"img\" aria-label=\"recording of \(escape(clip.name))\">"
-        card += "<rect x=\"0\" y=\"0\" width=\"\(fmt(keepStart))\" height=\"\(fmt(sourceHeight))\" class=\"cut\"/>"
-        card += "<rect x=\"\(fmt(keepEnd))\" y=\"0\" width=\"\(fmt(sourceWidth - keepEnd))\" height=\"\(fmt(sourceHeight))\" class=\"cut\"/>"
         card +=
-            "<rect x=\"\(fmt(clip.sound.lowerBound * sourceWidth))\" y=\"0\" width=\"\(fmt((clip.sound.upperBound - clip.sound.lowerBound) * sourceWidth))\" height=\"\(fmt(sourceHeight))\" class=\"sound\"/>"
-        card += "<path d=\"\(clip.sourceWave.reduced(to: columns(sourceWidth)).path(width: sourceWidth, height: sourceHeight))\" class=\"source\"/></svg>\n"
+            "<svg width=\"\(fmt(sourceWidth))\" height=\"\(fmt(sourceHeight))\" data-seconds=\"\(String(format: "%.4f", clip.sourceSeconds))\" class=\"wave source\" viewBox=\"0 0 \(fmt(sourceUnits)) \(height)\" preserveAspectRatio=\"none\" role=\"img\" aria-label=\"recording of \(escape(clip.name))\">"
+        card += "<rect x=\"0\" y=\"0\" width=\"\(fmt(keepStart))\" height=\"\(height)\" class=\"cut\"/>"
+        card += "<rect x=\"\(fmt(keepEnd))\" y=\"0\" width=\"\(fmt(sourceUnits - keepEnd))\" height=\"\(height)\" class=\"cut\"/>"
+        card +=
+            "<rect x=\"\(fmt(clip.sound.lowerBound * sourceUnits))\" y=\"0\" width=\"\(fmt((clip.sound.upperBound - clip.sound.lowerBound) * sourceUnits))\" height=\"\(height)\" class=\"sound\"/>"
+        card += "<path d=\"\(drawing.sourcePath)\" class=\"source\"/></svg>\n"
         let outputWidth = scale.width(clip.outputSeconds), outputHeight = 44.0
+        let outputUnits = Double(max(1, drawing.outputColumns - 1))
         card += "<p class=\"caption\">clip \(escape(clip.clip.file))\(clip.clip.copy.map { " (+ \(escape($0)))" } ?? "")</p>\n"
-        card += "<svg width=\"\(fmt(outputWidth))\" height=\"\(fmt(outputHeight))\" data-seconds=\"\(String(format: "%.4f", clip.outputSeconds))\" class=\"wave output\" role=\"img\" aria-label=\"clip \(escape(clip.name)) as built\">"
-        card += "<path d=\"\(clip.outputWave.reduced(to: columns(outputWidth)).path(width: outputWidth, height: outputHeight))\" class=\"output\"/></svg>\n"
+        card +=
+            "<svg width=\"\(fmt(outputWidth))\" height=\"\(fmt(outputHeight))\" data-seconds=\"\(String(format: "%.4f", clip.outputSeconds))\" class=\"wave output\" viewBox=\"0 0 \(fmt(outputUnits)) \(height)\" preserveAspectRatio=\"none\" role=\"img\" aria-label=\"clip \(escape(clip.name)) as built\">"
+        card += "<path d=\"\(drawing.outputPath)\" class=\"output\"/></svg>\n"
         if !clip.warnings.isEmpty {
             card += "<ul class=\"warnings\">" + clip.warnings.map { "<li>\(escape($0))</li>" }.joined() + "</ul>\n"
         }
@@ -200,12 +205,16 @@ enum ReportPage {
         card += row("true peak", String(format: "%.2f dBTP", clip.clip.truePeak))
         card += row("frames", "\(clip.clip.frames)")
         card += "</tbody></table>\n"
-        card += "<audio controls=\"controls\" preload=\"metadata\" src=\"data:audio/wav;base64,\(base64(clip.wav))\"></audio></div>\n</article>\n"
+        card += "<audio controls=\"controls\" preload=\"metadata\" src=\"data:audio/wav;base64,\(clip.drawing.preview)\"></audio></div>\n</article>\n"
         return card
     }
 
-    /// Waveform columns for a drawing `width` pixels wide: one every 1.5 pixels.
-    static func columns(_ width: Double) -> Int { max(2, Int(width / 1.5)) }
+    /// How the players' previews are made, in words: `11 kHz, 8-bit`.
+    static func previewWords(_ data: ReportData) -> String {
+        let rates = Set(data.clips.map(\.drawing.previewRate) + data.announcements.map(\.previewRate)).sorted()
+        let kilohertz = rates.map { String(format: "%g", (Double($0) / 100).rounded() / 10) }.joined(separator: " or ")
+        return "\(kilohertz) kHz, 8-bit"
+    }
 
     /// A limit in seconds as written: 1.2, 4.
     static func fmtLimit(_ seconds: Double) -> String { String(format: "%g", seconds) }
@@ -223,7 +232,8 @@ enum ReportPage {
         let scale = ownScale ? TimeScale.fitting(longest, into: timelineWidth) : clipScale
         var section = "<section><h2>Sample announcements</h2>\n<p class=\"legend\">"
         if ownScale {
-            section += "The timelines share one scale of their own, \(scale.text) (at the clips' \(clipScale.text) the longest would be \(fmt(clipScale.width(longest))) px wide). "
+            section +=
+                "The timelines share one scale of their own, \(scale.text) (at the clips' \(clipScale.text) the longest would be \(fmt(clipScale.width(longest))) px wide). "
         } else {
             section += "The timelines are drawn to the clips' scale, \(scale.text). "
         }
@@ -233,11 +243,13 @@ enum ReportPage {
             let plan = sample.plan
             let above = (try? Amount(plan.amount)).map { $0 > maximum } ?? false
             let lang = words.guide.locale == .zhCN ? "zh-CN" : "en"
-            section += "<div class=\"announcement\"><h3>\(escape(plan.amount)) <span class=\"said\" lang=\"\(lang)\">\(escape(words.written(plan.clips)))</span> "
-            section += "<small>\(String(format: "%.3f s, %d clips; preview at 16 kHz", plan.totalSeconds, plan.steps.count))</small>"
+            section +=
+                "<div class=\"announcement\"><h3>\(escape(plan.amount)) <span class=\"said\" lang=\"\(lang)\">\(escape(words.written(plan.clips)))</span> "
+            section +=
+                "<small>\(String(format: "%.3f s, %d clips; preview at %g kHz", plan.totalSeconds, plan.steps.count, (Double(sample.previewRate) / 100).rounded() / 10))</small>"
             if above { section += " <small class=\"alert\">above maxAmount \(escape(maximum.description)): the check does not budget it</small>" }
             section += "</h3>\n" + timeline(plan, schedule: schedule, words: words, scale: scale)
-            section += "<audio controls=\"controls\" preload=\"metadata\" src=\"data:audio/wav;base64,\(base64(sample.wav))\"></audio></div>\n"
+            section += "<audio controls=\"controls\" preload=\"metadata\" src=\"data:audio/wav;base64,\(sample.preview)\"></audio></div>\n"
         }
         for problem in data.announcementProblems { section += "<p class=\"alert\">\(escape(problem))</p>\n" }
         return section + "</section>\n"
@@ -248,10 +260,12 @@ enum ReportPage {
         let left = 44.0, rowHeight = 22.0
         let total = max(plan.totalSeconds, schedule?.totalSeconds ?? 0)
         let width = left + scale.width(total) + 4
-        var svg = "<svg class=\"timeline\" width=\"\(fmt(width))\" height=\"\(fmt(rowHeight * 2 + 6))\" data-seconds=\"\(String(format: "%.4f", total))\" role=\"img\" aria-label=\"timeline of \(escape(plan.amount))\">"
+        var svg =
+            "<svg class=\"timeline\" width=\"\(fmt(width))\" height=\"\(fmt(rowHeight * 2 + 6))\" data-seconds=\"\(String(format: "%.4f", total))\" role=\"img\" aria-label=\"timeline of \(escape(plan.amount))\">"
         func block(_ index: Int, start: Double, seconds: Double, row: Int, clip: String) {
             let x = left + scale.width(start), w = max(1, scale.width(seconds)), y = Double(row) * (rowHeight + 4)
-            svg += "<rect x=\"\(fmt(x))\" y=\"\(fmt(y))\" width=\"\(fmt(w))\" height=\"\(fmt(rowHeight))\" rx=\"3\" class=\"step s\(index % 2)\"><title>\(escape(clip)) at \(String(format: "%.2f", start)) s</title></rect>"
+            svg +=
+                "<rect x=\"\(fmt(x))\" y=\"\(fmt(y))\" width=\"\(fmt(w))\" height=\"\(fmt(rowHeight))\" rx=\"3\" class=\"step s\(index % 2)\"><title>\(escape(clip)) at \(String(format: "%.2f", start)) s</title></rect>"
             let label = words.says(clip)
             if Double(label.count) * (words.guide.locale == .zhCN ? 12 : 6.5) + 4 <= w {
                 svg += "<text x=\"\(fmt(x + w / 2))\" y=\"\(fmt(y + 15))\">\(escape(label))</text>"
@@ -283,19 +297,22 @@ enum ReportPage {
         let low = (min(before.min() ?? level, level) - 2) / 5, high = (max(before.max() ?? level, level) + 2) / 5
         let lufsRange = (low.rounded(.down) * 5)...(high.rounded(.up) * 5)
         func x(_ lufs: Double) -> Double {
-            labelWidth + (max(lufsRange.lowerBound, min(lufsRange.upperBound, lufs)) - lufsRange.lowerBound) / (lufsRange.upperBound - lufsRange.lowerBound) * panel
+            labelWidth + (max(lufsRange.lowerBound, min(lufsRange.upperBound, lufs)) - lufsRange.lowerBound) / (lufsRange.upperBound - lufsRange.lowerBound)
+                * panel
         }
         let gains = clips.map(\.clip.gain)
         let gainReach = max(5, ((gains.map(abs).max() ?? 0) / 5).rounded(.up) * 5)
         let zero = labelWidth + panel + gap + panel / 2
         func g(_ db: Double) -> Double { zero + max(-1, min(1, db / gainReach)) * panel / 2 }
         let bottom = top + Double(clips.count) * rowHeight
-        var svg = "<svg viewBox=\"0 0 \(fmt(zero + panel / 2 + 30)) \(fmt(height))\" class=\"chart\" role=\"img\" aria-label=\"each recording's loudness against the set level, and each clip's gain\">"
+        var svg =
+            "<svg viewBox=\"0 0 \(fmt(zero + panel / 2 + 30)) \(fmt(height))\" class=\"chart\" role=\"img\" aria-label=\"each recording's loudness against the set level, and each clip's gain\">"
         let divider = labelWidth + panel + gap / 2
         for index in stride(from: 0, to: clips.count, by: 2) {
             let y = top + Double(index) * rowHeight
             svg += "<rect x=\"0\" y=\"\(fmt(y))\" width=\"\(fmt(divider - 10))\" height=\"\(fmt(rowHeight))\" class=\"band\"/>"
-            svg += "<rect x=\"\(fmt(divider + 10))\" y=\"\(fmt(y))\" width=\"\(fmt(zero + panel / 2 + 20 - divider))\" height=\"\(fmt(rowHeight))\" class=\"band\"/>"
+            svg +=
+                "<rect x=\"\(fmt(divider + 10))\" y=\"\(fmt(y))\" width=\"\(fmt(zero + panel / 2 + 20 - divider))\" height=\"\(fmt(rowHeight))\" class=\"band\"/>"
         }
         svg += "<text x=\"\(fmt(labelWidth))\" y=\"12\" class=\"head\">recorded loudness, LUFS</text>"
         svg += "<text x=\"\(fmt(zero - panel / 2))\" y=\"12\" class=\"head\">gain applied, dB</text>"
@@ -315,11 +332,13 @@ enum ReportPage {
             if clip.loudnessBefore.isFinite {
                 let from = x(clip.loudnessBefore), to = x(level)
                 svg += "<line x1=\"\(fmt(from))\" y1=\"\(fmt(middle))\" x2=\"\(fmt(to))\" y2=\"\(fmt(middle))\" class=\"move\"/>"
-                svg += "<circle cx=\"\(fmt(from))\" cy=\"\(fmt(middle))\" r=\"4\" class=\"before\"><title>\(escape(clip.name)): \(String(format: "%.1f LUFS", clip.loudnessBefore))</title></circle>"
+                svg +=
+                    "<circle cx=\"\(fmt(from))\" cy=\"\(fmt(middle))\" r=\"4\" class=\"before\"><title>\(escape(clip.name)): \(String(format: "%.1f LUFS", clip.loudnessBefore))</title></circle>"
             }
             let gain = clip.clip.gain
             let bar = abs(g(gain) - zero)
-            svg += "<rect x=\"\(fmt(min(zero, g(gain))))\" y=\"\(fmt(y + 4))\" width=\"\(fmt(bar))\" height=\"\(fmt(rowHeight - 8))\" class=\"gain \(gain < 0 ? "down" : "up")\" data-clip=\"\(escape(clip.name))\" data-gain=\"\(String(format: "%.2f", gain))\"/>"
+            svg +=
+                "<rect x=\"\(fmt(min(zero, g(gain))))\" y=\"\(fmt(y + 4))\" width=\"\(fmt(bar))\" height=\"\(fmt(rowHeight - 8))\" class=\"gain \(gain < 0 ? "down" : "up")\" data-clip=\"\(escape(clip.name))\" data-gain=\"\(String(format: "%.2f", gain))\"/>"
             let labelX = gain < 0 ? min(zero, g(gain)) - 4 : zero + bar + 4
             svg += "<text x=\"\(fmt(labelX))\" y=\"\(fmt(middle + 4))\" class=\"value\(gain < 0 ? " left" : "")\">\(String(format: "%+.1f", gain))</text>"
         }
@@ -327,7 +346,8 @@ enum ReportPage {
         svg += "</svg>\n"
         let spread = spreads(data)
         let finite = clips.filter(\.loudnessBefore.isFinite)
-        var legend = "<p class=\"legend\"><span class=\"key before\"></span> each recording as taken (trimmed); <span class=\"key level\"></span> the set level, \(String(format: "%.1f LUFS", level)), every clip after normalisation; <span class=\"key gain\"></span> the gain that took it there. "
+        var legend =
+            "<p class=\"legend\"><span class=\"key before\"></span> each recording as taken (trimmed); <span class=\"key level\"></span> the set level, \(String(format: "%.1f LUFS", level)), every clip after normalisation; <span class=\"key gain\"></span> the gain that took it there. "
         if let quietest = finite.min(by: { $0.loudnessBefore < $1.loudnessBefore }), let loudest = finite.max(by: { $0.loudnessBefore < $1.loudnessBefore }) {
             legend += String(
                 format: "<b>The recordings spread %.1f LU</b> (%@ quietest at %.1f LUFS, %@ loudest at %.1f LUFS); after: %.2f LU.", spread.before,
@@ -338,6 +358,8 @@ enum ReportPage {
 
     /// Escapes text for HTML (and XML) content and attributes.
     static func escape(_ text: String) -> String {
+        // Most of what the page says needs nothing escaped: it is returned as it is.
+        guard text.utf8.contains(where: { $0 == 0x26 || $0 == 0x3C || $0 == 0x3E || $0 == 0x22 || $0 == 0x27 }) else { return text }
         var escaped = ""
         for character in text {
             switch character {

@@ -2,9 +2,9 @@ import SoundsetRuntime
 
 /// What a build changed in the set, clip by clip, against the set it replaced: what a designer
 /// reads after an incremental build (`rebuilt 7 (recording changed), 17 unchanged`).
-public struct BuildChanges: Sendable {
+public struct BuildChanges: Sendable, Codable, Equatable {
     /// Why a clip's file is new.
-    public enum Reason: String, Sendable, CaseIterable {
+    public enum Reason: String, Sendable, Codable, CaseIterable {
         case new = "new"
         case recording = "recording changed"
         case configuration = "configuration changed"
@@ -12,8 +12,14 @@ public struct BuildChanges: Sendable {
         case level = "set level changed"
     }
 
+    /// Clips whose file changed for one reason.
+    public struct Rebuilt: Sendable, Codable, Equatable {
+        public var reason: Reason
+        public var clips: [String]
+    }
+
     /// Clips whose file changed, by reason, in the order of `Reason.allCases`.
-    public var rebuilt: [(reason: Reason, clips: [String])]
+    public var rebuilt: [Rebuilt]
     /// Clips whose file is byte for byte the one before.
     public var unchanged: [String]
     /// Clips the set had and no longer has.
@@ -44,7 +50,7 @@ public struct BuildChanges: Sendable {
                 byReason[.level, default: []].append(clip.name)
             }
         }
-        rebuilt = Reason.allCases.compactMap { reason in byReason[reason].map { (reason, $0) } }
+        rebuilt = Reason.allCases.compactMap { reason in byReason[reason].map { Rebuilt(reason: reason, clips: $0) } }
         self.unchanged = unchanged
         let names = Set(manifest.clips.map(\.name))
         removed = (previous?.clips ?? []).map(\.name).filter { !names.contains($0) }
@@ -59,7 +65,9 @@ public struct BuildChanges: Sendable {
         let sources = Dictionary(previous.clips.map { ($0.name, $0.source.file) }, uniquingKeysWith: { a, _ in a })
         let renamed = manifest.clips.filter { clip in sources[clip.name].map { $0 != clip.source.file } ?? false }
         if !renamed.isEmpty {
-            said.append("recordings renamed (" + renamed.map { "\(ClipName.printable(sources[$0.name]!)) → \(ClipName.printable($0.source.file))" }.joined(separator: ", ") + ")")
+            said.append(
+                "recordings renamed ("
+                    + renamed.map { "\(ClipName.printable(sources[$0.name]!)) → \(ClipName.printable($0.source.file))" }.joined(separator: ", ") + ")")
         }
         if previous.announcement != manifest.announcement { said.append("announcement settings") }
         if previous.reading != manifest.reading { said.append("reading settings") }
@@ -86,7 +94,7 @@ public struct BuildChanges: Sendable {
     /// Why each rebuilt clip's file changed, by clip name.
     public var reasons: [String: Reason] {
         var reasons: [String: Reason] = [:]
-        for (reason, clips) in rebuilt { for clip in clips { reasons[clip] = reason } }
+        for group in rebuilt { for clip in group.clips { reasons[clip] = group.reason } }
         return reasons
     }
 }

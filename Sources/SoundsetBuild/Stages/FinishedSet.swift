@@ -14,7 +14,7 @@ public enum FinishedEntry: Sendable {
     public var limitingDb: Double {
         switch self {
         case .made(let clip): clip.limitingDb
-        case .reused(let file): file.figures.searchLimitingDb
+        case .reused(let file): file.figures.limitingDb
         }
     }
 

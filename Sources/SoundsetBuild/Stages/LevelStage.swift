@@ -2,12 +2,16 @@ import Foundation
 import SoundsetAudio
 import SoundsetRuntime
 
-/// Step 4, first half: the one level for the whole set. The target, unless a clip would then need
-/// more limiting than allowed: then the highest level at which none does, searched on the peakiest
-/// clips (the same few whatever the number of jobs). The finish stage checks it on every clip.
+/// Step 4, first half, and the one place the set's level is decided: the target, unless a clip
+/// would then need more limiting than allowed; then the highest level at which none does, searched
+/// on the peakiest clips (the same few whatever the number of jobs) and then held to by every clip,
+/// each finished under the ceiling less the headroom its encoding needs.
 enum LevelStage {
     /// Clips the search finishes at each level it tries: the ones with the most true peak above loudness.
     static let probes = 8
+    /// Times the level is lowered again when a clip the search did not try needs more limiting
+    /// than allowed at the level found (the third round's clips stand, matching the level recorded).
+    static let checks = 2
 
     static func decide(
         _ prepared: PreparedSet, configuration: Configuration, memo: any BuildMemo, loader: ClipLoader, jobs: Int
@@ -16,7 +20,9 @@ enum LevelStage {
         var level = SetLevel.decide(
             peakToLoudness: summaries.map { ($0.name, $0.peakToLoudness) }, target: configuration.loudness.target,
             ceiling: configuration.loudness.truePeak, maxReductionDb: configuration.limiter.maxReductionDb)
-        var decision = LevelDecision(level: level, probes: [:], remembered: 0, lastRound: nil)
+        let headroom = QuantizationHeadroom.decibels(
+            for: configuration.encoding, ceilingDb: configuration.loudness.truePeak, sampleRate: configuration.sampleRate)
+        var decision = LevelDecision(level: level, limiterCeilingDb: configuration.loudness.truePeak - headroom, probes: [:], remembered: 0, lastRound: nil)
         var probing = Array(
             prepared.entries.sorted { ($0.summary.peakToLoudness, $0.summary.name) > ($1.summary.peakToLoudness, $1.summary.name) }.prefix(probes))
         var search = LevelSearch(from: level.level, maxReductionDb: configuration.limiter.maxReductionDb)
@@ -24,8 +30,8 @@ enum LevelStage {
         while let tried = search.next {
             let results = try await probe(probing, at: tried, decision: &decision, configuration: configuration, memo: memo, loader: loader, jobs: jobs)
             // Every later try is lower, and the clips that needed the most limiting at the start hold
-            // the level down: follow those two (the finish stage checks every clip). They carry their
-            // samples, and envelopes refined, into the next try.
+            // the level down: follow those two (every clip is held to the level below). They carry
+            // their samples, and envelopes refined, into the next try.
             probing = results.map(\.entry)
             if isFirst {
                 probing = results.sorted { ($0.limitingDb, $0.name) > ($1.limitingDb, $1.name) }.prefix(2).map(\.entry)
@@ -35,6 +41,22 @@ enum LevelStage {
             search.found(limitingDb: worst?.limitingDb ?? 0, clip: worst?.name ?? "")
         }
         if let (found, clip) = search.outcome { level.lower(to: found, because: clip) }
+
+        // Every clip at the level: one the search did not try that needs more limiting than allowed
+        // lowers the level by its excess, and every clip is finished again there.
+        let allowed = configuration.limiter.maxReductionDb + LevelSearch.allowedExcess
+        var round: FinishedRound
+        var check = 0
+        repeat {
+            round = try await FinishStage.finish(
+                prepared.entries, at: level.level, ceilingDb: decision.limiterCeilingDb, after: decision.lastRound, configuration: configuration,
+                memo: memo, loader: loader, jobs: jobs)
+            decision.lastRound = round
+            let over = prepared.entries.compactMap { round.clips[$0.summary.name] }.filter { $0.limitingDb > allowed }
+            guard check < checks, let worst = over.max(by: { $0.limitingDb < $1.limitingDb }) else { break }
+            level.lower(to: level.level - (worst.limitingDb - configuration.limiter.maxReductionDb), because: worst.summary.name)
+            check += 1
+        } while true
         decision.level = level
         return decision
     }
@@ -53,7 +75,8 @@ enum LevelStage {
     ) async throws -> [Probe] {
         let unknown = clips.filter { memo.limiting(of: $0.summary, at: level) == nil }
         let round = try await FinishStage.finish(
-            unknown, at: level, after: decision.lastRound, configuration: configuration, memo: memo, loader: loader, jobs: jobs)
+            unknown, at: level, ceilingDb: decision.limiterCeilingDb, after: decision.lastRound, configuration: configuration, memo: memo,
+            loader: loader, jobs: jobs)
         decision.lastRound = round
         decision.remembered += clips.count - unknown.count
         return clips.map { clip in

@@ -22,6 +22,4 @@ public struct SoundSetFiles: Sendable {
     public var manifest: Manifest
     /// What each clip file holds, by file name, for the memo.
     public var facts: [String: BuildRecord.FinishedFact]
-    /// Clips the encoding left over the ceiling.
-    public var warnings: [BuildProblem]
 }

@@ -9,11 +9,10 @@ enum WriteStage {
         _ finished: FinishedSet, copies: Set<String>, configuration: Configuration, outputDisplay: String, jobs: Int
     ) async throws -> SoundSetFiles {
         let level = finished.level.level
-        /// One clip's file, its figures, and what its encoding left to say.
+        /// One clip's file and its figures.
         struct Written: Sendable {
             var file: SoundSetFiles.ClipFile
             var figures: ClipFigures
-            var warning: BuildProblem?
         }
         let results = try await finished.clips.concurrentMap(maxConcurrency: jobs) { entry -> Written in
             let name = entry.summary.name
@@ -25,7 +24,7 @@ enum WriteStage {
             case .made(let clip):
                 let encoded = try ClipEncoder.encode(
                     clip, level: level, configuration: configuration, displayPath: "\(outputDisplay)/\(SoundSetLayout.soundsName)/\(file)")
-                return Written(file: .init(name: file, copyName: copy, content: .bytes(encoded.bytes)), figures: encoded.figures, warning: encoded.warning)
+                return Written(file: .init(name: file, copyName: copy, content: .bytes(encoded.bytes)), figures: encoded.figures)
             }
         }
         let clips = zip(finished.clips, results).map { entry, result in
@@ -42,7 +41,7 @@ enum WriteStage {
             zip(finished.clips, results).map { entry, result in
                 (result.file.name, BuildRecord.FinishedFact(key: entry.summary.key, figures: result.figures))
             }, uniquingKeysWith: { a, _ in a })
-        return SoundSetFiles(clips: results.map(\.file), manifest: manifest, facts: facts, warnings: results.compactMap(\.warning))
+        return SoundSetFiles(clips: results.map(\.file), manifest: manifest, facts: facts)
     }
 
     /// The manifest's entry for a clip file, from its figures (dB rounded to 2 decimals).

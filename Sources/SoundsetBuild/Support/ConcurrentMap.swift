@@ -1,3 +1,6 @@
+import Dispatch
+import Foundation
+
 extension Sequence where Element: Sendable {
     /// Maps on up to `maxConcurrency` tasks at once and returns the results in input order.
     /// Checks for cancellation before starting each element.
@@ -27,17 +30,15 @@ extension Sequence where Element: Sendable {
     }
 }
 
-import Dispatch
-import Foundation
-
 extension Array where Element: Sendable {
-    /// Maps on every core at once, for synchronous work (the report's clips), and returns the
-    /// results in order; the first error thrown, by input order, is rethrown.
-    func parallelMap<Result: Sendable>(_ transform: @Sendable (Element) throws -> Result) throws -> [Result] {
+    /// Maps on up to `maxConcurrency` threads at once, for synchronous work (the report's clips),
+    /// and returns the results in order; the first error thrown, by input order, is rethrown.
+    func parallelMap<Result: Sendable>(maxConcurrency: Int, _ transform: @Sendable (Element) throws -> Result) throws -> [Result] {
         let results = ParallelResults<Result>(count: count)
+        let workers = Swift.min(count, Swift.max(1, maxConcurrency))
         withoutActuallyEscaping(transform) { transform in
-            DispatchQueue.concurrentPerform(iterations: count) { index in
-                results.set(index, Swift.Result { try transform(self[index]) })
+            DispatchQueue.concurrentPerform(iterations: workers) { _ in
+                while let index = results.nextIndex() { results.set(index, Swift.Result { try transform(self[index]) }) }
             }
         }
         return try results.values()
@@ -49,8 +50,18 @@ private final class ParallelResults<Value: Sendable>: @unchecked Sendable {
     // @unchecked: `slots` is guarded by `lock`.
     private let lock = NSLock()
     private var slots: [Result<Value, any Error>?]
+    private var next = 0
 
     init(count: Int) { slots = Array(repeating: nil, count: count) }
+
+    /// The next index no worker has taken, or nil when every one is taken.
+    func nextIndex() -> Int? {
+        lock.withLock {
+            guard next < slots.count else { return nil }
+            defer { next += 1 }
+            return next
+        }
+    }
 
     func set(_ index: Int, _ result: Result<Value, any Error>) { lock.withLock { slots[index] = result } }
 

@@ -39,7 +39,7 @@ public enum Composer {
     ) throws(ComposeError) -> Data {
         func read(_ file: String) throws(ComposeError) -> Data {
             do throws(RegularFile.Failure) { return try RegularFile.read(soundsFolder.appendingPathComponent(file), maxBytes: maxClipBytes) } catch {
-                throw error.reason == "is missing" ? .missing(file) : .unreadable(file, "the clip file \(error.reason)")
+                throw error.kind == .missing ? .missing(file) : .unreadable(file, "the clip file \(error.reason)")
             }
         }
         return try compose(plan, manifest: manifest, leadInFrames: leadInFrames, verified: verified, read: read)

@@ -205,7 +205,7 @@ extension Manifest {
         do {
             data = try RegularFile.read(url, maxBytes: maxBytes)
         } catch {
-            throw ManifestError.unreadable(path: url.path, reason: error.reason == "is missing" ? "the file is missing or unreadable" : "the file \(error.reason)")
+            throw ManifestError.unreadable(path: url.path, reason: error.kind == .missing ? "the file is missing or unreadable" : "the file \(error.reason)")
         }
         return try decode(data, path: url.path)
     }

@@ -72,14 +72,15 @@ public enum ChineseReading {
     }
 
     /// What a whole part of 1 or more says before the fraction: the number, and 元 in yuanJiaoFen style.
-    static func wholeTokens(_ integer: Int64, options: ReadingOptions, variants: Set<String> = []) -> [ChineseToken] {
+    /// (`package`: the worst-case search in SoundsetBudget reads with it.)
+    package static func wholeTokens(_ integer: Int64, options: ReadingOptions, variants: Set<String> = []) -> [ChineseToken] {
         integerTokens(integer, reader: IntegerReader(useLiang: options.useLiang, variants: variants))
             + (options.style == .yuanJiaoFen ? [.yuan] : [])
     }
 
     /// What the fraction (0-99 分) adds after the whole part, up to the end of the reading.
     /// - Parameter afterInteger: a whole part was spoken before it (decides 零 before 分).
-    static func fractionTokens(_ fraction: Int, afterInteger: Bool, options: ReadingOptions) -> [ChineseToken] {
+    package static func fractionTokens(_ fraction: Int, afterInteger: Bool, options: ReadingOptions) -> [ChineseToken] {
         let tenths = fraction / 10
         let hundredths = fraction % 10
         switch options.style {
@@ -116,28 +117,29 @@ public enum ChineseReading {
 
 /// The zh-CN integer reading as a machine that takes the 12 digits from the highest (zeros padding
 /// the front) and says what each digit adds. `ChineseReading` reads with it, and the worst-case
-/// search walks the same machine, so the two cannot disagree.
-struct IntegerReader: Hashable, Sendable {
-    static let digitCount = 12
+/// search walks the same machine, so the two cannot disagree (`package`: the search is in
+/// SoundsetBudget, which apps do not link).
+package struct IntegerReader: Hashable, Sendable {
+    package static let digitCount = 12
     let useLiang: Bool
     /// The set has `1_yi2` (一 before 万 and 亿), `1_yi4` (一 before 十, 百 and 千).
     let yi2: Bool
     let yi4: Bool
     /// Something has been said.
-    private(set) var started = false
+    package private(set) var started = false
     /// A run of zeros stands after the last spoken digit; one 零 is due before the next.
     private(set) var pendingZero = false
     /// The current four-digit group has a non-zero digit.
     private(set) var groupSpoken = false
 
-    init(useLiang: Bool, variants: Set<String> = []) {
+    package init(useLiang: Bool, variants: Set<String> = []) {
         self.useLiang = useLiang
         yi2 = variants.contains(ChineseToken.yi2.clipName)
         yi4 = variants.contains(ChineseToken.yi4.clipName)
     }
 
     /// What `digit` at `position` (0 = the 千亿 place, 11 = ones) adds to the reading.
-    mutating func read(digit: Int, at position: Int) -> [ChineseToken] {
+    package mutating func read(digit: Int, at position: Int) -> [ChineseToken] {
         let place = position % 4  // 0 千, 1 百, 2 十, 3 ones
         let unit: ChineseToken? = position == 3 ? .hundredMillion : position == 7 ? .tenThousand : nil
         var tokens: [ChineseToken] = []

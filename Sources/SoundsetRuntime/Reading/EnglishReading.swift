@@ -16,12 +16,12 @@ public enum EnglishReading {
     }
 
     /// `number dollar(s)` for 1 or more dollars.
-    static func dollarClips(_ dollars: Int64) -> [String] {
+    package static func dollarClips(_ dollars: Int64) -> [String] {
         number(dollars) + [dollars == 1 ? "dollar" : "dollars"]
     }
 
     /// What the cents add after the dollars: nothing, or `and` and the cents.
-    static func fractionClips(_ cents: Int, afterDollars: Bool) -> [String] {
+    package static func fractionClips(_ cents: Int, afterDollars: Bool) -> [String] {
         cents == 0 ? [] : (afterDollars ? ["and"] : []) + centClips(cents)
     }
 
@@ -40,11 +40,11 @@ public enum EnglishReading {
     }
 
     /// Size of each three-digit group, highest first.
-    static let groupSizes: [Int64] = [1_000_000_000, 1_000_000, 1000, 1]
+    package static let groupSizes: [Int64] = [1_000_000_000, 1_000_000, 1000, 1]
     static let scaleNames = ["billion", "million", "thousand", nil]
 
     /// The clips of one group `value` (0-999) with its scale word; nothing for 0.
-    static func groupClips(_ value: Int, scale: Int) -> [String] {
+    package static func groupClips(_ value: Int, scale: Int) -> [String] {
         guard value > 0 else { return [] }
         return belowThousand(value) + (scaleNames[scale].map { [$0] } ?? [])
     }

@@ -26,13 +26,13 @@ public final class LockFile {
         let descriptor = open(url.path, flags | O_CLOEXEC | O_NONBLOCK | O_NOFOLLOW, 0o644)
         guard descriptor >= 0 else {
             let code = errno
-            if existing && code == ENOENT { throw RegularFile.Failure(reason: Self.missing) }
+            if existing && code == ENOENT { throw RegularFile.Failure.missing }
             throw RegularFile.Failure(reason: "cannot open \(url.lastPathComponent) (\(RegularFile.systemReason(code)))")
         }
         var info = stat()
         guard fstat(descriptor, &info) == 0, info.st_mode & S_IFMT == S_IFREG else {
             close(descriptor)
-            throw RegularFile.Failure(reason: "\(url.lastPathComponent) is not a regular file")
+            throw RegularFile.Failure(reason: "\(url.lastPathComponent) is not a regular file", kind: .notRegularFile)
         }
         self.descriptor = descriptor
     }

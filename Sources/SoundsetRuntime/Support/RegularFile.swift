@@ -12,10 +12,32 @@ import Foundation
 /// Linux).
 public enum RegularFile {
     /// Why a file could not be read or written: a short reason in words, such as `is missing`,
-    /// `is not a regular file` or `no space left on device`.
+    /// `is not a regular file` or `no space left on device`, and its kind, which callers branch on
+    /// (never on the words).
     public struct Failure: Error, Equatable {
+        /// What kind of failure it is.
+        public enum Kind: Sendable, Equatable {
+            /// There is no such file.
+            case missing
+            /// It is a folder, a FIFO, a device or a socket.
+            case notRegularFile
+            /// It is a symbolic link, where none is followed.
+            case symbolicLink
+            /// It is larger than the caller allows.
+            case tooLarge
+            /// The system refused (permission, space, I/O); the reason says which.
+            case system
+        }
+
+        public var kind: Kind
         public var reason: String
-        public init(reason: String) { self.reason = reason }
+        public init(reason: String, kind: Kind = .system) {
+            self.reason = reason
+            self.kind = kind
+        }
+
+        /// The failure of a file that is not there.
+        public static let missing = Failure(reason: "is missing", kind: .missing)
     }
 
     /// The first `count` bytes of the regular file at `url` (all of it when it is shorter), and its
@@ -38,7 +60,7 @@ public enum RegularFile {
         defer { close(descriptor) }
         var info = stat()
         guard fstat(descriptor, &info) == 0 else { throw Failure(reason: "cannot be read (\(systemReason(errno)))") }
-        guard info.st_size <= maxBytes else { throw Failure(reason: "is \(info.st_size) bytes, more than the \(maxBytes) allowed") }
+        guard info.st_size <= maxBytes else { throw Failure(reason: "is \(info.st_size) bytes, more than the \(maxBytes) allowed", kind: .tooLarge) }
         return try readUpTo(Int(info.st_size), from: descriptor)
     }
 
@@ -102,8 +124,8 @@ public enum RegularFile {
     private static func openRegular(_ url: URL, followingLinks: Bool = true) throws(Failure) -> Int32 {
         let descriptor = open(url.path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | (followingLinks ? 0 : O_NOFOLLOW))
         guard descriptor >= 0 else {
-            if errno == ELOOP, !followingLinks { throw Failure(reason: "is a symbolic link") }
-            throw Failure(reason: errno == ENOENT ? "is missing" : "cannot be read (\(systemReason(errno)))")
+            if errno == ELOOP, !followingLinks { throw Failure(reason: "is a symbolic link", kind: .symbolicLink) }
+            throw errno == ENOENT ? .missing : Failure(reason: "cannot be read (\(systemReason(errno)))")
         }
         var info = stat()
         guard fstat(descriptor, &info) == 0 else {
@@ -113,7 +135,7 @@ public enum RegularFile {
         }
         guard info.st_mode & S_IFMT == S_IFREG else {
             close(descriptor)
-            throw Failure(reason: "is not a regular file")
+            throw Failure(reason: "is not a regular file", kind: .notRegularFile)
         }
         return descriptor
     }
@@ -147,7 +169,7 @@ public enum RegularFile {
         var info = stat()
         guard fstat(descriptor, &info) == 0, info.st_mode & S_IFMT == S_IFREG else {
             close(descriptor)
-            throw Failure(reason: "is not a regular file")
+            throw Failure(reason: "is not a regular file", kind: .notRegularFile)
         }
         guard ftruncate(descriptor, 0) == 0 else {
             let code = errno

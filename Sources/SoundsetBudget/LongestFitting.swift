@@ -1,3 +1,5 @@
+import SoundsetRuntime
+
 /// The longest announcement that still fits a length: what the banner budget needs when some
 /// amounts are too long whole (they play without the prefix) and others fit (they play whole, up
 /// to the banner). Unlike the longest, it cannot be found by maximising digit by digit; it is found

@@ -1,3 +1,4 @@
+import SoundsetBudget
 import SoundsetRuntime
 import SoundsetRuntimeTestSupport
 import Testing

@@ -1,3 +1,5 @@
+import SoundsetRuntime
+
 /// The announcement that lasts longest (or has the most steps) among all amounts from 0 to a maximum.
 public struct WorstCase: Sendable, Equatable {
     /// The amount.

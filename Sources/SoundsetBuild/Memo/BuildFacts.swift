@@ -1,12 +1,11 @@
 import Foundation
 import SoundsetRuntime
 
-/// What a build found, for the memo to keep: its recordings (by file name, their stamps when it
+/// What a build read and wrote, for the memo to keep: its recordings (by file name, their stamps when it
 /// took them, and sha256), the files it wrote into the set, and its level search's tries.
-public struct BuildFindings: Sendable {
+public struct BuildFacts: Sendable {
     public var assets: URL
     public var output: URL
-    public var configurationFileSHA256: String
     public var configurationHash: String
     /// The set's manifest, as it is in the output folder.
     public var manifest: Manifest

@@ -1,0 +1,109 @@
+import Foundation
+import SoundsetAudio
+import SoundsetRuntime
+
+/// A clip's part of the page that costs work to make: its recording's and its file's waveforms as
+/// SVG paths, and its file as a small preview to play. It depends on the recording's bytes and the
+/// clip file's bytes only (`key`), so the build keeps it with the clip and one changed take draws
+/// one clip again. The paths are in their own units (one per column across, `height` down), so the
+/// page scales them to any width.
+struct ClipDrawing: Sendable, Equatable {
+    var sourceColumns: Int
+    var sourcePath: String
+    var outputColumns: Int
+    var outputPath: String
+    /// The clip file as a preview (`Preview`), in base64.
+    var preview: String
+    var previewRate: Int
+
+    /// The height of the paths' units.
+    static let height = 64
+    /// The form of a drawing: change it when drawings are made differently, so old ones are not used.
+    static let version = 2
+
+    /// The key of the drawing of `clip`: its recording's and its file's sha256.
+    static func key(_ clip: Manifest.Clip) -> String {
+        SHA256.hex(Data("drawing \(version)|\(clip.source.sha256)|\(clip.sha256)".utf8))
+    }
+
+    /// Draws a clip: its recording from its envelope, and its file, read from the set's `sounds`
+    /// folder, decoded, drawn and made into a preview.
+    /// - Throws: `BuildProblem` naming the file that cannot be read.
+    static func draw(_ clip: Manifest.Clip, source: ClipEnvelope, sounds: URL, displayPath: String) throws(BuildProblem) -> ClipDrawing {
+        let samples: [Float]
+        let rate: Int
+        do {
+            let bytes = try RegularFile.read(sounds.appendingPathComponent(clip.file), maxBytes: Composer.maxClipBytes)
+            let file = try SoundFile.open(bytes: bytes, path: displayPath)
+            rate = file.info.sampleRate
+            samples = Mono.mixDown(try file.readAll(), channels: file.info.channels)
+        } catch let failure as RegularFile.Failure {
+            throw BuildProblem(displayPath, "cannot be read for the report (\(failure.reason))")
+        } catch {
+            throw BuildProblem(displayPath, "cannot be read for the report (\(error))")
+        }
+        // Drawn from the preview, a quarter of the samples at 44.1 kHz: at 120 columns a second, the
+        // same drawing within a column's rounding.
+        let preview = Preview.wav(samples, rate: rate)
+        let output = ClipEnvelope(preview.samples, rate: preview.rate)
+        return ClipDrawing(
+            sourceColumns: source.columns, sourcePath: path(source), outputColumns: output.columns, outputPath: path(output),
+            preview: preview.bytes.base64EncodedString(), previewRate: preview.rate)
+    }
+
+    /// An envelope as a filled SVG path, `height` high, one unit across per column: the highest
+    /// values left to right, then the lowest back.
+    static func path(_ envelope: ClipEnvelope) -> String {
+        let middle = Double(height) / 2
+        func y(_ value: Int8) -> Int { Int((middle - Double(value) * middle / 127).rounded()) }
+        var path = "M0 \(Int(middle))L"
+        path.reserveCapacity(envelope.columns * 14 + 16)
+        for column in 0..<envelope.columns {
+            path += "\(column) \(y(envelope.values[2 * column + 1])) "
+        }
+        for column in stride(from: envelope.columns - 1, through: 0, by: -1) {
+            path += "\(column) \(y(envelope.values[2 * column])) "
+        }
+        path.removeLast()
+        return path + "Z"
+    }
+}
+
+/// The report's previews: small WAV files every browser plays, in 8-bit PCM at about 11 kHz for a
+/// clip (a twelfth of a 44.1 kHz 16-bit clip's bytes) and about 9 kHz for a sample announcement
+/// (which holds many clips), made by a cheap whole-factor decimation. The set's own files are in
+/// its Sounds folder; the page is for listening through takes, and stays small.
+enum Preview {
+    /// The rate a clip's preview is brought near.
+    static let clipRate = 11025
+    /// The rate a sample announcement's preview is brought near.
+    static let announcementRate = 9000
+
+    /// `samples` at `rate` Hz as a preview near `target` Hz: the WAV's bytes, its rate, and its
+    /// samples before they were made 8-bit.
+    static func wav(_ samples: [Float], rate sampleRate: Int, toward target: Int = clipRate) -> (bytes: Data, rate: Int, samples: [Float]) {
+        let factor = Decimator.factor(from: sampleRate, toward: target)
+        let reduced = Decimator.decimate(samples, by: factor)
+        let previewRate = sampleRate / factor
+        var data = Data(capacity: 44 + reduced.count)
+        func append(_ text: String) { data.append(contentsOf: Array(text.utf8)) }
+        func append32(_ value: Int) { withUnsafeBytes(of: UInt32(truncatingIfNeeded: value).littleEndian) { data.append(contentsOf: $0) } }
+        func append16(_ value: Int) { withUnsafeBytes(of: UInt16(truncatingIfNeeded: value).littleEndian) { data.append(contentsOf: $0) } }
+        append("RIFF")
+        append32(36 + reduced.count + reduced.count % 2)
+        append("WAVEfmt ")
+        append32(16)
+        append16(1)  // PCM
+        append16(1)  // mono
+        append32(previewRate)
+        append32(previewRate)  // bytes per second: one byte a frame
+        append16(1)
+        append16(8)
+        append("data")
+        append32(reduced.count)
+        // 8-bit WAV is unsigned, silence at 128, full scale 128 steps each way (as decoders read it).
+        data.append(contentsOf: reduced.map { UInt8(clamping: Int(($0 * 128).rounded()) + 128) })
+        if reduced.count % 2 == 1 { data.append(0x80) }
+        return (data, previewRate, reduced)
+    }
+}
