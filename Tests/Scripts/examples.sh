@@ -50,7 +50,7 @@ if cmp -s "$payload" "$out/renamed/PushPayload.swift"; then
   echo "examples.sh: PushPayload.request(from:arrival:) was not found to rename; update this script"; exit 1
 fi
 mapfile -t renamed < <(find Sources/SoundsetRuntime -name '*.swift' ! -path "$payload" | sort)
-swiftc -emit-module -module-name SoundsetRuntime "${flags[@]}" -experimental-skip-non-inlinable-function-bodies \
+swiftc -emit-module -module-name SoundsetRuntime -package-name soundset "${flags[@]}" -experimental-skip-non-inlinable-function-bodies \
   -emit-module-path "$out/renamed/SoundsetRuntime.swiftmodule" "${renamed[@]}" "$out/renamed/PushPayload.swift"
 if swiftc -typecheck "${flags[@]}" -I "$out/stubs" -I "$out/renamed" Examples/Shared/*.swift Examples/NotificationService/*.swift \
   2> "$out/renamed.log"; then
