@@ -6,9 +6,10 @@ import Foundation
 ///
 /// A sample is a click's candidate when its magnitude is more than `ratio` times the RMS of the
 /// samples around it (`contextMs` each side, leaving out `guardMs` each side, so the click does
-/// not hide itself), and above `floor`. Candidates closer than the guard join one run; a run no
-/// longer than `maxClickMs` is a click and is replaced by the straight line between the samples
-/// on either side of it. A longer run (a plosive's burst, a tone's onset) is sound and is kept.
+/// not hide itself), and above `floor`. Its event is every sample near it louder than
+/// `eventRatio` times that RMS (quiet gaps of up to `gapMs` bridged); an event no longer than
+/// `maxClickMs` is a click and is replaced by the straight line between the samples on either
+/// side of it. A longer one (a plosive's burst, a tone's onset) is sound and is kept.
 public enum ClickRemover {
     /// The longest run of samples taken for a click, milliseconds.
     public static let maxClickMs = 0.5
@@ -21,6 +22,10 @@ public enum ClickRemover {
     static let guardMs = 1.0
     /// Samples below this magnitude are never clicks (-60 dBFS): too quiet to matter.
     static let floor: Float = 0.001
+    /// The samples of one event: louder than this many times the sound around it (10 dB).
+    static let eventRatio: Float = 3
+    /// Quiet samples within one event (its zero crossings), milliseconds.
+    static let gapMs = 0.125
 
     /// One click found and removed.
     public struct Click: Sendable, Equatable, Codable {
@@ -28,6 +33,11 @@ public enum ClickRemover {
         public var start: Int
         /// One past its last frame.
         public var end: Int
+
+        public init(start: Int, end: Int) {
+            self.start = start
+            self.end = end
+        }
     }
 
     /// Removes the isolated clicks in mono `samples` at `sampleRate`, in place.
@@ -44,36 +54,50 @@ public enum ClickRemover {
         samples.withUnsafeBufferPointer { input in
             for index in 0..<count { energy[index + 1] = energy[index] + Double(input[index]) * Double(input[index]) }
         }
-        func isCandidate(_ index: Int) -> Bool {
+        // The RMS of the sound around a candidate, or nil when the sample is no candidate.
+        func candidateContext(_ index: Int) -> Float? {
             let magnitude = abs(samples[index])
-            guard magnitude > floor else { return false }
+            guard magnitude > floor else { return nil }
             let beforeEnd = max(0, index - guardSamples)
             let beforeStart = max(0, index - guardSamples - context)
             let afterStart = min(count, index + guardSamples + 1)
             let afterEnd = min(count, index + guardSamples + 1 + context)
             let frames = (beforeEnd - beforeStart) + (afterEnd - afterStart)
-            guard frames > 0 else { return false }
+            guard frames > 0 else { return nil }
             let sum = (energy[beforeEnd] - energy[beforeStart]) + (energy[afterEnd] - energy[afterStart])
             let rms = Float((max(0, sum) / Double(frames)).squareRoot())
-            return magnitude > ratio * rms
+            return magnitude > ratio * rms ? rms : nil
         }
+        // Around a candidate, the event is every sample louder than `lower` (a tenth of the way
+        // from the sound around it, in dB), with gaps of up to `gap` samples (its zero crossings).
+        let gap = max(1, Int(gapMs / 1000 * Double(sampleRate)))
         var clicks: [Click] = []
         var index = 0
         while index < count {
-            guard isCandidate(index) else {
+            guard let around = candidateContext(index) else {
                 index += 1
                 continue
             }
-            // The run: candidates no further apart than the guard.
-            var end = index + 1
-            var probe = end
-            while probe < min(count, end + guardSamples) {
-                if isCandidate(probe) { end = probe + 1 }
-                probe += 1
-                if probe - index > longest + guardSamples { break }
+            let lower = eventRatio * around
+            var start = index, end = index + 1
+            var ended = (left: false, right: false)
+            var probe = index - 1, quiet = 0
+            while probe >= 0 && index - probe <= longest + gap {
+                if abs(samples[probe]) > lower { start = probe; quiet = 0 } else { quiet += 1 }
+                if quiet > gap { ended.left = true; break }
+                probe -= 1
             }
-            if end - index <= longest { clicks.append(Click(start: index, end: end)) }
-            index = max(end, probe)
+            if probe < 0 { ended.left = true }
+            probe = index + 1
+            quiet = 0
+            while probe < count && probe - index <= longest + gap {
+                if abs(samples[probe]) > lower { end = probe + 1; quiet = 0 } else { quiet += 1 }
+                if quiet > gap { ended.right = true; break }
+                probe += 1
+            }
+            if probe >= count { ended.right = true }
+            if ended.left && ended.right && end - start <= longest { clicks.append(Click(start: start, end: end)) }
+            index = end
         }
         for click in clicks {
             let before = click.start > 0 ? samples[click.start - 1] : (click.end < count ? samples[click.end] : 0)

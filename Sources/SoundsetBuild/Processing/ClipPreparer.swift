@@ -45,13 +45,13 @@ public enum ClipPreparer {
         }
         let channels = max(1, file.info.channels)
         var mono = Mono.mixDown(interleaved, channels: channels)
-        // The recording as it is drawn: before its DC offset and its clicks are taken out.
+        // The recording as it is drawn: before its clicks and its DC offset are taken out.
         let shape = ClipEnvelope(mono, rate: file.info.sampleRate)
-        Mono.removeDC(&mono)
         let sourceRate = file.info.sampleRate
-        // A click is not speech: removed before the trimmer looks, it neither counts as sound nor
-        // reaches the limiter.
+        // A click is not speech: removed before the trimmer looks (and before the offset is
+        // measured), it neither counts as sound nor reaches the limiter.
         let clicks = ClickRemover.remove(&mono, sampleRate: sourceRate)
+        Mono.removeDC(&mono)
         // Full-scale samples of the voice, not of a click that was removed.
         var clipped = 0
         var next = 0
