@@ -112,7 +112,7 @@ import Testing
     }
 
     /// A word whose last sound is a soft stop 40 ms after the vowel: the manifest's speech reaches
-    /// the stop's end (it stopped with the vowel, 43 ms early, before).
+    /// the stop's end (it stopped with the vowel, 42 ms early, before).
     @Test func theSpeechReachesASoftLastSound() throws {
         let folder = try TemporaryDirectory()
         defer { folder.remove() }

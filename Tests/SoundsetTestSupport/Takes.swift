@@ -17,14 +17,14 @@ public enum Takes {
 
 extension Takes {
     /// A word whose last sound is a soft stop: room tone, a vowel (`Signals.word`, -18 dBFS RMS),
-    /// a closure of room tone, then a 3 ms burst of noise at `burstDb` dBFS RMS (3.5 dB above the
-    /// threshold a -70 dBFS room gives the trimmer, -64.5 dBFS, but below it averaged over a 10 ms
-    /// window), then room tone. Returns the samples, where the vowel starts and where the burst ends.
-    public static func softFinalStop(rate: Int = 16000, burstDb: Double = -61, seed: UInt64 = 3) -> (samples: [Float], start: Int, burstEnd: Int) {
+    /// a closure of room tone, then a 2 ms burst of noise at `burstDb` dBFS RMS (4.5 dB above the
+    /// threshold a -70 dBFS room gives the trimmer, -64.5 dBFS, but 1 dB below it averaged over a
+    /// 10 ms window), then room tone. Returns the samples, where the vowel starts and where the burst ends.
+    public static func softFinalStop(rate: Int = 16000, burstDb: Double = -60, seed: UInt64 = 3) -> (samples: [Float], start: Int, burstEnd: Int) {
         let lead = Signals.silence(seconds: 0.15, rate: rate)
         let vowel = Signals.word(seconds: 0.25, rate: rate, levelDb: -18, seed: seed)
         let closure = Signals.silence(seconds: 0.04, rate: rate)
-        let burst = Signals.noise(seconds: 0.003, rate: rate, rmsDb: burstDb, seed: seed + 1)
+        let burst = Signals.noise(seconds: 0.002, rate: rate, rmsDb: burstDb, seed: seed + 1)
         let dry = lead + vowel + closure + burst + Signals.silence(seconds: 0.2, rate: rate)
         let take = Signals.mix(dry, Signals.noise(seconds: Double(dry.count) / Double(rate), rate: rate, rmsDb: -70, seed: seed + 2))
         return (take, lead.count, lead.count + vowel.count + closure.count + burst.count)

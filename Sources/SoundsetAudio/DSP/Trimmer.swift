@@ -126,27 +126,29 @@ extension Trimmer {
     /// How far past the windows' end a soft last sound is looked for, milliseconds.
     static let softEndSearchMs = 80.0
 
-    /// The end of the last quarter window (2.5 ms) above `threshold` that starts within
-    /// `softEndSearchMs` after `end`, or `end` when there is none. The take is high-passed as the
-    /// windows are, run backwards (from past the search), so the filter rings inside the sound.
+    /// The end of the last quarter window (2.5 ms, every 1.25 ms) above `threshold` that starts
+    /// within `softEndSearchMs` after `end`, or `end` when there is none. The take is high-passed
+    /// as the windows are, run backwards (from past the search), so the filter rings inside the sound.
     static func softEnd(_ samples: [Float], sampleRate: Int, hop: Int, after end: Int, threshold: Double) -> Int {
-        let quarter = max(1, hop / 2)
+        let eighth = max(1, hop / 4)
         let limit = min(samples.count, end + Int(softEndSearchMs / 1000 * Double(sampleRate)))
-        guard limit - end >= quarter else { return end }
+        let bins = (limit - end) / eighth
+        guard bins >= 2 else { return end }
         // A few ms past the search only settle the filter.
         let settled = min(samples.count, limit + 2 * hop)
         var filter = HighPass(sampleRate: sampleRate, primedWith: samples[settled - 1])
-        var energies = [Double](repeating: 0, count: (limit - end) / quarter)
+        var energies = [Double](repeating: 0, count: bins)
         var position = settled - 1
         while position >= end {
             let value = filter(samples[position])
-            let bin = (position - end) / quarter
-            if bin < energies.count { energies[bin] += value * value }
+            let bin = (position - end) / eighth
+            if bin < bins { energies[bin] += value * value }
             position -= 1
         }
-        let least = Double(quarter) * pow(10, threshold / 10)
-        guard let loud = energies.lastIndex(where: { $0 > least }) else { return end }
-        return end + (loud + 1) * quarter
+        // A quarter window is two eighths.
+        let least = Double(2 * eighth) * pow(10, threshold / 10)
+        guard let loud = (0..<(bins - 1)).last(where: { energies[$0] + energies[$0 + 1] > least }) else { return end }
+        return end + (loud + 2) * eighth
     }
 }
 
