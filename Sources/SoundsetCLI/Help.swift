@@ -195,10 +195,12 @@ enum Help {
           report        the report beside the set (OUTPUT.report.html), if there is one, is this
                         set's; no report is inside the set (OUTPUT/report.html, where the app would
                         ship it)
-        With GITHUB_ACTIONS=true each problem is also printed as a GitHub Actions error annotation.
+        It also warns, without failing, of recordings that are the same take under two names.
+        With GITHUB_ACTIONS=true each problem is also printed as a GitHub Actions error annotation,
+        and each warning as a warning annotation.
         JSON: {ok, problems: [{check, subject, message}], budget: {worstAmount, seconds, steps,
         limitSeconds, mostStepsAmount, maxSteps, limitSteps, maxAmount, composed: {seconds, amount,
-        limitSeconds, prefixDroppedFrom}}, clips}.
+        limitSeconds, prefixDroppedFrom}}, clips, warnings: [text]}.
 
         options:
           --assets DIR          folder of recordings (default: Assets)
