@@ -152,18 +152,17 @@ public struct Announcer: Sendable {
         SoundSetInstaller.removeSets(in: group, keeping: queue.setsInUse(at: now).union([installed.id]))
         let fail = { (reason: String) in failing(reason, installed, queue, context) }
 
-        let plans: AnnouncementRules.Plans
-        do { plans = try makePlans(request.amount, installed) } catch { return fail(error.reason) }
-        let rules = AnnouncementRules(settings: settings)
-        let delivery: AnnouncementDecision.Delivery
-        let plan: AnnouncementPlan
-        let outcome: AnnouncementDecision.Outcome
-        let reason: String?
-        switch rules.choose(plans, pending: queue.pendingNotifications(at: now)) {
-        case .refuse(let why): return fail(why)
-        case .composed(let chosen, let result, let why): (delivery, plan, outcome, reason) = (.composed, chosen, result, why)
-        case .chain(let chosen, let why): (delivery, plan, outcome, reason) = (.chain, chosen, .announced, why)
+        // The banner, delivery and pending rules: the one rule every preview shows (`PlayedAnnouncement`).
+        let played: PlayedAnnouncement
+        do {
+            played = try PlayedAnnouncement.of(
+                try readAmount(request.amount), manifest: installed.manifest, settings: settings, pending: queue.pendingNotifications(at: now))
+        } catch let failure as PlanningFailure {
+            return fail(failure.reason)
+        } catch {
+            return fail("\(error)")
         }
+        let (delivery, plan, outcome, reason) = (played.delivery, played.plan, played.outcome, played.reason)
 
         let startTime = start(in: queue, at: now)
         guard startTime - now <= settings.maxWaitSeconds else {
@@ -177,7 +176,7 @@ public struct Announcer: Sendable {
         var notifications: [AnnouncementDecision.Notification] = []
         var seconds = plan.totalSeconds
         if delivery == .composed {
-            let leadIn = rules.leadInFrames(rate: plan.sampleRate)
+            let leadIn = played.leadInFrames
             let name = GroupFolder.composedName(context.key, container: installed.manifest.container)
             let data: Data
             do { data = try compose(plan, installed, leadIn: leadIn) } catch { return fail("\(error)") }
@@ -290,27 +289,17 @@ public struct Announcer: Sendable {
         var reason: String
     }
 
-    /// The announcement with its prefix and suffix, and without.
-    private func makePlans(_ input: AnnouncementRequest.AmountInput, _ installed: InstalledSet) throws(PlanningFailure) -> AnnouncementRules.Plans {
-        let amount: Amount
+    /// The amount the push carries, read exactly.
+    private func readAmount(_ input: AnnouncementRequest.AmountInput) throws(PlanningFailure) -> Amount {
         switch input {
         case .text(let text):
-            do { amount = try Amount(text) } catch {
+            do { return try Amount(text) } catch {
                 throw PlanningFailure(reason: "the amount '\(ClipNameRules.printable(text))' is refused: \(error.explaining(text))")
             }
         case .minorUnits(let units):
-            do { amount = try Amount(minorUnits: units) } catch { throw PlanningFailure(reason: "the amount \(units) minor units is refused: \(error)") }
+            do { return try Amount(minorUnits: units) } catch { throw PlanningFailure(reason: "the amount \(units) minor units is refused: \(error)") }
         case .missing(let reason):
             throw PlanningFailure(reason: reason)
-        }
-        var bare = settings
-        bare.prefix = nil
-        bare.suffix = nil
-        let planner = Planner(manifest: installed.manifest)
-        do {
-            return AnnouncementRules.Plans(full: try planner.plan(amount, announcement: settings), bare: try planner.plan(amount, announcement: bare))
-        } catch {
-            throw PlanningFailure(reason: error.description)
         }
     }
 }
