@@ -20,11 +20,14 @@ public enum BuildPipeline {
         _ manifest: Manifest, options: BuildOptions, memo: any BuildMemo, configuration: () -> Configuration?
     ) -> CheckReport {
         let manifestSHA = (try? manifest.encoded()).map(SHA256.hex) ?? ""
-        let key = [ToolVersion.current, manifestSHA, Stamps.configurationFileSHA256(options.assets) ?? "", options.assetsDisplay, options.outputDisplay]
-            .joined(separator: "\n")
+        let key = [
+            ToolVersion.current, manifestSHA, Stamps.configurationFileSHA256(options.assets) ?? "", options.assetsDisplay, options.outputDisplay,
+            options.spelling.description,
+        ].joined(separator: "\n")
         if let known = memo.setCheck(under: key) { return known }
         let configuration = configuration()
-        let check = Checker.setCheck(manifest, configuration: configuration, assetsDisplay: options.assetsDisplay, outputDisplay: options.outputDisplay)
+        let check = Checker.setCheck(
+            manifest, configuration: configuration, assetsDisplay: options.assetsDisplay, outputDisplay: options.outputDisplay, spelling: options.spelling)
         if configuration != nil { memo.remember(check, under: key) }
         return check
     }
@@ -53,7 +56,7 @@ public enum BuildPipeline {
             _ = try Report.write(
                 assets: options.assets, assetsDisplay: options.assetsDisplay, output: outputURL, outputDisplay: options.outputDisplay,
                 to: outputURL.appendingPathComponent(Report.fileName), fileDisplay: "\(options.outputDisplay)/\(Report.fileName)",
-                refreshSeconds: options.reportRefreshSeconds)
+                refreshSeconds: options.reportRefreshSeconds, spelling: options.spelling)
         } catch let problem as BuildProblem { throw BuildFailure([problem]) } catch { throw BuildFailure([BuildProblem(options.outputDisplay, "\(error)")]) }
     }
 
@@ -141,7 +144,7 @@ public enum BuildPipeline {
         do {
             return try Report.staged(
                 assets: options.assets, assetsDisplay: options.assetsDisplay, staging: staging, outputDisplay: options.outputDisplay,
-                summaries: summaries, previous: previous, check: check, refreshSeconds: options.reportRefreshSeconds)
+                summaries: summaries, previous: previous, check: check, refreshSeconds: options.reportRefreshSeconds, spelling: options.spelling)
         } catch let problem as BuildProblem {
             throw problem
         } catch {

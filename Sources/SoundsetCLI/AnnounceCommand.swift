@@ -5,7 +5,7 @@ import SoundsetRuntime
 /// `soundset announce`: what the app's extension does for one push, with a folder standing in for
 /// the App Group's container. A QA engineer replays a day of pushes with it.
 enum AnnounceCommand {
-    static func run(_ arguments: [String], console: Console) throws -> Int32 {
+    static func run(_ arguments: [String], console: Console, spelling: CommandSpelling = .installed) throws -> Int32 {
         let parsed = try Arguments(
             arguments, options: ["--group", "--output", "--id", "--now", "--delivery", "--prefix", "--format"], flags: ["--help", "-h"])
         if parsed.wantsHelp {
@@ -47,7 +47,9 @@ enum AnnounceCommand {
         let decision: AnnouncementDecision
         do {
             decision = try OutputFolder.reading(output) { () -> AnnouncementDecision in
-                decide(amount, transactionID: transactionID, arrival: arrival, delivery: delivery, prefix: prefix, output: output, groupPath: groupPath)
+                decide(
+                    amount, transactionID: transactionID, arrival: arrival, delivery: delivery, prefix: prefix, output: output, groupPath: groupPath,
+                    spelling: spelling)
             }
         } catch {
             decision = Announcer.unavailable("\(error)", transactionID: transactionID, at: arrival ?? SystemClock().now())
@@ -62,7 +64,7 @@ enum AnnounceCommand {
 
     private static func decide(
         _ amount: String, transactionID: String?, arrival: Double?, delivery: AnnouncementSettings.Delivery?, prefix: String??, output: URL,
-        groupPath: String
+        groupPath: String, spelling: CommandSpelling
     ) -> AnnouncementDecision {
         let decision: AnnouncementDecision
         do {
@@ -73,7 +75,7 @@ enum AnnounceCommand {
             let announcer = Announcer(set: set, group: GroupFolder(URL(fileURLWithPath: groupPath)), settings: settings)
             decision = announcer.announce(AnnouncementRequest(amount: .text(amount), transactionID: transactionID, arrival: arrival))
         } catch {
-            let hint = if case .unreadable = error { " (run soundset build --output \(Checker.shellWord(output.relativePath)) first)" } else { "" }
+            let hint = if case .unreadable = error { " (run \(spelling.build(output: output.relativePath)) first)" } else { "" }
             decision = Announcer.unavailable("\(error)\(hint)", transactionID: transactionID, at: arrival ?? SystemClock().now())
         }
         return decision

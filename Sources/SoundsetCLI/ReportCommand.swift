@@ -3,7 +3,7 @@ import SoundsetBuild
 
 /// `soundset report`.
 enum ReportCommand {
-    static func run(_ arguments: [String], console: Console) throws -> Int32 {
+    static func run(_ arguments: [String], console: Console, spelling: CommandSpelling = .installed) throws -> Int32 {
         let parsed = try Arguments(arguments, options: ["--assets", "--output", "--out"], flags: ["--help", "-h"])
         if parsed.wantsHelp {
             console.out(Help.report)
@@ -16,7 +16,7 @@ enum ReportCommand {
         do {
             let written = try Report.write(
                 assets: URL(fileURLWithPath: assets), assetsDisplay: assets, output: URL(fileURLWithPath: output), outputDisplay: output,
-                to: URL(fileURLWithPath: out), fileDisplay: out)
+                to: URL(fileURLWithPath: out), fileDisplay: out, spelling: spelling)
             console.out(String(format: "wrote %@: %d clips, %d warnings, %.0f KB", out, written.clips, written.warnings, Double(written.bytes) / 1024))
             return ExitCode.success
         } catch let problem as BuildProblem {

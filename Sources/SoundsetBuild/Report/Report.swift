@@ -8,7 +8,7 @@ public enum Report {
     /// With `refreshSeconds`, the page reloads itself that often (`refreshes(_:)` says so).
     /// - Throws: `BuildProblem` naming what could not be read or written.
     public static func write(assets: URL, assetsDisplay: String, output: URL, outputDisplay: String, to file: URL, fileDisplay: String,
-        refreshSeconds: Int? = nil
+        refreshSeconds: Int? = nil, spelling: CommandSpelling = .installed
     ) throws -> (clips: Int, warnings: Int, bytes: Int)
     {
         // Written holding the swap lock it was gathered under, so no build swaps another set in
@@ -16,8 +16,9 @@ public enum Report {
         let written: (data: ReportData, html: Data)
         do {
             written = try OutputFolder.reading(output) {
-                let check = Checker.runUnlocked(assets: assets, assetsDisplay: assetsDisplay, output: output, outputDisplay: outputDisplay)
-                let data = try ReportGatherer.gather(assets: assets, assetsDisplay: assetsDisplay, output: output, outputDisplay: outputDisplay, check: check)
+                let check = Checker.runUnlocked(assets: assets, assetsDisplay: assetsDisplay, output: output, outputDisplay: outputDisplay, spelling: spelling)
+                let data = try ReportGatherer.gather(
+                    assets: assets, assetsDisplay: assetsDisplay, output: output, outputDisplay: outputDisplay, check: check, spelling: spelling)
                 let html = Data(ReportPage.html(data, refreshSeconds: refreshSeconds, configurationSHA: configurationSHA(assets)).utf8)
                 do { try RegularFile.replace(file, with: html) } catch let failure as RegularFile.Failure {
                     throw BuildProblem(fileDisplay, "cannot be written (\(failure.reason)); check that its folder exists and is writable")
@@ -27,7 +28,7 @@ public enum Report {
         } catch let problem as BuildProblem {
             throw problem
         } catch {
-            throw BuildProblem(outputDisplay, "cannot be read for the report (\(error)): run \(Checker.rebuildCommand(assetsDisplay: assetsDisplay, outputDisplay: outputDisplay)) first")
+            throw BuildProblem(outputDisplay, "cannot be read for the report (\(error)): run \(Checker.rebuildCommand(assetsDisplay: assetsDisplay, outputDisplay: outputDisplay, spelling: spelling)) first")
         }
         return (written.data.clips.count, written.data.clips.reduce(0) { $0 + $1.warnings.count }, written.html.count)
     }
@@ -57,11 +58,11 @@ public enum Report {
     ///   - refreshSeconds: when set, the page reloads itself that often (a build that watches).
     static func staged(
         assets: URL, assetsDisplay: String, staging: URL, outputDisplay: String, summaries: [String: ClipSummary], previous: Manifest?,
-        check: CheckReport, refreshSeconds: Int? = nil
+        check: CheckReport, refreshSeconds: Int? = nil, spelling: CommandSpelling = .installed
     ) throws -> (html: Data, warnings: [BuildProblem]) {
         let data = try ReportGatherer.gather(
             assets: assets, assetsDisplay: assetsDisplay, output: staging, outputDisplay: outputDisplay, summaries: summaries, previous: previous,
-            check: check)
+            check: check, spelling: spelling)
         var warnings: [BuildProblem] = []
         for clip in data.clips {
             let own = Set(summaries[clip.name]?.warnings.map(\.message) ?? [])

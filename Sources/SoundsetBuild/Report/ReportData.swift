@@ -22,10 +22,12 @@ struct ClipReport: Sendable {
     var wav: Data
 }
 
-/// A sample announcement composed with the runtime.
+/// A sample announcement composed with the runtime, as the phone plays it (`PlayedAnnouncement`).
 struct AnnouncementSample: Sendable {
     var plan: AnnouncementPlan
     var wav: Data
+    /// How what plays differs from the whole announcement, in one line, or nil.
+    var note: String? = nil
 }
 
 /// The report's content, gathered from Assets, Output and the check.
@@ -56,16 +58,17 @@ enum ReportGatherer {
     ///   - check: what the check says of the set.
     static func gather(
         assets: URL, assetsDisplay: String, output: URL, outputDisplay: String, summaries: [String: ClipSummary] = [:], previous: Manifest? = nil,
-        check: CheckReport
+        check: CheckReport, spelling: CommandSpelling = .installed
     ) throws -> ReportData {
+        let rebuild = Checker.rebuildCommand(assetsDisplay: assetsDisplay, outputDisplay: outputDisplay, spelling: spelling)
         let manifest: Manifest
         do { manifest = try Manifest.load(from: output.appendingPathComponent(SoundSetLayout.manifestName)) } catch {
-            throw BuildProblem("\(outputDisplay)/\(SoundSetLayout.manifestName)", "missing or unreadable: run \(Checker.rebuildCommand(assetsDisplay: assetsDisplay, outputDisplay: outputDisplay)) first")
+            throw BuildProblem("\(outputDisplay)/\(SoundSetLayout.manifestName)", "missing or unreadable: run \(rebuild) first")
         }
         let configPath = "\(assetsDisplay)/\(ConfigurationLoader.fileName)"
         let configuration = try ConfigurationLoader.load(from: assets.appendingPathComponent(ConfigurationLoader.fileName), displayPath: configPath)
         guard configuration.hash == manifest.configurationHash else {
-            throw BuildProblem(configPath, "changed since the set was built: run \(Checker.rebuildCommand(assetsDisplay: assetsDisplay, outputDisplay: outputDisplay))")
+            throw BuildProblem(configPath, "changed since the set was built: run \(rebuild)")
         }
         let sounds = output.appendingPathComponent(SoundSetLayout.soundsName)
         let memo = DiskMemo(output: output.standardizedFileURL)
@@ -79,7 +82,7 @@ enum ReportGatherer {
             do { bytes = try RegularFile.read(sourceURL, maxBytes: PrepareStage.maxRecordingBytes) } catch let failure as RegularFile.Failure {
                 throw BuildProblem(display, failure.reason)
             }
-            guard SHA256.hex(bytes) == clip.source.sha256 else { throw BuildProblem(display, "changed since the set was built: run \(Checker.rebuildCommand(assetsDisplay: assetsDisplay, outputDisplay: outputDisplay))") }
+            guard SHA256.hex(bytes) == clip.source.sha256 else { throw BuildProblem(display, "changed since the set was built: run \(rebuild)") }
             let source = try SoundFile.open(bytes: bytes, path: display)
             let mono = Mono.mixDown(try source.readAll(), channels: source.info.channels)
             let recording = Recording(name: clip.name, fileName: clip.source.file, url: sourceURL, displayPath: display, info: source.info)
@@ -110,18 +113,19 @@ enum ReportGatherer {
 
         var announcements: [AnnouncementSample] = []
         var announcementProblems: [String] = []
-        let planner = Planner(manifest: manifest)
-        for text in configuration.report.amounts {
+        for text in configuration.report.amounts ?? defaultSamples(manifest, maximum: configuration.maxAmount) {
             do {
-                let plan = try planner.plan(try Amount(text))
-                let composed = try Composer.compose(plan, manifest: manifest, soundsFolder: sounds)
+                // What the phone plays: the announcer's banner, lead-in and delivery rules.
+                let played = try PlayedAnnouncement.of(try Amount(text), manifest: manifest)
+                let plan = played.plan
+                let composed = try played.sound(manifest: manifest, soundsFolder: sounds)
                 let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("soundset-report-\(UUID().uuidString).\(manifest.container.fileExtension)")
                 defer { try? FileManager.default.removeItem(at: scratch) }
                 try composed.write(to: scratch)
                 let file = try SoundFile.open(reading: scratch.path)
                 // Played in the page at 16 kHz: a preview that keeps the page small (the clips above play at full rate).
                 let preview = try Resampler.resample(try file.readAll(), from: file.info.sampleRate, to: min(16000, file.info.sampleRate))
-                announcements.append(AnnouncementSample(plan: plan, wav: wavBytes(preview, rate: min(16000, file.info.sampleRate))))
+                announcements.append(AnnouncementSample(plan: plan, wav: wavBytes(preview, rate: min(16000, file.info.sampleRate)), note: played.note))
             } catch {
                 announcementProblems.append("\(text): \(error)")
             }
@@ -129,6 +133,17 @@ enum ReportGatherer {
         return ReportData(
             manifest: manifest, configuration: configuration, clips: clips, announcements: announcements,
             announcementProblems: announcementProblems, check: check, previous: previous)
+    }
+
+    /// The samples when `report.amounts` is not set: a few amounts up to `maximum` that together
+    /// play every clip of the set (`SampleAmounts`), phrases included.
+    static func defaultSamples(_ manifest: Manifest, maximum: Amount) -> [String] {
+        let settings = manifest.announcement ?? AnnouncementSettings()
+        let variants = Planner(manifest: manifest).variants
+        return SampleAmounts.covering(
+            upTo: maximum, locale: manifest.locale, reading: manifest.reading ?? ReadingOptions(), variants: variants,
+            phrases: [settings.prefix, settings.suffix].compactMap { $0 }, plays: { try? PlayedAnnouncement.of($0, manifest: manifest).plan.tokens }
+        ).map(\.description)
     }
 
     /// What a designer should re-record or check, beyond the build's own warnings.
