@@ -14,7 +14,8 @@ enum Invocation {
     /// typed, made absolute when the user's shell is elsewhere than the process (`make -C`).
     static func spelling(program: String, environment: [String: String]) -> CommandSpelling {
         let make = environment[makeVariable].flatMap { $0.isEmpty ? nil : $0 }
-        guard program.contains("/") else { return CommandSpelling(program: "soundset", make: make) }
+        // Found on the PATH by the shell: the name it was typed as.
+        guard program.contains("/") else { return CommandSpelling(program: program, make: make) }
         let here = URL(fileURLWithPath: program).standardizedFileURL
         if let path = environment["PATH"], let found = firstOnPath("soundset", path: path), sameFile(found, here) {
             return CommandSpelling(program: "soundset", make: make)

@@ -154,7 +154,7 @@ import Testing
         for command in ["plan", "render"] {
             let help = try SoundsetExecutable.run([command, "--help"])
             #expect(help.status == 0)
-            for option in ["--output DIR", "--locale", "--prefix NAME", "--suffix NAME", "--gap-ms N", "--reading KEY=VALUE", "--format text|json"] {
+            for option in ["--output DIR", "--locale", "--prefix NAME", "--suffix NAME", "--gap-ms N", "--reading KEY=VALUE", "--whole", "--format text|json"] {
                 #expect(help.stdout.contains(option), "\(command) \(option)")
             }
         }

@@ -63,6 +63,10 @@ import Testing
 
         let cut = try played("12345.67")
         #expect(cut.note == "played without 收款到账, and the 5 s banner cuts it off: it lasts 5.20 s")
+        var bare = try #require(manifest.announcement)
+        bare.prefix = nil
+        #expect(try played("12345.67", bare).note == "the 5 s banner cuts it off: it lasts 5.20 s")
+        #expect(try played("1234.56", bare).note == nil)
 
         var auto = try #require(manifest.announcement)
         auto.delivery = .auto

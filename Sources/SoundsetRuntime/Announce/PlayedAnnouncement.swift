@@ -21,7 +21,8 @@ public struct PlayedAnnouncement: Sendable, Equatable {
     /// whole it lasts 5.93 s, over the 5 s banner"), or nil when it plays as composed.
     public var note: String?
 
-    /// How long it plays, frames: a composed file's lead-in and clips, or the plan's clips.
+    /// How long it plays, frames: a composed file's lead-in and clips; for a chain, its clips as
+    /// composed (`NotificationSchedule` may start a clip later, after the previous one's speech).
     public var frames: Int { leadInFrames + plan.totalFrames }
 
     /// How long it plays, seconds.
@@ -106,7 +107,8 @@ public struct PlayedAnnouncement: Sendable, Equatable {
             let dropped = plan.steps.count < whole.steps.count
             let without = "played without \(ClipGuide.of(whole.locale).saying([settings.prefix, settings.suffix].compactMap { $0 }))"
             if seconds > settings.bannerSeconds {
-                parts.append((dropped ? "\(without), and" : "played whole, and") + String(format: " %@ cuts it off: it lasts %.2f s", banner, seconds))
+                let cut = String(format: "%@ cuts it off: it lasts %.2f s", banner, seconds)
+                parts.append(dropped ? "\(without), and \(cut)" : cut)
             } else if dropped {
                 parts.append(without + String(format: ": whole it lasts %.2f s, over %@", Double(leadInFrames + whole.totalFrames) / rate, banner))
             }

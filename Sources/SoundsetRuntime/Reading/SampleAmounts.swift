@@ -20,8 +20,18 @@ public enum SampleAmounts {
         plays: (Amount) -> [String]? = { _ in nil }
     ) -> [Amount] {
         let candidates = self.candidates(upTo: maximum)
-        let read = { (amount: Amount) in Set(locale.read(amount, options: reading, variants: variants)) }
+        // Each amount is read once (the search below comes back to amounts it has tried).
+        var readings: [Int64: Set<String>] = [:]
+        func read(_ amount: Amount) -> Set<String> {
+            if let known = readings[amount.minorUnits] { return known }
+            let words = Set(locale.read(amount, options: reading, variants: variants))
+            readings[amount.minorUnits] = words
+            return words
+        }
         let words = candidates.map(read)
+        // en-US says two digits as one word (thirteen, forty): moving one digit at a time cannot
+        // reach a teen from a ten; a zh-CN word is one digit's (or its place's).
+        let widths: [Int64] = locale == .enUS ? [10, 100] : [10]
         var unheard = words.reduce(into: Set<String>()) { $0.formUnion($1) }
         var chosen: [Amount] = []
         // Most new clips; then fewer clips in all; then the smaller amount.
@@ -33,25 +43,27 @@ public enum SampleAmounts {
             guard let start = candidates.indices.max(by: { better((words[$1], candidates[$1]), than: (words[$0], candidates[$0])) }),
                 !words[start].isDisjoint(with: unheard)
             else { break }
-            // Then each two neighbouring digits in turn (a teen or a ten is two), while changing
-            // them makes it better.
+            // Then each digit in turn (and in en-US each two neighbouring digits), while changing
+            // it makes the amount better.
             var best = (words: words[start], amount: candidates[start])
             var improved = !unheard.isSubset(of: best.words)
             while improved {
                 improved = false
-                var place: Int64 = 1
-                while place <= maximum.minorUnits {
-                    let pair = best.amount.minorUnits / place % 100
-                    for other in Int64(0)...99 where other != pair {
-                        let units = best.amount.minorUnits + (other - pair) * place
-                        guard units <= maximum.minorUnits, let amount = try? Amount(minorUnits: units) else { continue }
-                        let tried = (words: read(amount), amount: amount)
-                        if better(tried, than: best) {
-                            best = tried
-                            improved = true
+                for width in widths {
+                    var place: Int64 = 1
+                    while place <= maximum.minorUnits {
+                        let digits = best.amount.minorUnits / place % width
+                        for other in 0..<width where other != digits {
+                            let units = best.amount.minorUnits + (other - digits) * place
+                            guard units <= maximum.minorUnits, let amount = try? Amount(minorUnits: units) else { continue }
+                            let tried = (words: read(amount), amount: amount)
+                            if better(tried, than: best) {
+                                best = tried
+                                improved = true
+                            }
                         }
+                        place *= 10
                     }
-                    place *= 10
                 }
             }
             chosen.append(best.amount)
