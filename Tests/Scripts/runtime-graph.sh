@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
-# make test: in the package's own build, the runtime and its tests are compiled against each other
-# alone. Reads, in the plan SwiftPM wrote for the build (its llbuild manifest), which modules each
-# module is compiled against, follows them from the runtime's tests, and fails unless it finds the
-# runtime's three modules and no C module map: an iOS app (and its simulator tests) gets
-# SoundsetRuntime with Foundation and nothing else. (Tests/RuntimeAlone builds the same sources in a
-# package that has nothing else.)
+# make test: in the package's own build, the runtime and its test support are compiled against each
+# other alone. Reads, in the plan SwiftPM wrote for the build (its llbuild manifest), which modules
+# each module is compiled against, follows them from the runtime's test support, and fails unless it
+# finds the runtime's two modules and no C module map: an iOS app (and its simulator tests) gets
+# SoundsetRuntime with Foundation and nothing else. (Tests/RuntimeAlone builds them, and the
+# runtime's tests, in a package that has nothing else.)
 # Usage: bash Tests/Scripts/runtime-graph.sh .build/debug.yaml
 set -euo pipefail
 manifest=$1
@@ -22,11 +22,13 @@ graph=$(awk '
     print name ":" dependencies " |" ($0 ~ /module\.modulemap/ ? "cmodules" : "none")
     command = 0
   }' "$manifest")
-expected="SoundsetRuntime SoundsetRuntimeTestSupport SoundsetRuntimeTests"
+expected="SoundsetRuntime SoundsetRuntimeTestSupport"
 found=""
-todo="SoundsetRuntimeTests"
-while [ -n "$todo" ]; do
-  set -- $todo; module=$1; shift; todo="$*"
+todo="SoundsetRuntimeTestSupport"
+while true; do
+  set -- $todo
+  [ $# -gt 0 ] || break
+  module=$1; shift; todo="$*"
   case " $found " in *" $module "*) continue;; esac
   line=$(grep "^$module:" <<<"$graph" || true)
   [ -n "$line" ] || { echo "$manifest: no compile command for $module (has SwiftPM's manifest changed?)"; exit 1; }
@@ -35,5 +37,5 @@ while [ -n "$todo" ]; do
   dependencies=${line#*:}; todo="$todo ${dependencies% |*}"
 done
 found=$(tr ' ' '\n' <<<"$found" | sed '/^$/d' | sort | tr '\n' ' ')
-[ "$found" = "$expected " ] || { echo "the runtime's tests are compiled against more than the runtime: $found"; exit 1; }
-echo "the runtime's tests are compiled against the runtime alone: $found"
+[ "$found" = "$expected " ] || { echo "the runtime's test support is compiled against more than the runtime: $found"; exit 1; }
+echo "the runtime and its test support are compiled against each other alone: $found"
