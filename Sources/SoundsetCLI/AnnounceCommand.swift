@@ -5,7 +5,7 @@ import SoundsetRuntime
 /// `soundset announce`: what the app's extension does for one push, with a folder standing in for
 /// the App Group's container. A QA engineer replays a day of pushes with it.
 enum AnnounceCommand {
-    static func run(_ arguments: [String], console: Console) throws -> Int32 {
+    static func run(_ arguments: [String], console: Console, spelling: CommandSpelling = .installed) throws -> Int32 {
         let parsed = try Arguments(
             arguments, options: ["--group", "--output", "--id", "--now", "--delivery", "--prefix", "--format", "--payload"], flags: ["--help", "-h"])
         if parsed.wantsHelp {
@@ -25,13 +25,13 @@ enum AnnounceCommand {
         }
         guard let groupPath = parsed.options["--group"] else { throw UsageError("announce needs --group DIR (the folder that stands in for the App Group)") }
         let format = try parsed.format()
+        if let problem = groupProblem(groupPath) {
+            console.err("soundset: \(problem)")
+            return ExitCode.failure
+        }
         var arrival: Double?
         if let text = parsed.options["--now"] {
-            // Decimal digits only ("0x10" and "1e3" are numbers to Double), below 10^10 (the year 2286).
-            let parts = text.split(separator: ".", omittingEmptySubsequences: false)
-            guard parts.count <= 2, parts.allSatisfy({ !$0.isEmpty && $0.utf8.allSatisfy { (48...57).contains($0) } }), parts[0].count <= 10,
-                let value = Double(text), value < 1e10
-            else { throw UsageError("--now needs a time in seconds from 0 to 9999999999, e.g. 1000.5") }
+            guard let value = PushLog.seconds(text) else { throw UsageError("--now needs a time in seconds from 0 to 9999999999, e.g. 1000.5") }
             arrival = value
         }
         var delivery: AnnouncementSettings.Delivery?
@@ -64,7 +64,7 @@ enum AnnounceCommand {
         let decision: AnnouncementDecision
         do {
             decision = try OutputFolder.reading(output) { () -> AnnouncementDecision in
-                decide(request, delivery: delivery, prefix: prefix, output: output, groupPath: groupPath)
+                decide(request, delivery: delivery, prefix: prefix, output: output, groupPath: groupPath, spelling: spelling)
             }
         } catch {
             decision = Announcer.unavailable("\(error)", transactionID: transactionID, at: arrival ?? SystemClock().now())
@@ -75,6 +75,14 @@ enum AnnounceCommand {
             printDecision(decision, console: console)
         }
         return ExitCode.success
+    }
+
+    /// Why `path` cannot stand in for the App Group's container (it is there and is not a folder),
+    /// or nil.
+    static func groupProblem(_ path: String) -> String? {
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), !isFolder.boolValue else { return nil }
+        return "\(ClipNamePrinting.safe(path)) is not a folder: give --group a folder (a new one is made)"
     }
 
     /// The request in the push's JSON at `path` (`-`: standard input), read as the extension reads
@@ -100,7 +108,8 @@ enum AnnounceCommand {
     }
 
     private static func decide(
-        _ request: AnnouncementRequest, delivery: AnnouncementSettings.Delivery?, prefix: String??, output: URL, groupPath: String
+        _ request: AnnouncementRequest, delivery: AnnouncementSettings.Delivery?, prefix: String??, output: URL, groupPath: String,
+        spelling: CommandSpelling
     ) -> AnnouncementDecision {
         let decision: AnnouncementDecision
         do {
@@ -111,7 +120,7 @@ enum AnnounceCommand {
             let announcer = Announcer(set: set, group: GroupFolder(URL(fileURLWithPath: groupPath)), settings: settings)
             decision = announcer.announce(request)
         } catch {
-            let hint = if case .unreadable = error { " (run soundset build --output \(Checker.shellWord(output.relativePath)) first)" } else { "" }
+            let hint = if case .unreadable = error { " (run \(spelling.build(output: output.relativePath)) first)" } else { "" }
             decision = Announcer.unavailable("\(error)\(hint)", transactionID: request.transactionID, at: request.arrival ?? SystemClock().now())
         }
         return decision

@@ -3,7 +3,7 @@ import SoundsetBuild
 
 /// `soundset report`.
 enum ReportCommand {
-    static func run(_ arguments: [String], console: Console) async throws -> Int32 {
+    static func run(_ arguments: [String], console: Console, spelling: CommandSpelling = .installed) async throws -> Int32 {
         let parsed = try Arguments(arguments, options: ["--assets", "--output", "--out"], flags: ["--help", "-h"])
         if parsed.wantsHelp {
             console.out(Help.report)
@@ -15,6 +15,7 @@ enum ReportCommand {
         var options = BuildOptions(
             assets: URL(fileURLWithPath: assets), assetsDisplay: assets, output: URL(fileURLWithPath: output), outputDisplay: output,
             waiting: { console.err("soundset: \($0)…") }, writeReport: true)
+        options.spelling = spelling
         if let out = parsed.options["--out"] {
             guard !out.isEmpty, !out.hasSuffix("/") else { throw UsageError("--out needs a file name, e.g. --out \(output).report.html") }
             options.reportFile = (URL(fileURLWithPath: out), out)
@@ -28,7 +29,9 @@ enum ReportCommand {
             }
             let bytes = (try? FileManager.default.attributesOfItem(atPath: options.reportLocation.url.path)[.size] as? Int) ?? 0
             console.out(
-                String(format: "wrote %@: %d clips, %d warnings, %.0f KB", written, report.manifest.clips.count, report.warnings.count, Double(bytes) / 1024))
+                String(
+                    format: "wrote %@: %d clip%@, %d warning%@, %.0f KB", written, report.manifest.clips.count, report.manifest.clips.count == 1 ? "" : "s",
+                    report.warnings.count, report.warnings.count == 1 ? "" : "s", Double(bytes) / 1024))
             return ExitCode.success
         } catch let failure as BuildFailure {
             for problem in failure.problems { console.err("error: \(problem)") }

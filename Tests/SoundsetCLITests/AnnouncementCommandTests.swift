@@ -14,7 +14,7 @@ import Testing
         #expect(lines.first == "2.22 (zh-CN): received 2 point 2 2Copy yuan")
         #expect(lines.count == 9)  // amount, column heads, 6 steps, total
         #expect(lines.last?.hasPrefix("total ") == true)
-        #expect(lines.last?.hasSuffix("in 6 steps") == true)
+        #expect(lines.last?.hasSuffix("in 6 steps, composed") == true)
     }
 
     @Test func planAsJSONHasTheDocumentedKeys() throws {
@@ -62,9 +62,13 @@ import Testing
         }
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.url.path).filter { $0.hasSuffix(".tmp") }.isEmpty)
 
-        let wrongExtension = try SoundsetExecutable.run(["render", "1", "--out", "a.caf"], in: folder.url)
-        #expect(wrongExtension.status == 1)
-        #expect(wrongExtension.stderr == "soundset: a.caf: the set is wav, so the composed file must end in .wav\n")
+        // Another container than the set's is written as its extension says (it was refused).
+        let otherContainer = try SoundsetExecutable.run(["render", "3", "--out", "a.caf"], in: folder.url)
+        #expect(otherContainer.status == 0, "\(otherContainer.stderr)")
+        let caf = try SoundData(parsing: Data(contentsOf: folder.url.appendingPathComponent("a.caf")), name: "a.caf")
+        #expect(caf.format.container == .caf)
+        #expect(caf.format.encoding == .ulaw)
+        #expect(caf.samples == (try SoundData(parsing: Data(contentsOf: folder.url.appendingPathComponent("a.wav")), name: "a.wav")).samples)
     }
 
     @Test(arguments: [
@@ -109,6 +113,40 @@ import Testing
         #expect(result.stderr == "soundset: the sound set has no clip for thanks (record it and run soundset build --output Sounds/Output)\n")
     }
 
+    /// A copy the set lacks is asked for in `copies`, not recorded.
+    @Test func aMissingCopyNamesCopies() throws {
+        let folder = try TemporaryDirectory()
+        defer { folder.remove() }
+        try FakeSets.write(in: folder.url.appendingPathComponent("Output"))
+        let result = try SoundsetExecutable.run(["plan", "5", "--suffix", "yuan"], in: folder.url)
+        #expect(result.status == 1)
+        #expect(
+            result.stderr
+                == "soundset: the sound set has no yuanCopy to play its clip twice in a row (add \"yuan\" to copies in soundset.json and run soundset build --output Output)\n"
+        )
+    }
+
+    /// `render --out` never writes into the set it reads or among the recordings: a clip
+    /// overwritten, or a recording added, would change what they describe.
+    @Test(arguments: ["Output/Sounds/1.caf", "Output/extra.wav", "Assets/new.wav", "./Output/../Output/Sounds/x.aiff", "link/1.caf"])
+    func renderNeverWritesIntoTheSetOrTheAssets(out: String) throws {
+        let folder = try TemporaryDirectory()
+        defer { folder.remove() }
+        try FakeSets.write(in: folder.url.appendingPathComponent("Output"))
+        try FileManager.default.createDirectory(at: folder.url.appendingPathComponent("Assets"), withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(atPath: folder.url.appendingPathComponent("link").path, withDestinationPath: "Output/Sounds")
+        let before = try Data(contentsOf: folder.url.appendingPathComponent("Output/Sounds/1.caf"))
+        let result = try SoundsetExecutable.run(["render", "1", "--out", out], in: folder.url)
+        #expect(result.status == 64, "\(out)")
+        let inside = out.hasPrefix("Assets") ? "Assets (--assets)" : "Output (--output)"
+        #expect(
+            result.stderr.hasPrefix(
+                "soundset: --out \(out) is inside \(inside), which soundset builds or reads: write it elsewhere, e.g. --out announcement.wav\n"),
+            "\(result.stderr)")
+        #expect(try Data(contentsOf: folder.url.appendingPathComponent("Output/Sounds/1.caf")) == before)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.url.appendingPathComponent("Assets").path).isEmpty)
+    }
+
     /// An amount above the assets' maxAmount is planned, with a note; at the maximum, no note.
     @Test func anAmountAboveMaxAmountIsNoted() throws {
         let folder = try TemporaryDirectory()
@@ -150,7 +188,7 @@ import Testing
         for command in ["plan", "render"] {
             let help = try SoundsetExecutable.run([command, "--help"])
             #expect(help.status == 0)
-            for option in ["--output DIR", "--locale", "--prefix NAME", "--suffix NAME", "--gap-ms N", "--reading KEY=VALUE", "--format text|json"] {
+            for option in ["--output DIR", "--locale", "--prefix NAME", "--suffix NAME", "--gap-ms N", "--reading KEY=VALUE", "--whole", "--format text|json"] {
                 #expect(help.stdout.contains(option), "\(command) \(option)")
             }
         }
