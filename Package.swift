@@ -48,7 +48,7 @@ let package = Package(
         // The runtime's tests need nothing but the runtime, as an iOS simulator would run them.
         .target(name: "SoundsetRuntimeTestSupport", dependencies: ["SoundsetRuntime"], path: "Tests/SoundsetRuntimeTestSupport"),
         .target(
-            name: "SoundsetTestSupport", dependencies: ["SoundsetAudio", "SoundsetRuntime", "SoundsetRuntimeTestSupport"],
+            name: "SoundsetTestSupport", dependencies: ["SoundsetAudio", "SoundsetRuntime", "SoundsetRuntimeTestSupport", "CSndFile"],
             path: "Tests/SoundsetTestSupport"),
         .testTarget(name: "SoundsetAudioTests", dependencies: ["SoundsetAudio", "SoundsetTestSupport"]),
         .testTarget(name: "SoundsetBuildTests", dependencies: ["SoundsetBuild", "SoundsetTestSupport"]),

@@ -62,6 +62,7 @@ public enum BuildPipeline {
     private static func holdingTheLock(
         _ options: BuildOptions, _ body: (URL, any BuildMemo, [String]) async throws -> BuildReport
     ) async throws -> BuildReport {
+        Interruption.shared.beginBuild()
         let outputURL = try failing { () throws(BuildProblem) in try OutputFolder.resolve(options.output, display: options.outputDisplay) }
         // A folder refused now is refused before anything is written beside it (asked again below,
         // holding the lock, for what another build did meanwhile).
@@ -150,7 +151,7 @@ public enum BuildPipeline {
         let envelopes = Dictionary(prepared.entries.map { ($0.summary.name, $0.summary.analysis.envelope) }, uniquingKeysWith: { a, _ in a })
         var drawn: [String: ClipDrawing] = [:]
         var reportChange: BuildReport.ReportChange?
-        let unwritten = try failing { () throws(BuildProblem) in
+        let committed = try failing { () throws(BuildProblem) in
             try output.commit(set) { staging throws(BuildProblem) in
                 guard let place else {
                     guard let removed = staleReportRemoval(options) else { return [] }
@@ -166,6 +167,7 @@ public enum BuildPipeline {
                 return [OutputFolder.Beside(url: place.url, display: place.display, data: rendered.html)]
             }
         }
+        let unwritten = committed.unwritten
         memo.remember(
             facts(
                 configuration, manifest: set.manifest, hashed: hashed, prepared: prepared, files: set, probes: decision.probes, options: options,
@@ -182,6 +184,7 @@ public enum BuildPipeline {
         report.reportChange = reportChange
         report.drawnFromCache = place == nil ? 0 : set.manifest.clips.count - drawn.count
         report.notes = notes
+        report.errors = committed.leftovers
         return report
     }
 
@@ -194,7 +197,7 @@ public enum BuildPipeline {
         notes: [String], rewrite: Bool = false
     ) async throws -> BuildReport {
         // What a killed build left beside the folder goes now, not at the next build that writes.
-        OutputFolder.recoverInterruptedSwap(of: outputURL)
+        try OutputFolder.recoverInterruptedSwap(of: outputURL, displayName: options.outputDisplay)
         // The manifest's bytes as written (what `Manifest.encoded` gives), read rather than encoded again.
         let sha256 =
             (try? SHA256.hex(fileAt: outputURL.appendingPathComponent(SoundSetLayout.manifestName))) ?? manifestSHA256(manifest)
