@@ -50,7 +50,7 @@ public enum SoundsetCommandLine {
             case "announce":
                 return try AnnounceCommand.run(rest, console: console)
             case "check":
-                return try CheckCommand.run(rest, console: console, environment: environment)
+                return try await CheckCommand.run(rest, console: console, environment: environment)
             case "measure":
                 return try MeasureCommand.run(rest, console: console)
             case "report":

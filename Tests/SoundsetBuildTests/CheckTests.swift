@@ -35,7 +35,7 @@ actor BuiltSet {
         try await BuiltSet.shared.copy(into: folder.url)
         try await breakIt(folder.url)
         let before = snapshot(of: folder.url)
-        let report = Checker.run(
+        let report = await Checker.run(
             assets: folder.url.appendingPathComponent("Assets"), assetsDisplay: "Assets",
             output: folder.url.appendingPathComponent("Output"), outputDisplay: "Output")
         #expect(snapshot(of: folder.url) == before, "the check wrote something")
@@ -300,7 +300,7 @@ extension CheckTests {
         .write(to: assets.appendingPathComponent("soundset.json"))
         let output = folder.url.appendingPathComponent("Output")
         let built = try await BuildPipeline.run(BuildOptions(assets: assets, assetsDisplay: "Assets", output: output, outputDisplay: "Output", jobs: 2))
-        return (Checker.run(assets: assets, assetsDisplay: "Assets", output: output, outputDisplay: "Output"), built.manifest)
+        return (await Checker.run(assets: assets, assetsDisplay: "Assets", output: output, outputDisplay: "Output"), built.manifest)
     }
 
     /// Every amount's whole and bare length, by planning each one.

@@ -25,6 +25,11 @@ public struct OutputFolder: Sendable {
         try OutputLocks.reading(url, body)
     }
 
+    /// `reading` for a body that awaits.
+    public static func reading<T>(_ url: URL, _ body: () async throws -> T) async throws -> T {
+        try await OutputLocks.reading(url, body)
+    }
+
     /// The clip files in a set's `Sounds` folder (hidden files such as `.DS_Store` left out).
     static func clipFiles(in sounds: URL) -> [String] {
         ((try? FileManager.default.contentsOfDirectory(atPath: sounds.path)) ?? []).filter { !$0.hasPrefix(".") }
