@@ -7,6 +7,8 @@ SHELL := /bin/bash
 SWIFT      ?= swift
 ASSETS     ?= Assets
 OUTPUT     ?= Output
+PREFIX     ?= /usr/local
+BINDIR     ?= $(PREFIX)/bin
 APT_DEPS   := libsndfile1-dev libsamplerate0-dev libebur128-dev libssl-dev librubberband-dev libmicrohttpd-dev pkg-config
 BREW_DEPS  := libsndfile libsamplerate libebur128 openssl@3 rubberband libmicrohttpd pkg-config
 PKGS       := sndfile samplerate libebur128 libcrypto rubberband libmicrohttpd
@@ -17,7 +19,8 @@ endif
 DEMO_APT   := espeak-ng sox
 RELEASE    := .build/release/soundset
 
-.PHONY: all setup sounds watch test check build bench bench-serve bench-tools report-screenshot demo-pack fuzz sanitize format clean help examples
+.PHONY: all setup sounds watch test test-runtime-alone test-suite test-reuse check build install uninstall bench bench-serve bench-tools \
+	report-screenshot demo-pack fuzz sanitize format clean help examples
 
 all: sounds
 
@@ -27,6 +30,7 @@ help:
 	@echo "make test       run the test suite"
 	@echo "make examples   type-check Examples/ (the iOS side) against the runtime and Apple's documented APIs"
 	@echo "make check      check $(OUTPUT)/ against $(ASSETS)/ (durations, freshness, integrity, budget)"
+	@echo "make install    put soundset in $(BINDIR) (PREFIX=$$HOME/.local for ~/.local/bin); make uninstall removes it"
 	@echo "make bench      time and measure soundset against the sox recipe and ffmpeg-normalize, and soundset serve with wrk"
 	@echo "make bench-serve  only soundset serve's figures (wrk: distinct and cached amounts, the baseline, the ceiling)"
 	@echo "make fuzz       fuzz the amount parser, manifest decoder and sound reader (FUZZ_SECONDS each)"
@@ -59,14 +63,48 @@ setup:
 # (The linker then warns that Foundation's static library uses mktemp: the toolchain's, not ours.)
 STATIC     := $(if $(filter Linux,$(shell uname -s)),--static-swift-stdlib,)
 
+# SwiftPM adds -color-diagnostics to every compiler command when its standard output is a
+# terminal, and not on a pipe; a changed command recompiles every module, so `make sounds` in a
+# terminal and then `make sounds | tee log` rebuilt the whole tool each time (82-92 s). With
+# --no-color-diagnostics the commands are the same either way (make test's last step checks it).
+SWIFT_BUILD := $(SWIFT) build --no-color-diagnostics
+SWIFT_TEST  := $(SWIFT) test --no-color-diagnostics
+
+# The tool is built when a source is newer than it: `make sounds`, `check` and `watch` then start
+# at once (swift build alone takes seconds to find nothing to do). `make build` always asks it.
+TOOL_SOURCES := Package.swift $(shell find Sources -type f ! -name '.*' 2>/dev/null)
+
 build: setup
-	$(SWIFT) build -c release --product soundset $(STATIC)
+	$(SWIFT_BUILD) -c release --product soundset $(STATIC)
 
-sounds: build
-	$(RELEASE) build --assets $(ASSETS) --output $(OUTPUT)
+$(RELEASE): $(TOOL_SOURCES) | setup
+	$(SWIFT_BUILD) -c release --product soundset $(STATIC)
+	@touch $@
 
-watch: build
-	$(RELEASE) build --watch --assets $(ASSETS) --output $(OUTPUT)
+# The tool's hints name the command that works where make was started: `make sounds`, or
+# `make -C <this folder> sounds` from elsewhere (make keeps the shell's PWD; CURDIR is here).
+MAKE_HINT  := $(if $(filter $(CURDIR),$(abspath $(PWD))),make,make -C $(CURDIR))
+TOOL       := SOUNDSET_MAKE='$(MAKE_HINT)' $(RELEASE)
+
+sounds: $(RELEASE)
+	$(TOOL) build --assets '$(ASSETS)' --output '$(OUTPUT)'
+
+watch: $(RELEASE)
+	$(TOOL) build --watch --assets '$(ASSETS)' --output '$(OUTPUT)'
+
+# `soundset` on the PATH: every command of the README as written, and hints that say `soundset`.
+install: $(RELEASE)
+	@mkdir -p "$(DESTDIR)$(BINDIR)" 2>/dev/null || true
+	@[ -w "$(DESTDIR)$(BINDIR)" ] || { \
+	  echo "$(DESTDIR)$(BINDIR) is not writable: run sudo make install, or make install PREFIX=$$HOME/.local"; exit 1; }
+	install -m 755 $(RELEASE) "$(DESTDIR)$(BINDIR)/soundset"
+	@case ":$$PATH:" in \
+	  *":$(BINDIR):"*) echo "installed $(DESTDIR)$(BINDIR)/soundset: run soundset help";; \
+	  *) echo "installed $(DESTDIR)$(BINDIR)/soundset, but $(BINDIR) is not on your PATH: add it (export PATH=\"$(BINDIR):\$$PATH\" in your shell's profile)";; \
+	esac
+
+uninstall:
+	rm -f "$(DESTDIR)$(BINDIR)/soundset"
 
 # A PNG of the report, rendered by headless Chromium, to look at.
 report-screenshot: sounds
@@ -75,27 +113,48 @@ report-screenshot: sounds
 	  --screenshot=$(CURDIR)/.build/report.png file://$(CURDIR)/$(OUTPUT).report.html
 	@echo "wrote .build/report.png"
 
-# Warnings are errors; Swift 6 language mode already checks concurrency strictly. First the
-# runtime's tests are compiled alone, with pkg-config finding none of the C libraries, and the
-# modules built are checked to be the runtime's only: an iOS app (and its simulator tests) gets
-# SoundsetRuntime with Foundation and nothing else.
+# Warnings are errors; Swift 6 language mode already checks concurrency strictly. An iOS app (and
+# its simulator tests) gets SoundsetRuntime with Foundation and nothing else, which two steps hold:
+# - test-runtime-alone: Tests/RuntimeAlone is a package of the runtime's sources, test support and
+#   tests and nothing else (no C module, no other target), built with pkg-config finding none of
+#   the C libraries; the runtime's tests are its (swift test --package-path Tests/RuntimeAlone) and
+#   run there optimized (their exhaustive readings and searches took 5 of the suite's 6 CPU
+#   minutes unoptimized; optimized, under one);
+# - test-suite: in the package's own build, the plan SwiftPM wrote shows the runtime and its test
+#   support compiled against each other alone (Tests/Scripts/runtime-graph.sh); every test runs.
+# The two are independent and run at once (neither keeps both cores busy all the time: a module
+# waits for the one it imports, and tests wait for processes), their lines printed whole. Then
+# test-reuse: the build just done compiles nothing again, on a terminal or a pipe.
+# (--disable-xctest: the tests are Swift Testing's; XCTest would print "Executed 0 tests".)
 RUNTIME_ALONE := .build/runtime-alone
+TEST_FLAGS    := -Xswiftc -warnings-as-errors
+# make 3.81 (macOS) has no --output-sync: its lines then interleave.
+OUTPUT_SYNC   := $(if $(filter 3.%,$(MAKE_VERSION)),,--output-sync=line)
+
 test: setup
-	PKG_CONFIG_LIBDIR=/nonexistent PKG_CONFIG_PATH= $(SWIFT) build --build-path $(RUNTIME_ALONE) --target SoundsetRuntimeTests -Xswiftc -warnings-as-errors
-	@modules=$$(ls $(RUNTIME_ALONE)/debug/Modules | sed -n 's/\.swiftmodule$$//p' | sort | tr '\n' ' '); \
-	  [ "$$modules" = "SoundsetRuntime SoundsetRuntimeTestSupport SoundsetRuntimeTests " ] || { \
-	    echo "the runtime's tests built more than the runtime: $$modules"; exit 1; }; \
-	  echo "the runtime's tests build with the runtime alone: $$modules"
-	$(SWIFT) test -Xswiftc -warnings-as-errors
-	$(MAKE) examples
+	@$(MAKE) --no-print-directory -j2 $(OUTPUT_SYNC) test-runtime-alone test-suite
+	@$(MAKE) --no-print-directory examples
+	@$(MAKE) --no-print-directory test-reuse
+
+test-runtime-alone:
+	PKG_CONFIG_LIBDIR=/nonexistent PKG_CONFIG_PATH= $(SWIFT_TEST) -c release --package-path Tests/RuntimeAlone --scratch-path $(RUNTIME_ALONE) \
+	  --disable-xctest $(TEST_FLAGS)
+
+test-suite:
+	$(SWIFT_BUILD) --build-tests $(TEST_FLAGS)
+	@bash Tests/Scripts/runtime-graph.sh .build/debug.yaml
+	$(SWIFT_TEST) --skip-build --disable-xctest
+
+test-reuse:
+	@bash Tests/Scripts/no-recompile.sh $(SWIFT_BUILD) --build-tests $(TEST_FLAGS)
 
 # Examples/ in Swift 6 mode, warnings as errors, against the runtime and Tests/ExamplesStubs (the
 # Apple APIs they use, from Apple's documentation); and a runtime with an API renamed must break them.
 examples:
-	bash Tests/Scripts/examples.sh
+	bash Tests/Scripts/examples.sh '$(SWIFT)'
 
-check: build
-	$(RELEASE) check --assets $(ASSETS) --output $(OUTPUT)
+check: $(RELEASE)
+	$(TOOL) check --assets '$(ASSETS)' --output '$(OUTPUT)'
 
 FUZZ_SECONDS ?= 30
 FUZZ_TARGETS := amount manifest sounddata
@@ -122,7 +181,8 @@ fuzz:
 
 # Tests/lsan.supp names the toolchain's own leaks (Foundation's Process), nothing of soundset's.
 sanitize: setup
-	SOUNDSET_SANITIZER=1 LSAN_OPTIONS=suppressions=$(CURDIR)/Tests/lsan.supp $(SWIFT) test --sanitize=address
+	SOUNDSET_SANITIZER=1 LSAN_OPTIONS=suppressions=$(CURDIR)/Tests/lsan.supp $(SWIFT_TEST) --sanitize=address --disable-xctest
+	SOUNDSET_SANITIZER=1 $(SWIFT_TEST) -c release --sanitize=address --disable-xctest --package-path Tests/RuntimeAlone --scratch-path $(RUNTIME_ALONE)-asan
 
 # A benchmark, not a test: prints figures and ratios; never part of make test.
 bench: build bench-tools

@@ -45,14 +45,15 @@ let package = Package(
         .target(name: "SoundsetCLI", dependencies: ["SoundsetBuild", "SoundsetRuntime", "SoundsetServe", "SoundsetMicroHTTPD"]),
         .executableTarget(name: "soundset", dependencies: ["SoundsetCLI"]),
 
-        // The runtime's tests need nothing but the runtime, as an iOS simulator would run them.
+        // The runtime's tests need nothing but the runtime, as an iOS simulator would run them: they
+        // are Tests/RuntimeAlone's (a package of the runtime and its tests alone; make test runs them
+        // there, optimized), and only their support, which the command's tests use too, is here.
         .target(name: "SoundsetRuntimeTestSupport", dependencies: ["SoundsetRuntime"], path: "Tests/SoundsetRuntimeTestSupport"),
         .target(
             name: "SoundsetTestSupport", dependencies: ["SoundsetAudio", "SoundsetRuntime", "SoundsetRuntimeTestSupport", "CSndFile"],
             path: "Tests/SoundsetTestSupport"),
         .testTarget(name: "SoundsetAudioTests", dependencies: ["SoundsetAudio", "SoundsetTestSupport"]),
         .testTarget(name: "SoundsetBuildTests", dependencies: ["SoundsetBuild", "SoundsetTestSupport"]),
-        .testTarget(name: "SoundsetRuntimeTests", dependencies: ["SoundsetRuntime", "SoundsetRuntimeTestSupport"], exclude: ["Vectors"]),
         .testTarget(name: "SoundsetServeTests", dependencies: ["SoundsetServe", "SoundsetAudio", "SoundsetTestSupport", "SoundsetRuntimeTestSupport"]),
         .testTarget(name: "SoundsetBudgetTests", dependencies: ["SoundsetBudget", "SoundsetRuntime", "SoundsetRuntimeTestSupport"]),
         .testTarget(name: "SoundsetCLITests", dependencies: ["SoundsetTestSupport", "SoundsetRuntimeTestSupport", "SoundsetRuntime"]),

@@ -29,6 +29,8 @@ public struct BuildOptions: Sendable {
     /// The report reloads itself this often, in seconds (`build --watch`, so that a browser left open
     /// shows each new take); nil for a report that stays as it is.
     public var reportRefreshSeconds: Int?
+    /// How the hints of the build's warnings and errors name the commands to run.
+    public var spelling = CommandSpelling.installed
 
     public init(
         assets: URL, assetsDisplay: String, output: URL, outputDisplay: String,

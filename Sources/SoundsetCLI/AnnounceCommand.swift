@@ -5,7 +5,7 @@ import SoundsetRuntime
 /// `soundset announce`: what the app's extension does for one push, with a folder standing in for
 /// the App Group's container. A QA engineer replays a day of pushes with it.
 enum AnnounceCommand {
-    static func run(_ arguments: [String], console: Console) throws -> Int32 {
+    static func run(_ arguments: [String], console: Console, spelling: CommandSpelling = .installed) throws -> Int32 {
         let parsed = try Arguments(
             arguments, options: ["--group", "--output", "--id", "--now", "--delivery", "--prefix", "--format", "--payload"], flags: ["--help", "-h"])
         if parsed.wantsHelp {
@@ -27,11 +27,7 @@ enum AnnounceCommand {
         let format = try parsed.format()
         var arrival: Double?
         if let text = parsed.options["--now"] {
-            // Decimal digits only ("0x10" and "1e3" are numbers to Double), below 10^10 (the year 2286).
-            let parts = text.split(separator: ".", omittingEmptySubsequences: false)
-            guard parts.count <= 2, parts.allSatisfy({ !$0.isEmpty && $0.utf8.allSatisfy { (48...57).contains($0) } }), parts[0].count <= 10,
-                let value = Double(text), value < 1e10
-            else { throw UsageError("--now needs a time in seconds from 0 to 9999999999, e.g. 1000.5") }
+            guard let value = PushLog.seconds(text) else { throw UsageError("--now needs a time in seconds from 0 to 9999999999, e.g. 1000.5") }
             arrival = value
         }
         var delivery: AnnouncementSettings.Delivery?
@@ -64,7 +60,7 @@ enum AnnounceCommand {
         let decision: AnnouncementDecision
         do {
             decision = try OutputFolder.reading(output) { () -> AnnouncementDecision in
-                decide(request, delivery: delivery, prefix: prefix, output: output, groupPath: groupPath)
+                decide(request, delivery: delivery, prefix: prefix, output: output, groupPath: groupPath, spelling: spelling)
             }
         } catch {
             decision = Announcer.unavailable("\(error)", transactionID: transactionID, at: arrival ?? SystemClock().now())
@@ -100,7 +96,8 @@ enum AnnounceCommand {
     }
 
     private static func decide(
-        _ request: AnnouncementRequest, delivery: AnnouncementSettings.Delivery?, prefix: String??, output: URL, groupPath: String
+        _ request: AnnouncementRequest, delivery: AnnouncementSettings.Delivery?, prefix: String??, output: URL, groupPath: String,
+        spelling: CommandSpelling
     ) -> AnnouncementDecision {
         let decision: AnnouncementDecision
         do {
@@ -111,7 +108,7 @@ enum AnnounceCommand {
             let announcer = Announcer(set: set, group: GroupFolder(URL(fileURLWithPath: groupPath)), settings: settings)
             decision = announcer.announce(request)
         } catch {
-            let hint = if case .unreadable = error { " (run soundset build --output \(Checker.shellWord(output.relativePath)) first)" } else { "" }
+            let hint = if case .unreadable = error { " (run \(spelling.build(output: output.relativePath)) first)" } else { "" }
             decision = Announcer.unavailable("\(error)\(hint)", transactionID: request.transactionID, at: request.arrival ?? SystemClock().now())
         }
         return decision

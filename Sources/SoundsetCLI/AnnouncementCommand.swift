@@ -6,10 +6,10 @@ import SoundsetRuntime
 enum AnnouncementCommand {
     enum Kind { case plan, render }
 
-    static func run(_ kind: Kind, _ arguments: [String], console: Console) throws -> Int32 {
+    static func run(_ kind: Kind, _ arguments: [String], console: Console, spelling: CommandSpelling = .installed) throws -> Int32 {
         var options: Set<String> = ["--output", "--assets", "--locale", "--prefix", "--suffix", "--join", "--gap-ms", "--format"]
         if kind == .render { options.insert("--out") }
-        let parsed = try Arguments(arguments, options: options, flags: ["--help", "-h"], repeatable: ["--reading"])
+        let parsed = try Arguments(arguments, options: options, flags: ["--help", "-h", "--whole"], repeatable: ["--reading"])
         if parsed.wantsHelp {
             console.out(kind == .plan ? Help.plan : Help.render)
             return ExitCode.success
@@ -49,17 +49,19 @@ enum AnnouncementCommand {
         let outputFolder = URL(fileURLWithPath: parsed.options["--output"] ?? "Output")
         // The manifest and the clips are read while no build swaps a new set in.
         return try OutputFolder.reading(outputFolder) {
-            try planOrRender(kind, amount: amount, parsed: parsed, outputFolder: outputFolder, outPath: outPath, locale: locale, gapMs: gapMs, format: format, console: console)
+            try planOrRender(
+                kind, amount: amount, parsed: parsed, outputFolder: outputFolder, outPath: outPath, locale: locale, gapMs: gapMs, format: format,
+                console: console, spelling: spelling)
         }
     }
 
     private static func planOrRender(
         _ kind: Kind, amount: Amount, parsed: Arguments, outputFolder: URL, outPath: String?, locale: SpeechLocale?, gapMs: Double?, format: String,
-        console: Console
+        console: Console, spelling: CommandSpelling
     ) throws -> Int32 {
         let manifest: Manifest
         do { manifest = try Manifest.load(from: outputFolder.appendingPathComponent(SoundSetLayout.manifestName)) } catch {
-            console.err("soundset: \(error) (run soundset build --output \(Checker.shellWord(parsed.options["--output"] ?? "Output")) first)")
+            console.err("soundset: \(error) (run \(spelling.build(output: parsed.options["--output"] ?? "Output")) first)")
             return ExitCode.failure
         }
         var reading = manifest.reading ?? ReadingOptions()
@@ -80,29 +82,39 @@ enum AnnouncementCommand {
         }
         if let gapMs { announcement.gapMs = gapMs }
 
-        let plan: AnnouncementPlan
-        do { plan = try Planner(manifest: manifest).plan(amount, locale: locale, reading: reading, announcement: announcement) } catch {
-            console.err("soundset: \(explain(error, locale: locale, manifest: manifest, output: parsed.options["--output"] ?? "Output"))")
+        // What the phone plays (the announcer's banner, lead-in and delivery rules), or with
+        // --whole the announcement as composed without them.
+        let played: PlayedAnnouncement
+        do {
+            played = try PlayedAnnouncement.of(
+                amount, manifest: manifest, settings: announcement, locale: locale, reading: reading, whole: parsed.flags.contains("--whole"))
+        } catch {
+            switch error {
+            case .plan(let error):
+                console.err("soundset: \(explain(error, locale: locale, manifest: manifest, output: parsed.options["--output"] ?? "Output", spelling: spelling))")
+            case .refused(let reason): console.err("soundset: \(reason)")
+            }
             return ExitCode.failure
         }
         if let note = maxAmountNote(amount, assets: parsed.options["--assets"]) { console.err(note) }
         if let outPath {
             return try render(
-                plan, to: outPath, manifest: manifest, soundsFolder: outputFolder.appendingPathComponent(SoundSetLayout.soundsName), format: format, console: console)
+                played, to: outPath, manifest: manifest, soundsFolder: outputFolder.appendingPathComponent(SoundSetLayout.soundsName), format: format,
+                console: console, rebuild: spelling.build(output: parsed.options["--output"] ?? "Output"))
         }
         if format == "json" {
-            console.out(try JSONFormatting.text(plan))
+            console.out(try JSONFormatting.text(played))
         } else {
-            printPlan(plan, console: console)
+            printPlan(played, console: console)
         }
         return ExitCode.success
     }
 
     /// Why the plan failed, in the user's terms: a set recorded for another locale says so first,
     /// and the fix names the exact build command.
-    private static func explain(_ error: PlanError, locale: SpeechLocale?, manifest: Manifest, output: String) -> String {
+    private static func explain(_ error: PlanError, locale: SpeechLocale?, manifest: Manifest, output: String, spelling: CommandSpelling) -> String {
         guard case .missingClips(let names) = error else { return "\(error)" }
-        let build = "soundset build --output \(Checker.shellWord(output))"
+        let build = spelling.build(output: output)
         if let locale, locale != manifest.locale {
             return "\(output) was recorded for \(manifest.locale.rawValue), not \(locale.rawValue), so it has no clip for \(names.joined(separator: ", "))"
                 + " (leave out --locale, or record the \(locale.rawValue) clips, set \"locale\": \"\(locale.rawValue)\" in soundset.json and run \(build))"
@@ -126,18 +138,26 @@ enum AnnouncementCommand {
             + " the check budgets no amount above it, so this announcement may not fit the banner"
     }
 
-    private static func render(_ plan: AnnouncementPlan, to path: String, manifest: Manifest, soundsFolder: URL, format: String, console: Console) throws
-        -> Int32
-    {
+    /// Writes what plays into `path`, in the container its extension names (caf, wav, aiff), whatever the set's.
+    private static func render(
+        _ played: PlayedAnnouncement, to path: String, manifest: Manifest, soundsFolder: URL, format: String, console: Console, rebuild: String
+    ) throws -> Int32 {
         let url = URL(fileURLWithPath: path)
-        let ext = manifest.container.fileExtension
-        guard url.pathExtension.lowercased() == ext else {
-            console.err("soundset: \(path): the set is \(ext), so the composed file must end in .\(ext)")
+        guard let container = Container(fileExtension: url.pathExtension) else {
+            let named = url.pathExtension.isEmpty ? "has no extension" : "ends in .\(ClipNamePrinting.safe(url.pathExtension))"
+            console.err("soundset: \(ClipNamePrinting.safe(path)): \(named); render writes .caf, .wav or .aiff (the sounds iOS plays): name the file so")
             return ExitCode.failure
         }
         let data: Data
-        do { data = try Composer.compose(plan, manifest: manifest, soundsFolder: soundsFolder) } catch {
-            console.err("soundset: \(error)")
+        do { data = try played.sound(manifest: manifest, soundsFolder: soundsFolder, container: container) } catch {
+            // The set's own files are missing or changed: it is built again (the runtime's words
+            // speak of installing, which is the app's).
+            switch error {
+            case .missing(let file): console.err("soundset: \(soundsFolder.relativePath)/\(file): missing (run \(rebuild))")
+            case .stale(let clip, let file, let reason):
+                console.err("soundset: \(soundsFolder.relativePath)/\(file): clip '\(clip)' is not the file the manifest describes (\(reason)): run \(rebuild)")
+            default: console.err("soundset: \(error)")
+            }
             return ExitCode.failure
         }
         // Written beside the target and renamed over it (rename(2)): never a half-written sound, and
@@ -147,22 +167,33 @@ enum AnnouncementCommand {
             return ExitCode.failure
         }
         if format == "json" {
-            console.out(try JSONFormatting.text(plan))
+            console.out(try JSONFormatting.text(played))
         } else {
-            console.out(String(format: "wrote %@: %d frames, %.3f s, %d clips", path, plan.totalFrames, plan.totalSeconds, plan.steps.count))
+            console.out(
+                String(
+                    format: "wrote %@ (%@ %@, %d Hz): %d frames, %.3f s, %d clips", path, container.rawValue, manifest.encoding.rawValue, manifest.sampleRate,
+                    played.frames, played.seconds, played.plan.steps.count))
+            if let note = played.note { console.out(note) }
         }
         return ExitCode.success
     }
 
-    private static func printPlan(_ plan: AnnouncementPlan, console: Console) {
+    /// The clips as they play (after the lead-in), then the total, then the rules' one line.
+    private static func printPlan(_ played: PlayedAnnouncement, console: Console) {
+        let plan = played.plan
+        let leadIn = Double(played.leadInFrames) / Double(max(1, plan.sampleRate))
         console.out("\(plan.amount) (\(plan.locale.rawValue)): \(plan.clips.joined(separator: " "))")
         let width = max(4, plan.steps.map(\.clip.count).max() ?? 0)
         console.out("    start   seconds  " + "clip".padding(toLength: width, withPad: " ", startingAt: 0) + "  file")
         for step in plan.steps {
             console.out(
-                String(format: "  %7.3f   %7.3f  ", step.start, step.seconds)
+                String(format: "  %7.3f   %7.3f  ", leadIn + step.start, step.seconds)
                     + step.clip.padding(toLength: width, withPad: " ", startingAt: 0) + "  " + step.file)
         }
-        console.out(String(format: "total %.3f s (%d frames at %d Hz) in %d steps", plan.totalSeconds, plan.totalFrames, plan.sampleRate, plan.steps.count))
+        console.out(
+            String(
+                format: "total %.3f s (%d frames at %d Hz) in %d steps, %@", played.seconds, played.frames, plan.sampleRate, plan.steps.count,
+                played.delivery == .chain ? "as a chain of notifications" : "composed"))
+        if let note = played.note { console.out(note) }
     }
 }

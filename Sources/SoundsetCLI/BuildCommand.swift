@@ -4,7 +4,7 @@ import SoundsetRuntime
 
 /// `soundset build`.
 enum BuildCommand {
-    static func run(_ arguments: [String], console: Console) async throws -> Int32 {
+    static func run(_ arguments: [String], console: Console, spelling: CommandSpelling = .installed) async throws -> Int32 {
         let parsed = try Arguments(
             arguments, options: ["--assets", "--output", "--jobs", "--poll-ms", "--report"],
             flags: ["--quiet", "--verbose", "--no-cache", "--no-wait", "--no-report", "--watch", "--help", "-h"])
@@ -43,6 +43,7 @@ enum BuildCommand {
             useCache: !parsed.flags.contains("--no-cache"), progress: nil, waitForOtherBuilds: !parsed.flags.contains("--no-wait"),
             waiting: { console.err("soundset: \($0)…") }, writeReport: !parsed.flags.contains("--no-report"))
         options.reportFile = parsed.options["--report"].map { (URL(fileURLWithPath: $0), $0) }
+        options.spelling = spelling
         let printing = Printing(quiet: quiet, verbose: verbose, progress: showProgress, console: console)
         if parsed.flags.contains("--watch") {
             options.reportRefreshSeconds = 1

@@ -4,7 +4,7 @@ import SoundsetRuntime
 
 /// `soundset check`.
 enum CheckCommand {
-    static func run(_ arguments: [String], console: Console, environment: [String: String]) async throws -> Int32 {
+    static func run(_ arguments: [String], console: Console, environment: [String: String], spelling: CommandSpelling = .installed) async throws -> Int32 {
         let parsed = try Arguments(arguments, options: ["--assets", "--output", "--format"], flags: ["--help", "-h"])
         if parsed.wantsHelp {
             console.out(Help.check)
@@ -16,7 +16,7 @@ enum CheckCommand {
         let output = (parsed.options["--output"] ?? "Output").trimmingTrailingSlashes
         let report = await Checker.run(
             assets: URL(fileURLWithPath: assets), assetsDisplay: assets,
-            output: URL(fileURLWithPath: output), outputDisplay: output)
+            output: URL(fileURLWithPath: output), outputDisplay: output, spelling: spelling)
         if environment["GITHUB_ACTIONS"] == "true" {
             for problem in report.problems {
                 console.out(
@@ -44,7 +44,9 @@ enum CheckCommand {
                 budget.maxAmount, budget.worstAmount, budget.seconds, budget.steps, budget.limitSeconds, budget.maxSteps, budget.limitSteps)
             let composed = budget.composed
             text += String(format: "; composed %@: %.3f s (banner %g s)", composed.amount, composed.seconds, composed.limitSeconds)
-            if let dropped = composed.prefixDroppedFrom { text += ", played without the prefix (the smallest amount that is: \(dropped))" }
+            if let dropped = composed.prefixDroppedFrom {
+                text += "; " + Checker.droppedWords(dropped, said: composed.dropped ?? "the prefix", banner: composed.limitSeconds)
+            }
         }
         return text
     }

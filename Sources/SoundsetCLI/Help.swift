@@ -10,6 +10,7 @@ enum Help {
           plan      show the clips and timing that announce an amount
           render    compose the announcement of an amount into one sound file
           announce  do what the app's extension does for one push: queue, compose or chain, fall back
+          replay    run a file of pushes through the extension's announcer in order, with a tally
           check     verify Output against Assets: integrity, freshness, durations, format, completeness, budget,
                     report
           report    write the HTML page beside the set that shows and plays every clip, with what to re-record
@@ -94,6 +95,8 @@ enum Help {
           --gap-ms N            the gap in ms (default: announcement.gapMs)
           --reading KEY=VALUE   override a reading option for this run; repeatable:
                                 style=point|yuanJiaoFen, useLiang=true|false, keepTrailingZeros=true|false
+          --whole               the announcement as composed, without the announcer's rules (the
+                                banner's dropping of the prefix and suffix, the lead-in, the delivery)
           --format text|json    output format (default: text)
           -h, --help            show this help
         """
@@ -101,13 +104,20 @@ enum Help {
     static let plan = """
         usage: soundset plan AMOUNT [--output DIR] [--assets DIR] [--locale zh-CN|en-US] [--prefix NAME]
                                     [--suffix NAME] [--join speech|file] [--gap-ms N] [--reading KEY=VALUE]...
-                                    [--format text|json]
+                                    [--whole] [--format text|json]
 
         Reads AMOUNT (digits with at most two decimals, below 10^12, e.g. 123.45) and prints the clips
-        that announce it, after the Copy rule, with each clip's start and duration from the manifest
-        (joined by speech, a clip starts inside the previous one's trailing pad).
-        JSON keys: amount, locale, tokens, clips, steps [{clip, file, start, seconds, startFrame, frames}],
-        join, gapFrames, sampleRate, totalFrames, totalSeconds.
+        the phone plays for it, after the Copy rule, with each clip's start and duration from the
+        manifest (joined by speech, a clip starts inside the previous one's trailing pad). The
+        announcer's rules apply, as in the app: an announcement longer than announcement.bannerSeconds
+        is played without its prefix and suffix, leadInMs of silence comes first, and delivery chain
+        (or auto, when even the amount alone is too long) plays a chain of notifications; a last line
+        says so ("played without 收款到账: whole it lasts 5.93 s, over the 5 s banner"). --whole shows
+        the announcement as composed, without them.
+        JSON keys: amount, locale, tokens, clips, steps [{clip, file, start, seconds, startFrame, frames,
+        speechEnd}], join, gapFrames, sampleRate, totalFrames, totalSeconds (the clips, without the
+        lead-in), delivery (composed or chain), outcome (announced or shortened), leadInFrames, seconds
+        (what plays, the lead-in included), note (that line, or null); times to the millisecond.
 
         options:
         \(announcementOptions)
@@ -121,12 +131,15 @@ enum Help {
     static let render = """
         usage: soundset render AMOUNT --out FILE [--output DIR] [--assets DIR] [--locale zh-CN|en-US]
                                       [--prefix NAME] [--suffix NAME] [--join speech|file] [--gap-ms N]
-                                      [--reading KEY=VALUE]... [--format text|json]
+                                      [--reading KEY=VALUE]... [--whole] [--format text|json]
 
-        Composes the announcement of AMOUNT into one sound file in the set's format (its container,
-        encoding and rate), joined by speech (the crossfades mixed) or by file (gaps as digital
-        silence): what an app sets as a notification's sound.
-        FILE must end in the set's container extension; it is written whole or not at all.
+        Composes what the phone plays for AMOUNT into one sound file, with the set's encoding and rate,
+        joined by speech (the crossfades mixed) or by file (gaps as digital silence): what the app
+        sets as the push's sound. The announcer's rules apply as for plan (without the prefix and
+        suffix over the banner, the lead-in first), and a line says so; --whole composes the whole
+        announcement without them. A chain's clips are joined as its plan places them.
+        FILE's extension names the container, whatever the set's: .caf, .wav or .aiff (.aif); the
+        samples are the same. It is written whole or not at all.
 
         options:
           --out FILE            the sound file to write
@@ -157,14 +170,15 @@ enum Help {
         --payload reads the push's JSON exactly as APNs delivers it ({"aps": {...}, "amount": "123.45",
         "transactionId": "..."}, or "amountMinor": 12345) through the runtime's PushPayload, as the
         extension reads its userInfo: a QA engineer replays captured pushes with it.
-        JSON keys: id, outcome (announced, shortened, fallback, duplicate), delivery (composed, chain,
-        none), sound (the file the push plays, or null), systemSound, start, end, wait (start - now),
-        notifications [{identifier, sound, at}], clips, reason.
+        JSON keys: id (the transaction id, or null), key, outcome (announced, shortened, fallback,
+        duplicate), delivery (composed, chain, none), sound (the file the push plays, or null),
+        systemSound, start, end, wait (start - now), notifications [{identifier, sound, at}], clips,
+        reason; times to the millisecond. To replay many pushes, see soundset replay.
 
         options:
           --group DIR           the folder that stands in for the App Group's container
           --output DIR          the built sound set (default: Output)
-          --id ID               the transaction id (default: none; the decision's id is then a new UUID)
+          --id ID               the transaction id (default: none; the JSON's id is then null)
           --payload FILE        the push's JSON (- for standard input) instead of AMOUNT and --id
           --now SECONDS         the push's arrival on a clock shared by every call (default: the system's)
           --delivery MODE       composed, chain or auto (default: announcement.delivery of the set)
@@ -174,6 +188,36 @@ enum Help {
 
         exit codes: 0 a decision was printed (a fallback is a decision), 1 the payload file cannot be
         read as a push, 64 bad usage
+        """
+
+    static let replay = """
+        usage: soundset replay FILE --group DIR [--output DIR] [--format text|jsonl]
+
+        Runs every push in FILE through the app's extension announcer (as soundset announce does for
+        one), in order, on FILE's clock, with DIR standing in for the App Group's container: a QA
+        engineer's day of pushes, bursts and retries included. Use a fresh DIR for each replay (its
+        queue carries over). FILE holds one push a line, either
+          SECONDS AMOUNT [ID]      e.g. 1000.5 123.45 tx-1 (no ID: the push carried none)
+        or a push's JSON payload as APNs delivers it, read as the extension reads it, with "at":
+          {"aps": {"alert": {"title": "收款到账"}, "mutable-content": 1}, "amount": "123.45",
+           "transactionId": "tx-1", "at": 1000.5}
+        Blank lines and lines starting with # are skipped; times must not go back. A line that cannot
+        be read is named (FILE:LINE) and nothing is run.
+        Prints one aligned line per decision (time, amount, id, outcome, delivery, start, wait,
+        reason; - for no id), then the tally: how many were announced, shortened, fallback and
+        duplicate, the longest wait, and how many announcements overlapped (the queue keeps that at 0).
+        With --format jsonl, one JSON object per decision (line, at, amount, id or null, outcome,
+        delivery, start, end, wait, reason, sound, systemSound, clips, notifications, key; times to the
+        millisecond), and last {"tally": {pushes, announced, shortened, fallback, duplicate,
+        longestWait, longestWaitLine, overlaps}}.
+
+        options:
+          --group DIR           the folder that stands in for the App Group's container
+          --output DIR          the built sound set (default: Output)
+          --format text|jsonl   output format (default: text)
+          -h, --help            show this help
+
+        exit codes: 0 replayed (fallbacks are decisions), 1 FILE or the set cannot be read, 64 bad usage
         """
 
     static let check = """
@@ -199,7 +243,9 @@ enum Help {
         With GITHUB_ACTIONS=true each problem is also printed as a GitHub Actions error annotation.
         JSON: {ok, problems: [{check, subject, message}], budget: {worstAmount, seconds, steps,
         limitSeconds, mostStepsAmount, maxSteps, limitSteps, maxAmount, composed: {seconds, amount,
-        limitSeconds, prefixDroppedFrom}}, clips}.
+        limitSeconds, prefixDroppedFrom, dropped}}, clips}; times to the millisecond. When the banner
+        cuts an amount, the advice names the tempo at which the longest fits (or says none down to
+        0.7 does); a set built with another soundset.json is stale first, and gives no advice.
 
         options:
           --assets DIR          folder of recordings (default: Assets)
@@ -282,17 +328,18 @@ enum Help {
         usage: soundset report [--assets DIR] [--output DIR] [--out FILE]
 
         Writes the report of the set in OUTPUT, which must be up to date with DIR (the build writes it
-        too): one self-contained HTML page (no network, no scripts), beside the set, never in it (the
-        app bundles OUTPUT), carrying the set's id (soundset check says when the report beside a set
-        is another set's). It shows a summary (clip count, the set's level and spread, longest clip,
-        the longest announcement from the check, every warning); per clip the source waveform with the
-        kept region marked and the cut room tone shaded, the output waveform, durations, gain,
-        loudness, true peak and a player (a preview at about 11 kHz, 8-bit, that keeps the page
-        small); warnings that say what to re-record (clipping, a noise floor above -50 dBFS, speech at
-        the recording's edge, a take under 16 kHz, a clip over twice the median length, a take
-        recorded 10 LU away from the others), the same the build prints; sample announcements
-        composed with the runtime (report.amounts in soundset.json), playable; a chart of loudness
-        before and after normalisation.
+        too): one self-contained HTML page (no network), beside the set, never in it (the app bundles
+        OUTPUT), carrying the set's id (soundset check says when the report beside a set is another
+        set's). It shows a summary (clip count, the set's level and spread, longest clip, the longest
+        announcement from the check, every warning); per clip the source waveform with the kept
+        region marked and the cut room tone shaded, the output waveform, durations, gain, loudness,
+        true peak and a player (a preview at about 11 kHz, 8-bit, that keeps the page small); a
+        button that plays every clip in turn; warnings that say what to re-record (clipping, a noise
+        floor above -50 dBFS, speech at the recording's edge, a take under 16 kHz, a clip over twice
+        the median length, a take recorded 10 LU away from the others), the same the build prints;
+        sample announcements as the phone plays them (the announcer's rules applied, and said), by
+        default a few amounts up to maxAmount that together use every clip (report.amounts in
+        soundset.json sets others), playable; a chart of loudness before and after normalisation.
 
         options:
           --assets DIR    folder of recordings (default: Assets)
@@ -329,8 +376,8 @@ enum Help {
     static let help = """
         usage: soundset help [COMMAND]
 
-        Prints the overview, or the help of COMMAND (build, plan, render, announce, check, report,
-        serve, measure, clips, version, help): the same as soundset COMMAND --help.
+        Prints the overview, or the help of COMMAND (build, plan, render, announce, replay, check,
+        report, serve, measure, clips, version, help): the same as soundset COMMAND --help.
         """
 
     static func text(for command: String) -> String? {
@@ -341,6 +388,7 @@ enum Help {
         case "plan": plan
         case "render": render
         case "announce": announce
+        case "replay": replay
         case "check": check
         case "measure": measure
         case "report": report

@@ -3,7 +3,7 @@ import SoundsetBuild
 
 /// `soundset report`.
 enum ReportCommand {
-    static func run(_ arguments: [String], console: Console) async throws -> Int32 {
+    static func run(_ arguments: [String], console: Console, spelling: CommandSpelling = .installed) async throws -> Int32 {
         let parsed = try Arguments(arguments, options: ["--assets", "--output", "--out"], flags: ["--help", "-h"])
         if parsed.wantsHelp {
             console.out(Help.report)
@@ -15,6 +15,7 @@ enum ReportCommand {
         var options = BuildOptions(
             assets: URL(fileURLWithPath: assets), assetsDisplay: assets, output: URL(fileURLWithPath: output), outputDisplay: output,
             waiting: { console.err("soundset: \($0)…") }, writeReport: true)
+        options.spelling = spelling
         if let out = parsed.options["--out"] {
             guard !out.isEmpty, !out.hasSuffix("/") else { throw UsageError("--out needs a file name, e.g. --out \(output).report.html") }
             options.reportFile = (URL(fileURLWithPath: out), out)

@@ -11,9 +11,13 @@ public enum ExitCode {
 /// The `soundset` command line: parses arguments, runs the command, returns the exit code.
 public enum SoundsetCommandLine {
     /// Runs `soundset` with `arguments` (without the program name).
+    /// - Parameter program: how the program was started (`argv[0]`): the hints name the command so
+    ///   that it works where the user is (`Invocation`).
     public static func run(
-        _ arguments: [String], console: Console = .standard, environment: [String: String] = ProcessInfo.processInfo.environment
+        _ arguments: [String], console: Console = .standard, environment: [String: String] = ProcessInfo.processInfo.environment,
+        program: String = CommandLine.arguments.first ?? "soundset"
     ) async -> Int32 {
+        let spelling = Invocation.spelling(program: program, environment: environment)
         guard let command = arguments.first else {
             console.out(Help.overview)
             return ExitCode.success
@@ -42,19 +46,21 @@ public enum SoundsetCommandLine {
             case "clips":
                 return try ClipsCommand.run(rest, console: console)
             case "build":
-                return try await BuildCommand.run(rest, console: console)
+                return try await BuildCommand.run(rest, console: console, spelling: spelling)
             case "plan":
-                return try AnnouncementCommand.run(.plan, rest, console: console)
+                return try AnnouncementCommand.run(.plan, rest, console: console, spelling: spelling)
             case "render":
-                return try AnnouncementCommand.run(.render, rest, console: console)
+                return try AnnouncementCommand.run(.render, rest, console: console, spelling: spelling)
             case "announce":
-                return try AnnounceCommand.run(rest, console: console)
+                return try AnnounceCommand.run(rest, console: console, spelling: spelling)
+            case "replay":
+                return try ReplayCommand.run(rest, console: console, spelling: spelling)
             case "check":
-                return try await CheckCommand.run(rest, console: console, environment: environment)
+                return try await CheckCommand.run(rest, console: console, environment: environment, spelling: spelling)
             case "measure":
                 return try MeasureCommand.run(rest, console: console)
             case "report":
-                return try await ReportCommand.run(rest, console: console)
+                return try await ReportCommand.run(rest, console: console, spelling: spelling)
             case "serve":
                 return try await ServeCommand.run(rest, console: console)
             default:
@@ -63,7 +69,7 @@ public enum SoundsetCommandLine {
         } catch let error as UsageError {
             console.err("soundset: \(error.message)")
             let known = Help.text(for: command) != nil && !["help", "-h", "--help"].contains(command)
-            console.err(known ? "run 'soundset \(command) --help' for usage" : "run 'soundset --help' for usage")
+            console.err(known ? "run '\(spelling.command("\(command) --help"))' for usage" : "run '\(spelling.command("--help"))' for usage")
             return ExitCode.usage
         } catch {
             console.err("soundset: \(error)")

@@ -19,8 +19,8 @@ mkdir -p "$out/stubs" "$out/bin" "$out/renamed"
 flags=(-swift-version 6 -warnings-as-errors -parse-as-library)
 
 # The runtime as the tests build it (a no-op after make test's own build).
-"$swift" build --target SoundsetRuntime -Xswiftc -warnings-as-errors >/dev/null
-bin=$("$swift" build --show-bin-path)
+"$swift" build --no-color-diagnostics --target SoundsetRuntime -Xswiftc -warnings-as-errors >/dev/null
+bin=$("$swift" build --no-color-diagnostics --show-bin-path)
 runtime_objects=("$bin"/SoundsetRuntime.build/*.o)
 
 stub() { # module name: a module and a static library

@@ -346,21 +346,23 @@ extension CheckTests {
         let (failing, _) = try await check(banner: short)
         let worst = try Amount(minorUnits: Int64(bare.firstIndex(of: bare.max()!)!))
         let smallest = try Amount(minorUnits: Int64(whole.firstIndex { Double($0) > short * 16000 }!))
-        // The advice names the amount's longest word, and a lower tempo (the set's is 1).
+        // The advice names the amount's longest word, and the tempo that fits (the set's is 1;
+        // TempoAdviceTests holds it to a build at that tempo); then which amounts lose 收款到账.
         let message = try #require(failing.problems.count == 1 ? failing.problems.first : nil)
         #expect(message.check == .budget && message.subject == "Assets/soundset.json")
         let opening = String(
-            format:
-                "the composed announcement of %@ lasts %.3f s even without its prefix, over the %g s banner, which cuts it off: record faster takes (its longest word is ",
+            format: "the composed announcement of %@ lasts %.3f s even without 收款到账, over the %g s banner, which cuts it off: record faster takes (its longest word is ",
             worst.description, Double(bare.max()!) / 16000, short)
         let closing = String(
-            format:
-                " s), set tempo below 1 (down to 0.7), set announcement.delivery to auto (a chain when the banner is too short), or lower maxAmount; the smallest amount that plays without the prefix is %@",
-            smallest.description)
+            format: ", set announcement.delivery to auto (a chain when the banner is too short), or lower maxAmount; 收款到账 is left out only where the whole announcement would outlast the %g s banner: from %@ up, and not for every amount above it",
+            short, smallest.description)
         #expect(message.message.hasPrefix(opening) && message.message.hasSuffix(closing), "\(message.message)")
-        let word = message.message.dropFirst(opening.count).dropLast(closing.count)  // "7, 0.590"
-        let named = try #require(word.split(separator: ",").first.map(String.init))
+        let advice = String(message.message.dropFirst(opening.count).dropLast(closing.count))  // "7, 0.590 s), set tempo to 0.93 or lower (…)"
+        let named = try #require(advice.split(separator: ",").first.map(String.init))
         #expect(SpeechLocale.zhCN.read(worst).contains(named))
+        #expect(
+            advice.range(of: #"^[^,]+, [0-9.]+ s\), set tempo to 0\.[0-9]{2} or lower \(the set is at 1; at 0\.[0-9]{2} the longest, [0-9.]+, lasts [0-9.]+ s\)$"#, options: .regularExpression)
+                != nil, "\(advice)")
 
         // With delivery auto the amounts too long even bare are chained: no composed sound is cut,
         // and the longest composed is the longest that fits, whole or bare.
@@ -386,5 +388,75 @@ extension CheckTests {
         #expect(json.contains(#""check":"integrity""#), "\(json)")
         #expect(try JSONDecoder().decode(CheckProblem.self, from: Data(#"{"check": "budget", "subject": "a", "message": "b"}"#.utf8)).check == .budget)
         #expect(problem.description == "[integrity] Output/Sounds/7.caf: missing")
+    }
+}
+
+/// The banner budget's tempo advice: the tempo it names fits when the set is built at it, and the
+/// next step up does not; a set built with another soundset.json is called stale first, with no
+/// advice from its figures.
+@Suite struct TempoAdviceTests {
+    /// Builds the complete pack at `tempo` with a `banner`, and checks it.
+    static func check(in folder: TemporaryDirectory, banner: Double, tempo: Double) async throws -> CheckReport {
+        let assets = folder.url.appendingPathComponent("Assets")
+        if !FileManager.default.fileExists(atPath: assets.path) { try AssetPacks.completeChinese(in: try folder.folder("Assets")) }
+        try configure(assets, banner: banner, tempo: tempo)
+        let output = folder.url.appendingPathComponent("Output")
+        _ = try await BuildPipeline.run(BuildOptions(assets: assets, assetsDisplay: "Assets", output: output, outputDisplay: "Output", jobs: 2))
+        return await Checker.run(assets: assets, assetsDisplay: "Assets", output: output, outputDisplay: "Output")
+    }
+
+    static func configure(_ assets: URL, banner: Double, tempo: Double) throws {
+        try Data(
+            #"{"sampleRate": 16000, "tempo": \#(tempo), "announcement": {"prefix": "received", "bannerSeconds": \#(banner)}, "maxAmount": "99999.99"}"#.utf8)
+            .write(to: assets.appendingPathComponent("soundset.json"))
+    }
+
+    /// The number after `prefix` in `text`.
+    static func number(after prefix: String, in text: String) -> Double? {
+        guard let range = text.range(of: prefix) else { return nil }
+        return Double(text[range.upperBound...].prefix { $0.isNumber || $0 == "." })
+    }
+
+    @Test func theAdvisedTempoFitsAndTheNextStepDoesNot() async throws {
+        let folder = try TemporaryDirectory()
+        defer { folder.remove() }
+        // At tempo 1 the longest bare amount lasts `longest` s; a banner 0.2 s shorter cuts it.
+        let failing = try await Self.check(in: folder, banner: 1, tempo: 1)
+        let problem = try #require(failing.problems.first { $0.check == .budget }?.message)
+        let longest = try #require(Self.number(after: "lasts ", in: problem))
+        let banner = ((longest - 0.2) * 100).rounded() / 100
+        // The check of that set with that banner (as a build with it would record it).
+        try Self.configure(folder.url.appendingPathComponent("Assets"), banner: banner, tempo: 1)
+        var manifest = try Manifest.load(from: folder.url.appendingPathComponent("Output/manifest.json"))
+        manifest.announcement?.bannerSeconds = banner
+        let configuration = try ConfigurationLoader.load(
+            from: folder.url.appendingPathComponent("Assets/soundset.json"), displayPath: "Assets/soundset.json")
+        manifest.configurationHash = configuration.hash
+        let advised = Checker.setCheck(manifest, configuration: configuration, assetsDisplay: "Assets", outputDisplay: "Output")
+        let advice = try #require(advised.problems.first { $0.check == .budget }?.message)
+        let tempo = try #require(Self.number(after: "set tempo to ", in: advice), "\(advice)")
+        #expect(tempo < 1 && tempo >= 0.7, "\(advice)")
+
+        // Built at that tempo, the check passes; one step up, the banner still cuts it.
+        let atAdvice = try await Self.check(in: folder, banner: banner, tempo: tempo)
+        #expect(atAdvice.ok, "\(atAdvice.problems)")
+        let stepUp = try await Self.check(in: folder, banner: banner, tempo: ((tempo + 0.01) * 100).rounded() / 100)
+        #expect(stepUp.problems.contains { $0.check == .budget }, "\(tempo) + 0.01 fits too")
+    }
+
+    @Test func aStaleSetGetsNoTempoAdvice() async throws {
+        let folder = try TemporaryDirectory()
+        defer { folder.remove() }
+        let failing = try await Self.check(in: folder, banner: 1, tempo: 1)
+        #expect(failing.problems.contains { $0.message.contains("set tempo to ") || $0.message.contains("no tempo down to 0.7 fits") })
+        // The tempo changed in soundset.json, the set not built again: stale first, no advice.
+        try Self.configure(folder.url.appendingPathComponent("Assets"), banner: 1, tempo: 0.75)
+        let stale = await Checker.run(
+            assets: folder.url.appendingPathComponent("Assets"), assetsDisplay: "Assets", output: folder.url.appendingPathComponent("Output"),
+            outputDisplay: "Output")
+        #expect(stale.problems.first == CheckProblem(.freshness, "Assets/soundset.json", "changed since the last build: run soundset build --assets Assets --output Output"))
+        let budget = try #require(stale.problems.first { $0.check == .budget }?.message)
+        #expect(!budget.contains("tempo"), "\(budget)")
+        #expect(budget.hasSuffix(": these are the figures of the set as last built, with another soundset.json: run soundset build --assets Assets --output Output, then check again"))
     }
 }

@@ -69,14 +69,22 @@ import Testing
         // The banner budget, and where the optional takes of 一 would be heard.
         #expect(html.contains("<h3>Longest composed</h3>"))
         // 100000000.00 is above the default maxAmount (99999999.99), so it is not listed.
-        #expect(html.contains("<b>1_yi2</b>, 一 before 万 and 亿 (yí): not recorded: 1 is read instead; heard in 10010.50, 10000.00, 110000.00<br/>"))
-        #expect(html.contains("<b>1_yi4</b>, 一 before 十, 百 and 千 (yì): not recorded: 1 is read instead; heard in 10010.50, 1000.00, 110.00, 1100000.00</p>"))
-        // Self-contained: no scripts, no external resources.
-        for forbidden in ["<script", "<link", "http://", "https://", "src=\"//", "@import", "url("] {
+        #expect(html.contains("<b>1_yi2</b>, 一 before 万 and 亿 (yí): not recorded: 1 is read instead; heard in 10000.00, 110000.00<br/>"))
+        #expect(html.contains("<b>1_yi4</b>, 一 before 十, 百 and 千 (yì): not recorded: 1 is read instead; heard in 1000.00, 110.00, 1100000.00</p>"))
+        // Self-contained: no external resources, and no script but the button that plays every clip in turn.
+        for forbidden in ["<link", "http://", "https://", "src=\"//", "@import", "url("] {
             #expect(!html.contains(forbidden), "\(forbidden)")
         }
+        #expect(html.components(separatedBy: "<script").count - 1 == 1)
+        #expect(html.contains(ReportPage.playEveryClip))
         #expect(html.contains("Longest announcement"))
-        #expect(html.components(separatedBy: "class=\"announcement\"").count - 1 == 3)
+        // The default samples: a few amounts up to maxAmount that together say every clip.
+        // Here one: its reading says every word up to 99999999.99, and it fits the banner with 收款到账.
+        let samples = ReportSamples.amounts(configuration: Configuration(), manifest: manifest)
+        #expect(samples == ["97862405.13"])
+        let played = try PlayedAnnouncement.of(try Amount(samples[0]), manifest: manifest)
+        #expect(Set(played.plan.tokens) == Set(manifest.clips.map(\.name)).subtracting(["hundred_million"]))
+        #expect(html.components(separatedBy: "class=\"announcement\"").count - 1 == samples.count)
         // It names the set it shows.
         #expect(Report.setID(in: data) == SoundSet(manifest: manifest, folder: URL(fileURLWithPath: "/")).id)
     }
@@ -90,17 +98,19 @@ import Testing
         let input = try await completeInput(in: folder.url)
         let html = try String(contentsOf: folder.url.appendingPathComponent("Output.report.html"), encoding: .utf8)
         let previews = matches(#"src="data:audio/wav;base64,([A-Za-z0-9+/=]+)""#, in: html).map { Data(base64Encoded: $0[0])! }
-        #expect(previews.count == input.manifest.clips.count + 3)
+        let samples = ReportSamples.amounts(configuration: input.configuration, manifest: input.manifest).count
+        #expect(samples >= 1)
+        #expect(previews.count == input.manifest.clips.count + samples)
         #expect(input.manifest.sampleRate == 16000)
         for (index, preview) in previews.enumerated() {
             let file = try SoundFile.open(bytes: preview, path: "preview \(index)")
             #expect(file.info.encodingName == "Unsigned 8 bit PCM", "\(file.info.encodingName)")
             #expect(file.info.channels == 1)
-            // The three sample announcements come first, then the clips in the page's order.
-            #expect(file.info.sampleRate == (index < 3 ? 8000 : 16000), "\(index): \(file.info.sampleRate)")
+            // The sample announcements come first, then the clips in the page's order.
+            #expect(file.info.sampleRate == (index < samples ? 8000 : 16000), "\(index): \(file.info.sampleRate)")
         }
         let order = matches(#"<article class="clip[^"]*" id="clip-(\w+)">"#, in: html).map { $0[0] }
-        for (name, preview) in zip(order, previews.dropFirst(3)) {
+        for (name, preview) in zip(order, previews.dropFirst(samples)) {
             let clip = try #require(input.manifest.clips.first { $0.name == name })
             let file = try SoundFile.open(bytes: preview, path: name)
             #expect(file.info.frames == clip.frames, "\(name): \(file.info.frames) frames for \(clip.frames)")
@@ -162,8 +172,7 @@ import Testing
         }
         #expect(card("ten", in: html)!.contains("十</p><p class=\"pinyin\">shí</p><h3><code>ten</code>"))
         // Each sample announcement written in characters, from the plan's clips (2Copy says 二).
-        #expect(html.contains("<span class=\"said\" lang=\"zh-CN\">收款到账一万零一十点五元</span>"))
-        #expect(html.contains("<span class=\"said\" lang=\"zh-CN\">收款到账二点二二元</span>"))
+        #expect(html.contains("<span class=\"said\" lang=\"zh-CN\">收款到账九千七百八十六万二千四百零五点一三元</span>"))
         // Digits, units, phrases; within a group the guide's order, not the names'.
         let groups = matches(#"<h3 class="group" data-group="(\w+)">"#, in: html).map { $0[0] }
         #expect(groups == ["digits", "units", "phrases"])
@@ -171,7 +180,7 @@ import Testing
         #expect(order == (0...9).map(String.init) + ["ten", "hundred", "thousand", "ten_thousand", "hundred_million", "point", "yuan", "received"])
         // Every player shows its length before it is played.
         let players = html.components(separatedBy: "<audio ").count - 1
-        #expect(players == manifest.clips.count + 3)
+        #expect(players == manifest.clips.count + 1)
         #expect(html.components(separatedBy: "<audio controls=\"controls\" preload=\"metadata\" ").count - 1 == players)
         #expect(!html.contains("preload=\"none\""))
     }
@@ -203,7 +212,7 @@ import Testing
         }
         // The timelines share one scale: the clips' when the longest fits, else their own, as the page says.
         let timelines = matches(#"<svg class="timeline" width="([\d.]+)" height="[\d.]+" data-seconds="([\d.]+)""#, in: html)
-        #expect(timelines.count == 3)
+        #expect(timelines.count == 1)
         let scales = timelines.map { (Double($0[0])! - 48) / Double($0[1])! }
         for scale in scales { #expect(abs(scale - scales[0]) < 0.05, "\(scales)") }
         if abs(scales[0] - pixelsPerSecond) < 0.05 {
@@ -369,5 +378,34 @@ import Testing
             .map { "\(URL(fileURLWithPath: $0.subject).deletingPathExtension().lastPathComponent): \($0.message)" }
         #expect(listed.count >= 6)
         #expect(listed == printed)
+    }
+}
+
+/// The report's samples are what the phone plays (`PlayedAnnouncement`), with the rules' one line.
+@Suite struct ReportSampleTests {
+    @Test func aSampleOverTheBannerIsPlayedWithoutThePrefixAndSaysSo() async throws {
+        let folder = try TemporaryDirectory()
+        defer { folder.remove() }
+        let assets = try folder.folder("Assets")
+        try AssetPacks.completeChinese(in: assets)
+        try Data(
+            #"{"sampleRate": 16000, "announcement": {"prefix": "received", "bannerSeconds": 2}, "report": {"amounts": ["1", "99999.99"]}}"#.utf8
+        ).write(to: assets.appendingPathComponent("soundset.json"))
+        let output = folder.url.appendingPathComponent("Output")
+        let built = try await BuildPipeline.run(
+            BuildOptions(assets: assets, assetsDisplay: "Assets", output: output, outputDisplay: "Output", jobs: 2, writeReport: true))
+        let html = try String(contentsOf: folder.url.appendingPathComponent("Output.report.html"), encoding: .utf8)
+        let short = try PlayedAnnouncement.of(try Amount("1"), manifest: built.manifest)
+        let long = try PlayedAnnouncement.of(try Amount("99999.99"), manifest: built.manifest)
+        #expect(short.note == nil && short.plan.clips.first == "received")
+        let note = try #require(long.note)
+        #expect(note.hasPrefix("played without 收款到账"), "\(note)")
+        // Written as played: 收款到账 一元, and 九万九千… without it, with the line that says why.
+        #expect(html.contains("<span class=\"said\" lang=\"zh-CN\">收款到账一元</span>"))
+        #expect(html.contains("<span class=\"said\" lang=\"zh-CN\">九万九千九百九十九点九九元</span>"))
+        #expect(html.contains("<small class=\"note\">\(ReportPage.escape(note))</small>"))
+        #expect(html.contains(String(format: "%.3f s, %d clips; preview at 8 kHz", long.plan.totalSeconds, long.plan.steps.count)))
+        // And the button that plays every clip in turn, once.
+        #expect(html.components(separatedBy: "id=\"play-every-clip\"").count - 1 == 1)
     }
 }

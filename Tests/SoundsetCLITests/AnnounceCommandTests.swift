@@ -25,7 +25,8 @@ import Testing
         #expect(made.clips == ["received", "ten", "2", "point", "5", "yuan"])
         #expect(made.start == 1000)
         let frames = made.clips.map { manifest.clip(named: $0)!.frames }.reduce(0, +)
-        #expect(abs(made.end - (1000 + Double(frames) / 8000)) < 1e-9)
+        // Printed to the millisecond.
+        #expect(made.end == ((1000 + Double(frames) / 8000) * 1000).rounded() / 1000)
         // The set is installed in G/Library/Sounds and the composed file written there.
         let sounds = folder.url.appendingPathComponent("G/Library/Sounds")
         let composed = try SoundData(parsing: Data(contentsOf: sounds.appendingPathComponent(made.sound!)), name: "composed")

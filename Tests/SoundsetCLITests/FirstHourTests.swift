@@ -418,7 +418,7 @@ import Testing
             let table = try SoundsetExecutable.run(["clips", "--locale", locale.rawValue, "--format", "markdown"]).stdout
             #expect(readme.contains(table), "README.md lacks the \(locale.rawValue) table of soundset clips --format markdown")
         }
-        for command in ["build", "plan", "render", "announce", "check", "report", "measure", "clips"] {
+        for command in ["build", "plan", "render", "announce", "replay", "check", "report", "measure", "clips"] {
             let help = try SoundsetExecutable.run([command, "--help"]).stdout
             // The synopsis: the help's lines up to the first empty one, as README.md shows them.
             let synopsis = help.split(separator: "\n", omittingEmptySubsequences: false).prefix { !$0.isEmpty }.joined(separator: "\n")

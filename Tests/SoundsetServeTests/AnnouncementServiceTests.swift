@@ -246,11 +246,11 @@ import Testing
         // The request that began before the swap composes its own set, whole, though its files are gone.
         let sound = try AnnouncementRenderer.render(amount: Amount("2.22"), options: AnnouncementOptions(), format: .caf, set: before)
         let oldPlan = try AnnouncementRenderer.plan(Amount("2.22"), options: AnnouncementOptions(), set: before)
-        #expect(try SoundData(parsing: sound, name: "old").frames == oldPlan.totalFrames)
-        #expect(oldPlan.steps.allSatisfy { $0.frames != 500 })
+        #expect(try SoundData(parsing: sound, name: "old").frames == oldPlan.frames)
+        #expect(oldPlan.plan.steps.allSatisfy { $0.frames != 500 })
         let newPlan = try AnnouncementRenderer.plan(Amount("2.22"), options: AnnouncementOptions(), set: after)
         let newSound = try AnnouncementRenderer.render(amount: Amount("2.22"), options: AnnouncementOptions(), format: .caf, set: after)
-        #expect(try SoundData(parsing: newSound, name: "new").frames == newPlan.totalFrames)
+        #expect(try SoundData(parsing: newSound, name: "new").frames == newPlan.frames)
     }
 
     @Test(arguments: [Container.caf, .wav, .aiff], [Encoding.pcm16, .ulaw, .alaw])

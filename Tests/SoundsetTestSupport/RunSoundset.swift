@@ -28,23 +28,40 @@ public enum SoundsetExecutable {
         return candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) } ?? candidates.last!
     }
 
+    /// The environment a run gets: this process's, with the built tool's folder first on the PATH
+    /// (as `make install` puts `soundset` on it, so hints say `soundset`), without the variable
+    /// soundset's Makefile sets, and with `environment` added.
+    public static func environment(adding environment: [String: String]) -> [String: String] {
+        var env = ProcessInfo.processInfo.environment
+        env["PATH"] = url.deletingLastPathComponent().path + ":" + (env["PATH"] ?? "/usr/bin:/bin")
+        env["SOUNDSET_MAKE"] = nil
+        for (key, value) in environment { env[key] = value }
+        return env
+    }
+
     /// Runs `soundset arguments…` in `directory` with `environment` added, and waits for it.
     /// - Parameter prefix: a command that runs soundset (`Unprivileged.prefix`), or none.
     public static func run(
         _ arguments: [String], in directory: URL? = nil, environment: [String: String] = [:], prefix: [String] = []
     ) throws -> RunResult {
-        let process = Process()
         if let wrapper = prefix.first {
-            process.executableURL = URL(fileURLWithPath: wrapper)
-            process.arguments = prefix.dropFirst() + [url.path] + arguments
-        } else {
-            process.executableURL = url
-            process.arguments = arguments
+            return try spawn(URL(fileURLWithPath: wrapper), prefix.dropFirst() + [url.path] + arguments, in: directory, environment: environment)
         }
+        return try spawn(url, arguments, in: directory, environment: environment)
+    }
+
+    /// Runs `command` with `/bin/sh -c` in `directory`, with `environment` added (`soundset` is the
+    /// built tool, first on the PATH), and waits for it: a command as a user types it.
+    public static func shell(_ command: String, in directory: URL? = nil, environment: [String: String] = [:]) throws -> RunResult {
+        try spawn(URL(fileURLWithPath: "/bin/sh"), ["-c", command], in: directory, environment: environment)
+    }
+
+    private static func spawn(_ executable: URL, _ arguments: [String], in directory: URL?, environment: [String: String]) throws -> RunResult {
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = arguments
         if let directory { process.currentDirectoryURL = directory }
-        var env = ProcessInfo.processInfo.environment
-        for (key, value) in environment { env[key] = value }
-        process.environment = env
+        process.environment = Self.environment(adding: environment)
         let scratch = try TemporaryDirectory("soundset-run")
         defer { scratch.remove() }
         let outURL = scratch.url.appendingPathComponent("out")
@@ -144,9 +161,7 @@ public final class RunningSoundset: @unchecked Sendable {
         process.executableURL = executable.map { URL(fileURLWithPath: $0) } ?? SoundsetExecutable.url
         process.arguments = arguments
         process.currentDirectoryURL = directory
-        var env = ProcessInfo.processInfo.environment
-        for (key, value) in environment { env[key] = value }
-        process.environment = env
+        process.environment = SoundsetExecutable.environment(adding: environment)
         process.standardOutput = try FileHandle(forWritingTo: out)
         process.standardError = try FileHandle(forWritingTo: err)
         process.standardInput = FileHandle.nullDevice

@@ -1,3 +1,5 @@
+import SoundsetRuntime
+
 /// One thing `soundset check` found wrong.
 public struct CheckProblem: Codable, Sendable, Equatable, CustomStringConvertible {
     /// Which check found a problem. Its raw value is what `check --format json` writes as `check`
@@ -43,6 +45,20 @@ public struct CheckBudget: Codable, Sendable, Equatable {
     public var maxAmount: String
     /// The longest composed sound, held against the banner.
     public var composed: ComposedBudget
+
+    /// Every key; the times printed to the millisecond (`JSONFormatting.time`).
+    public func encode(to encoder: any Encoder) throws {
+        var values = encoder.container(keyedBy: CodingKeys.self)
+        try values.encode(worstAmount, forKey: .worstAmount)
+        try values.encode(JSONFormatting.time(seconds, in: encoder), forKey: .seconds)
+        try values.encode(steps, forKey: .steps)
+        try values.encode(limitSeconds, forKey: .limitSeconds)
+        try values.encode(mostStepsAmount, forKey: .mostStepsAmount)
+        try values.encode(maxSteps, forKey: .maxSteps)
+        try values.encode(limitSteps, forKey: .limitSteps)
+        try values.encode(maxAmount, forKey: .maxAmount)
+        try values.encode(composed, forKey: .composed)
+    }
 }
 
 /// The longest composed announcement, by the announcer's rules: an announcement longer than the
@@ -58,6 +74,26 @@ public struct ComposedBudget: Codable, Sendable, Equatable {
     /// The smallest amount that loses its prefix and suffix to fit, or nil when none does (or the
     /// set has neither).
     public var prefixDroppedFrom: String?
+    /// What the prefix and suffix left out say (收款到账), when `prefixDroppedFrom` is set.
+    public var dropped: String?
+
+    public init(seconds: Double, amount: String, limitSeconds: Double, prefixDroppedFrom: String?, dropped: String? = nil) {
+        self.seconds = seconds
+        self.amount = amount
+        self.limitSeconds = limitSeconds
+        self.prefixDroppedFrom = prefixDroppedFrom
+        self.dropped = prefixDroppedFrom == nil ? nil : dropped
+    }
+
+    /// Every key; the times printed to the millisecond (`JSONFormatting.time`).
+    public func encode(to encoder: any Encoder) throws {
+        var values = encoder.container(keyedBy: CodingKeys.self)
+        try values.encode(JSONFormatting.time(seconds, in: encoder), forKey: .seconds)
+        try values.encode(amount, forKey: .amount)
+        try values.encode(limitSeconds, forKey: .limitSeconds)
+        try values.encodeIfPresent(prefixDroppedFrom, forKey: .prefixDroppedFrom)
+        try values.encodeIfPresent(dropped, forKey: .dropped)
+    }
 }
 
 /// Everything one run of `soundset check` found.

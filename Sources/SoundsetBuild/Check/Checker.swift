@@ -6,10 +6,10 @@ import SoundsetRuntime
 /// `soundset check`: reads Assets and Output, writes nothing but the shared lock it reads under
 /// (`.soundset-cache/swap-<name>`), reports every problem.
 public enum Checker {
-    /// The command that builds the set again, with the folders as the user named them: what every
-    /// hint of the check says to run (an app's CI has no `make sounds`).
-    public static func rebuildCommand(assetsDisplay: String, outputDisplay: String) -> String {
-        "soundset build --assets \(shellWord(assetsDisplay)) --output \(shellWord(outputDisplay))"
+    /// The command that builds the set again, with the folders as the user named them, spelled as
+    /// the user runs soundset (`CommandSpelling`): what every hint of the check says to run.
+    public static func rebuildCommand(assetsDisplay: String, outputDisplay: String, spelling: CommandSpelling = .installed) -> String {
+        spelling.build(assets: assetsDisplay, output: outputDisplay)
     }
 
     /// `text` as one word for a POSIX shell: as it is when plain, else in single quotes.
@@ -21,15 +21,17 @@ public enum Checker {
     /// Runs every check.
     /// - Parameters:
     ///   - assetsDisplay, outputDisplay: how the folders are named in problems (as the user gave them).
+    ///   - spelling: how the hints name the commands to run.
     /// The check reads the set while no build swaps a new one in, so it never reports a mix of two.
-    public static func run(assets: URL, assetsDisplay: String, output: URL, outputDisplay: String) async -> CheckReport {
+    public static func run(assets: URL, assetsDisplay: String, output: URL, outputDisplay: String, spelling: CommandSpelling = .installed) async -> CheckReport {
         do {
             return try await OutputFolder.reading(output) {
-                var report = checkHoldingSwapLock(assets: assets, assetsDisplay: assetsDisplay, output: output, outputDisplay: outputDisplay)
+                var report = checkHoldingSwapLock(assets: assets, assetsDisplay: assetsDisplay, output: output, outputDisplay: outputDisplay, spelling: spelling)
                 // Every value of the manifest, held to what the recordings and settings give: once the
                 // set is otherwise fresh and whole (else what is stale is the thing to say).
                 if !report.problems.contains(where: { [.integrity, .freshness, .configuration].contains($0.check) }) {
-                    let derived = await derivation(assets: assets, assetsDisplay: assetsDisplay, output: output, outputDisplay: outputDisplay)
+                    let derived = await derivation(
+                        assets: assets, assetsDisplay: assetsDisplay, output: output, outputDisplay: outputDisplay, spelling: spelling)
                     report.problems += derived
                     report.ok = report.ok && derived.isEmpty
                 }
@@ -42,13 +44,15 @@ public enum Checker {
     }
 
     /// The check without the swap lock: for a caller that holds it, or a folder nobody else sees.
-    static func runUnlocked(assets: URL, assetsDisplay: String, output: URL, outputDisplay: String) -> CheckReport {
-        checkHoldingSwapLock(assets: assets, assetsDisplay: assetsDisplay, output: output, outputDisplay: outputDisplay)
+    static func runUnlocked(assets: URL, assetsDisplay: String, output: URL, outputDisplay: String, spelling: CommandSpelling = .installed) -> CheckReport {
+        checkHoldingSwapLock(assets: assets, assetsDisplay: assetsDisplay, output: output, outputDisplay: outputDisplay, spelling: spelling)
     }
 
-    private static func checkHoldingSwapLock(assets: URL, assetsDisplay: String, output: URL, outputDisplay: String) -> CheckReport {
+    private static func checkHoldingSwapLock(
+        assets: URL, assetsDisplay: String, output: URL, outputDisplay: String, spelling: CommandSpelling
+    ) -> CheckReport {
         var problems: [CheckProblem] = []
-        let rebuild = rebuildCommand(assetsDisplay: assetsDisplay, outputDisplay: outputDisplay)
+        let rebuild = rebuildCommand(assetsDisplay: assetsDisplay, outputDisplay: outputDisplay, spelling: spelling)
         let configPath = "\(assetsDisplay)/\(ConfigurationLoader.fileName)"
         var configuration = Configuration()
         var configurationValid = true
@@ -87,7 +91,8 @@ public enum Checker {
             manifest, assets: assets, assetsDisplay: assetsDisplay, configuration: configurationValid ? configuration : nil,
             configPath: configPath, manifestPath: manifestPath, rebuild: rebuild)
         let set = setCheck(
-            manifest, configuration: configurationValid ? configuration : nil, assetsDisplay: assetsDisplay, outputDisplay: outputDisplay)
+            manifest, configuration: configurationValid ? configuration : nil, assetsDisplay: assetsDisplay, outputDisplay: outputDisplay,
+            spelling: spelling)
         problems += set.problems
         return CheckReport(ok: problems.isEmpty, problems: problems, budget: set.budget, clips: manifest.clips.count)
     }
@@ -97,8 +102,10 @@ public enum Checker {
     /// read only: a set the memo knows is derived without finishing a clip; a set it does not know
     /// is prepared and finished again, in memory). One problem per value, naming its key, both
     /// values and the fix.
-    static func derivation(assets: URL, assetsDisplay: String, output: URL, outputDisplay: String) async -> [CheckProblem] {
-        let rebuild = rebuildCommand(assetsDisplay: assetsDisplay, outputDisplay: outputDisplay)
+    static func derivation(
+        assets: URL, assetsDisplay: String, output: URL, outputDisplay: String, spelling: CommandSpelling = .installed
+    ) async -> [CheckProblem] {
+        let rebuild = rebuildCommand(assetsDisplay: assetsDisplay, outputDisplay: outputDisplay, spelling: spelling)
         let manifestPath = "\(outputDisplay)/\(SoundSetLayout.manifestName)"
         let jobs = max(1, ProcessInfo.processInfo.activeProcessorCount)
         let resolved = (try? OutputFolder.resolve(output, display: outputDisplay)) ?? output.standardizedFileURL
@@ -134,21 +141,24 @@ public enum Checker {
     /// on the set it staged (for its warnings and the report), whose files it has just verified.
     /// - Parameter configuration: nil when it could not be read: the limits and the budgets are
     ///   then left out, so that its problems are said, not what its defaults would find.
-    public static func setCheck(_ manifest: Manifest, configuration: Configuration?, assetsDisplay: String, outputDisplay: String) -> CheckReport {
-        let rebuild = rebuildCommand(assetsDisplay: assetsDisplay, outputDisplay: outputDisplay)
+    public static func setCheck(
+        _ manifest: Manifest, configuration: Configuration?, assetsDisplay: String, outputDisplay: String, spelling: CommandSpelling = .installed
+    ) -> CheckReport {
+        let rebuild = rebuildCommand(assetsDisplay: assetsDisplay, outputDisplay: outputDisplay, spelling: spelling)
         let configPath = "\(assetsDisplay)/\(ConfigurationLoader.fileName)"
         let manifestPath = "\(outputDisplay)/\(SoundSetLayout.manifestName)"
         var problems: [CheckProblem] = []
         if let configuration {
             problems += durations(
-                manifest, configuration: configuration, soundsDisplay: "\(outputDisplay)/\(SoundSetLayout.soundsName)", configPath: configPath)
+                manifest, configuration: configuration, soundsDisplay: "\(outputDisplay)/\(SoundSetLayout.soundsName)", configPath: configPath,
+                spelling: spelling)
         }
         problems += format(manifest, manifestPath: manifestPath, rebuild: rebuild)
-        let missing = completeness(manifest, manifestPath: manifestPath, assetsDisplay: assetsDisplay, rebuild: rebuild)
+        let missing = completeness(manifest, manifestPath: manifestPath, assetsDisplay: assetsDisplay, rebuild: rebuild, spelling: spelling)
         problems += missing
         var budget: CheckBudget?
         if missing.isEmpty, let configuration {
-            let result = worstCase(manifest, locale: manifest.locale, configuration: configuration)
+            let result = worstCase(manifest, locale: manifest.locale, configuration: configuration, rebuild: rebuild)
             budget = result.budget
             problems += result.problems.map { CheckProblem(.budget, configPath, $0) }
         }
@@ -327,14 +337,16 @@ public enum Checker {
         }
     }
 
-    static func durations(_ manifest: Manifest, configuration: Configuration, soundsDisplay: String, configPath: String) -> [CheckProblem] {
+    static func durations(
+        _ manifest: Manifest, configuration: Configuration, soundsDisplay: String, configPath: String, spelling: CommandSpelling = .installed
+    ) -> [CheckProblem] {
         var problems: [CheckProblem] = []
         // A pattern that names no clip holds nothing: most likely a typo, and the limit meant is not applied.
         for pattern in (configuration.limits.maxSeconds ?? [:]).keys.sorted() where !manifest.clips.contains(where: { ClipPattern.matches(pattern, $0.name) }) {
             problems.append(
                 CheckProblem(
                     .durations, configPath,
-                    "limits.maxSeconds: '\(ClipName.printable(pattern))' matches no clip of the set: correct it (soundset clips lists the names)"))
+                    "limits.maxSeconds: '\(ClipName.printable(pattern))' matches no clip of the set: correct it (\(spelling.command("clips")) lists the names)"))
         }
         for clip in manifest.clips {
             let path = "\(soundsDisplay)/\(ClipName.printable(clip.file))"
@@ -372,12 +384,12 @@ public enum Checker {
     }
 
     /// How to record `missing`: the files to make, named when they are few.
-    static func recordHint(_ missing: [String], assetsDisplay: String) -> String {
+    static func recordHint(_ missing: [String], assetsDisplay: String, spelling: CommandSpelling = .installed) -> String {
         let files = missing.map { "\(assetsDisplay)/\(ClipName.printable($0)).wav" }
         switch files.count {
         case 1: return "record it as \(files[0])"
         case 2...3: return "record them as \(files.dropLast().joined(separator: ", ")) and \(files.last!)"
-        default: return "record each as \(assetsDisplay)/<clip>.wav (e.g. \(files[0]); soundset clips says what each is)"
+        default: return "record each as \(assetsDisplay)/<clip>.wav (e.g. \(files[0]); \(spelling.command("clips")) says what each is)"
         }
     }
 
@@ -393,7 +405,9 @@ public enum Checker {
         return hints.isEmpty ? "" : "; " + hints.joined(separator: "; ")
     }
 
-    static func completeness(_ manifest: Manifest, manifestPath: String, assetsDisplay: String, rebuild: String) -> [CheckProblem] {
+    static func completeness(
+        _ manifest: Manifest, manifestPath: String, assetsDisplay: String, rebuild: String, spelling: CommandSpelling = .installed
+    ) -> [CheckProblem] {
         let locale = manifest.locale
         let reading = manifest.reading ?? ReadingOptions()
         let announcement = manifest.announcement ?? AnnouncementSettings()
@@ -409,7 +423,7 @@ public enum Checker {
             problems.append(
                 CheckProblem(
                     .completeness, manifestPath,
-                    "the \(locale.rawValue) reading needs clips the set lacks: \(missing.joined(separator: ", ")) (\(recordHint(missing, assetsDisplay: assetsDisplay)) and run \(rebuild))"
+                    "the \(locale.rawValue) reading needs clips the set lacks: \(missing.joined(separator: ", ")) (\(recordHint(missing, assetsDisplay: assetsDisplay, spelling: spelling)) and run \(rebuild))"
                         + nearMisses(missing, in: manifest, assetsDisplay: assetsDisplay)
                 ))
         }
@@ -426,7 +440,11 @@ public enum Checker {
         return problems
     }
 
-    static func worstCase(_ manifest: Manifest, locale: SpeechLocale, configuration: Configuration) -> (budget: CheckBudget, problems: [String]) {
+    /// - Parameter rebuild: the command that builds the set again, for advice the set's own figures
+    ///   cannot give while it is stale.
+    static func worstCase(_ manifest: Manifest, locale: SpeechLocale, configuration: Configuration, rebuild: String = "soundset build")
+        -> (budget: CheckBudget, problems: [String])
+    {
         let announcement = manifest.announcement ?? AnnouncementSettings()
         let timings = Dictionary(manifest.clips.map { ($0.name, ClipTiming($0, join: announcement.join)) }, uniquingKeysWith: { a, _ in a })
         let rate = Double(max(1, manifest.sampleRate))
@@ -460,7 +478,7 @@ public enum Checker {
             ComposedSearch(
                 maximum: maximum, locale: locale, reading: manifest.reading ?? ReadingOptions(), variants: variants, announcement: announcement,
                 timings: timings, gapFrames: gapFrames, whole: chainTimings == timings ? chain : longest(.duration, in: timings), rate: manifest.sampleRate,
-                tempo: configuration.tempo))
+                tempo: configuration.hash == manifest.configurationHash ? configuration.tempo : nil, rebuild: rebuild))
         if let composedProblem { problems.append(composedProblem) }
         let budget = CheckBudget(
             worstAmount: chain.amount.description, seconds: seconds, steps: chain.steps,
@@ -481,8 +499,11 @@ public enum Checker {
         /// The longest announcement with its prefix and suffix.
         let whole: WorstCase
         let rate: Int
-        /// The tempo the set was built at, for the advice.
-        let tempo: Double
+        /// The tempo the set was built at, for the advice; nil when the set was built with another
+        /// `soundset.json` than the one read (then its figures say nothing of the tempo written).
+        let tempo: Double?
+        /// The command that builds the set again.
+        var rebuild = "soundset build"
 
         var phrases: Bool { announcement.prefix != nil || announcement.suffix != nil }
 
@@ -499,12 +520,57 @@ public enum Checker {
                 suffix: bare ? nil : announcement.suffix, timings: timings, gapFrames: gapFrames)
         }
 
+        /// The highest tempo, in steps of 0.01 from the lowest the build accepts up to below the set's
+        /// own, at which the longest bare announcement lasts at most `room` frames, with that
+        /// announcement; nil when none does (or the set is at the lowest already).
+        ///
+        /// A tempo shortens every clip whole, its pads included (the build stretches the trimmed
+        /// take), so at `tempo` each clip's frames, lead and tail are the set's times
+        /// `tempo / self.tempo`; the gaps between words stay. The lengths only grow with the tempo,
+        /// so the highest that fits is found by halving the steps.
+        func fittingTempo(room: Int) -> (tempo: Double, worst: WorstCase)? {
+            guard let built = tempo else { return nil }
+            let lowest = Int((TimeStretcher.tempos.lowerBound * 100).rounded())
+            let highest = Int((built * 100).rounded(.up)) - 1
+            guard highest >= lowest else { return nil }
+            let worst = { (step: Int) in longestBare(atTempo: Double(step) / 100, builtAt: built) }
+            var best: (tempo: Double, worst: WorstCase)?
+            var (low, high) = (lowest, highest)
+            while low <= high {
+                let middle = (low + high) / 2
+                let found = worst(middle)
+                if found.frames <= room {
+                    best = (Double(middle) / 100, found)
+                    low = middle + 1
+                } else {
+                    high = middle - 1
+                }
+            }
+            return best
+        }
+
+        /// The longest bare announcement had the set been built at `tempo` instead of `builtAt`.
+        func longestBare(atTempo tempo: Double, builtAt built: Double) -> WorstCase {
+            let ratio = tempo / built
+            let scale = { (frames: Int) in Int((Double(frames) * ratio).rounded()) }
+            let scaled = timings.mapValues { ClipTiming(frames: scale($0.frames), lead: scale($0.lead), tail: scale($0.tail)) }
+            return LongestAnnouncement.search(
+                upTo: maximum, locale: locale, reading: reading, variants: variants, timings: scaled, gapFrames: gapFrames, objective: .duration)
+        }
+
         /// The smallest amount longer than `frames` whole.
         func firstLonger(than frames: Int) -> Amount? {
             LongestAnnouncement.firstLonger(
                 than: frames, upTo: maximum, locale: locale, reading: reading, variants: variants, prefix: announcement.prefix,
                 suffix: announcement.suffix, timings: timings, gapFrames: gapFrames)
         }
+    }
+
+    /// Which amounts lose the prefix and suffix, in words a designer reads once.
+    public static func droppedWords(_ smallest: CustomStringConvertible, said: String, banner: Double) -> String {
+        String(
+            format: "%@ is left out only where the whole announcement would outlast the %g s banner: from %@ up, and not for every amount above it",
+            said, banner, smallest.description)
     }
 
     /// The banner budget, by the announcer's rules (`AnnouncementRules`): an announcement that fits
@@ -530,23 +596,36 @@ public enum Checker {
             .compactMap { $0 }
         candidates.sort { ($0.frames, -$0.amount.minorUnits) > ($1.frames, -$1.amount.minorUnits) }
         let dropped = search.phrases ? search.firstLonger(than: room) : nil
+        let said = ClipGuide.of(search.locale).saying([announcement.prefix, announcement.suffix].compactMap { $0 })
         let longest = candidates.first
         let budget = ComposedBudget(
             seconds: longest.map(seconds) ?? 0, amount: longest?.amount.description ?? "none", limitSeconds: banner,
-            prefixDroppedFrom: dropped?.description)
+            prefixDroppedFrom: dropped?.description, dropped: said)
         guard cut else { return (budget, nil) }
-        let names = [announcement.prefix.map { _ in "prefix" }, announcement.suffix.map { _ in "suffix" }].compactMap { $0 }.joined(separator: " and ")
         var problem = String(
             format: "the composed announcement of %@ lasts %.3f s%@, over the %g s banner, which cuts it off",
-            bare.amount.description, seconds(bare), search.phrases ? " even without its \(names)" : "", banner)
-        // The advice names the word that weighs most in that amount, and a tempo only when it can go lower.
+            bare.amount.description, seconds(bare), search.phrases ? " even without \(said)" : "", banner)
+        guard let tempo = search.tempo else {
+            // Figures of a set built with another soundset.json: no advice from them.
+            return (budget, problem + ": these are the figures of the set as last built, with another soundset.json: run \(search.rebuild), then check again")
+        }
+        // The advice names the word that weighs most in that amount, and the tempo that fits.
         let words = search.locale.read(bare.amount, options: search.reading, variants: search.variants)
         let heaviest = words.max { (search.timings[$0]?.frames ?? 0, $1) < (search.timings[$1]?.frames ?? 0, $0) }
-        let takes =
-            heaviest.flatMap { name in search.timings[name].map { String(format: " (its longest word is %@, %.3f s)", name, Double($0.frames) / rate) } } ?? ""
-        let tempo = search.tempo > 0.7 ? String(format: "set tempo below %g (down to 0.7), ", search.tempo) : ""
-        problem += ": record faster takes\(takes), \(tempo)set announcement.delivery to auto (a chain when the banner is too short), or lower maxAmount"
-        if let dropped { problem += "; the smallest amount that plays without the \(names) is \(dropped)" }
+        let takes = heaviest.flatMap { name in search.timings[name].map { String(format: " (its longest word is %@, %.3f s)", name, Double($0.frames) / rate) } } ?? ""
+        var tempoAdvice = ""
+        if let fit = search.fittingTempo(room: room) {
+            tempoAdvice = String(
+                format: "set tempo to %.2f or lower (the set is at %g; at %.2f the longest, %@, lasts %.3f s), ", fit.tempo, tempo, fit.tempo,
+                fit.worst.amount.description, seconds(fit.worst))
+        } else if tempo > TimeStretcher.tempos.lowerBound {
+            let lowest = TimeStretcher.tempos.lowerBound
+            problem += String(
+                format: "; no tempo down to %g fits (the set is at %g; at %g it would last %.3f s)", lowest, tempo, lowest,
+                seconds(search.longestBare(atTempo: lowest, builtAt: tempo)))
+        }
+        problem += ": record faster takes\(takes), \(tempoAdvice)set announcement.delivery to auto (a chain when the banner is too short), or lower maxAmount"
+        if let dropped { problem += "; \(droppedWords(dropped, said: said, banner: banner))" }
         return (budget, problem)
     }
 }

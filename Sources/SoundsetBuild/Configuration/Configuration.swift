@@ -38,8 +38,9 @@ public struct Configuration: Sendable, Equatable, Codable {
 
     /// Settings of the HTML report.
     public struct ReportSettings: Sendable, Equatable, Codable {
-        /// Amounts composed and played as sample announcements.
-        public var amounts = ["2.22", "10010.5", "99999999.99"]
+        /// Amounts composed and played as sample announcements; nil for a few up to `maxAmount`
+        /// that together use every clip (`SampleAmounts`).
+        public var amounts: [String]?
         public init() {}
     }
 

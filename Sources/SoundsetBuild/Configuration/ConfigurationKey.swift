@@ -44,7 +44,7 @@ struct ConfigurationKey: Sendable {
         /// An amount (a string, or a number read from its decimal form), as minor units.
         case amount(Field<Int64>)
         /// An array of at most `maxCount` amount strings.
-        case amounts(maxCount: Int, Field<[String]>)
+        case amounts(maxCount: Int, Field<[String]?>)
         /// An object from clip-name patterns (`*`, `?`) to a number in `range`, in `unit`.
         case patternMap(ClosedRange<Double>, unit: String, Field<[String: Double]?>)
 
@@ -116,7 +116,8 @@ struct ConfigurationKey: Sendable {
         case .amount(let field):
             let units = field.get(defaults)
             return code("\"\((try? Amount(minorUnits: units))?.description ?? String(units))\"")
-        case .amounts(_, let field): return code("[" + field.get(defaults).map { "\"\($0)\"" }.joined(separator: ", ") + "]")
+        case .amounts(_, let field):
+            return field.get(defaults).map { code("[" + $0.map { "\"\($0)\"" }.joined(separator: ", ") + "]") } ?? unsetDefault ?? "none"
         case .patternMap(_, _, let field):
             guard let patterns = field.get(defaults) else { return unsetDefault ?? "none" }
             return code("{" + patterns.sorted { $0.key < $1.key }.map { "\"\($0.key)\": \(Self.format($0.value))" }.joined(separator: ", ") + "}")

@@ -69,7 +69,9 @@ extension ConfigurationKey {
             ConfigurationKey(
                 "maxAnnouncementSeconds", .number(0.1...29.99, unit: "s", Field(\.maxAnnouncementSeconds)), .check,
                 "budget for the longest announcement"),
-            ConfigurationKey("report.amounts", .amounts(maxCount: 20, Field(\.report.amounts)), .report, "sample announcements in the HTML report"),
+            ConfigurationKey(
+                "report.amounts", .amounts(maxCount: 20, Field(\.report.amounts)), .report, "sample announcements in the HTML report",
+                unsetDefault: "a few amounts up to `maxAmount` that together use every clip"),
         ]
 
     /// `announcement`, in the runtime's order (`AnnouncementSettings.keys`): the numeric keys, their

@@ -62,7 +62,7 @@ extension ConfigurationKey {
         case .clipName(let field): return field.get(configuration).map(quoted) ?? "null"
         case .clipNames(let field): return field.get(configuration).map { "[" + $0.sorted().map(quoted).joined(separator: ",") + "]" } ?? "null"
         case .amount(let field): return String(field.get(configuration))
-        case .amounts(_, let field): return "[" + field.get(configuration).map(quoted).joined(separator: ",") + "]"
+        case .amounts(_, let field): return field.get(configuration).map { "[" + $0.map(quoted).joined(separator: ",") + "]" } ?? "null"
         case .patternMap(_, _, let field):
             guard let patterns = field.get(configuration) else { return "null" }
             return "{" + patterns.sorted { $0.key < $1.key }.map { "\(quoted($0.key)):\(Self.format($0.value))" }.joined(separator: ",") + "}"

@@ -51,12 +51,14 @@ struct ClipReport: Sendable {
     var warnings: [String] { notes.map(\.message) }
 }
 
-/// A sample announcement composed with the runtime, and its preview.
+/// A sample announcement as the phone plays it (`PlayedAnnouncement`), and its preview.
 struct AnnouncementSample: Sendable {
     var plan: AnnouncementPlan
     /// A preview WAV (`Preview`), in base64.
     var preview: String
     var previewRate: Int
+    /// How what plays differs from the whole announcement, in one line, or nil.
+    var note: String?
 }
 
 /// The report's content, made from a `ReportInput`.
@@ -104,7 +106,8 @@ struct ReportData: Sendable {
             do {
                 let sample = try ReportSamples.compose(amount, manifest: manifest, sounds: input.sounds)
                 let preview = Preview.wav(sample.samples, rate: manifest.sampleRate, toward: Preview.announcementRate)
-                announcements.append(AnnouncementSample(plan: sample.plan, preview: preview.bytes.base64EncodedString(), previewRate: preview.rate))
+                announcements.append(
+                    AnnouncementSample(plan: sample.plan, preview: preview.bytes.base64EncodedString(), previewRate: preview.rate, note: sample.note))
             } catch {
                 problems.append("\(amount): \(error)")
             }

@@ -54,7 +54,10 @@ enum ReportPage {
                 "Longest announcement", String(format: "%.2f s", budget.seconds),
                 "\(escape(budget.worstAmount)) in \(budget.steps) steps (budget \(fmt(budget.limitSeconds)) s, up to \(escape(budget.maxAmount)))")
             let composed = budget.composed
-            let dropped = composed.prefixDroppedFrom.map { "; from \(escape($0)) (the smallest such amount) without the prefix" } ?? ""
+            let dropped =
+                composed.prefixDroppedFrom.map {
+                    "; " + escape(Checker.droppedWords($0, said: composed.dropped ?? "the prefix", banner: composed.limitSeconds))
+                } ?? ""
             page += card(
                 "Longest composed", String(format: "%.2f s", composed.seconds),
                 "\(escape(composed.amount)), against the \(fmt(composed.limitSeconds)) s banner\(dropped)", alert: composed.seconds > composed.limitSeconds)
@@ -86,7 +89,7 @@ enum ReportPage {
         page += "<section><h2>Loudness: each recording against the set level</h2>\n" + loudnessChart(data, words: words) + "</section>\n"
         page += announcementsSection(data, words: words, clipScale: clipScale)
 
-        page += "<section><h2>Clips</h2>\n<p class=\"legend\">Every waveform is drawn to one time scale, \(clipScale.text), so a clip's width is its length. "
+        page += "<section><h2>Clips</h2>\n" + playEveryClip + "<p class=\"legend\">Every waveform is drawn to one time scale, \(clipScale.text), so a clip's width is its length. "
         page += "Top: the recording, grey where room tone was cut, yellow where the trimmer found speech; below: the clip as built. "
         page += "The players play previews (\(previewWords(data))); the clips themselves are the set's files. \(clipScale.bar)</p>\n"
         let reasons = changes?.reasons
@@ -247,6 +250,7 @@ enum ReportPage {
                 "<div class=\"announcement\"><h3>\(escape(plan.amount)) <span class=\"said\" lang=\"\(lang)\">\(escape(words.written(plan.clips)))</span> "
             section +=
                 "<small>\(String(format: "%.3f s, %d clips; preview at %g kHz", plan.totalSeconds, plan.steps.count, (Double(sample.previewRate) / 100).rounded() / 10))</small>"
+            if let note = sample.note { section += " <small class=\"note\">\(escape(note))</small>" }
             if above { section += " <small class=\"alert\">above maxAmount \(escape(maximum.description)): the check does not budget it</small>" }
             section += "</h3>\n" + timeline(plan, schedule: schedule, words: words, scale: scale)
             section += "<audio controls=\"controls\" preload=\"metadata\" src=\"data:audio/wav;base64,\(sample.preview)\"></audio></div>\n"
@@ -355,6 +359,15 @@ enum ReportPage {
         }
         return svg + legend + "</p>\n"
     }
+
+    /// A button that plays every clip's player in turn, in the page's order, each scrolled into
+    /// view; pressed again, it stops. (No `<` or `&` in the script: the page stays well-formed XML.)
+    static let playEveryClip =
+        "<p><button type=\"button\" id=\"play-every-clip\">Play every clip in turn</button></p>\n<script>"
+        + "(function(){var b=document.getElementById('play-every-clip'),run=0;b.onclick=function(){var list=document.querySelectorAll('.clip audio'),i=0,me=++run;"
+        + "for(var a of list)a.pause();if(b.dataset.playing){delete b.dataset.playing;b.textContent='Play every clip in turn';return}"
+        + "b.dataset.playing='1';b.textContent='Stop';function next(){if(me!=run)return;if(i==list.length){delete b.dataset.playing;b.textContent='Play every clip in turn';return}"
+        + "var a=list[i++];a.currentTime=0;a.onended=next;a.scrollIntoView({block:'nearest'});a.play()}next()}})();</script>\n"
 
     /// Escapes text for HTML (and XML) content and attributes.
     static func escape(_ text: String) -> String {

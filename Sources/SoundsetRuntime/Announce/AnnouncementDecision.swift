@@ -31,6 +31,13 @@ public struct AnnouncementDecision: Codable, Sendable, Equatable {
         public var sound: String
         /// When it fires, on the announcer's clock (seconds).
         public var at: Double
+
+        public func encode(to encoder: any Encoder) throws {
+            var values = encoder.container(keyedBy: CodingKeys.self)
+            try values.encode(identifier, forKey: .identifier)
+            try values.encode(sound, forKey: .sound)
+            try values.encode(JSONFormatting.time(at, in: encoder), forKey: .at)
+        }
     }
 
     /// The transaction id, or a generated one when the push carried none.
@@ -66,21 +73,45 @@ public struct AnnouncementDecision: Codable, Sendable, Equatable {
         case id, key, outcome, delivery, sound, systemSound, start, end, wait, notifications, clips, reason
     }
 
-    /// Writes every key, `sound` and `reason` as null when absent, so a reader sees the same keys
-    /// in every decision.
+    /// The push's transaction id, or nil when it carried none (`id` is then the generated key).
+    public var transactionID: String? { id == key ? nil : id }
+
+    /// Writes every key, `id`, `sound` and `reason` as null when absent (`id` is the push's
+    /// transaction id), so a reader sees the same keys in every decision; times printed to the
+    /// millisecond.
     public func encode(to encoder: any Encoder) throws {
         var values = encoder.container(keyedBy: CodingKeys.self)
-        try values.encode(id, forKey: .id)
+        try values.encode(transactionID, forKey: .id)
         try values.encode(key, forKey: .key)
         try values.encode(outcome, forKey: .outcome)
         try values.encode(delivery, forKey: .delivery)
         try values.encode(sound, forKey: .sound)
         try values.encode(systemSound, forKey: .systemSound)
-        try values.encode(start, forKey: .start)
-        try values.encode(end, forKey: .end)
-        try values.encode(wait, forKey: .wait)
+        try values.encode(JSONFormatting.time(start, in: encoder), forKey: .start)
+        try values.encode(JSONFormatting.time(end, in: encoder), forKey: .end)
+        try values.encode(JSONFormatting.time(wait, in: encoder), forKey: .wait)
         try values.encode(notifications, forKey: .notifications)
         try values.encode(clips, forKey: .clips)
         try values.encode(reason, forKey: .reason)
+    }
+}
+
+// In an extension, so the memberwise initializer stays.
+extension AnnouncementDecision {
+    /// Reads what `encode` writes: a null `id` is the key's (the push carried no transaction id).
+    public init(from decoder: any Decoder) throws {
+        let values = try decoder.container(keyedBy: CodingKeys.self)
+        key = try values.decode(String.self, forKey: .key)
+        id = try values.decodeIfPresent(String.self, forKey: .id) ?? key
+        outcome = try values.decode(Outcome.self, forKey: .outcome)
+        delivery = try values.decode(Delivery.self, forKey: .delivery)
+        sound = try values.decodeIfPresent(String.self, forKey: .sound)
+        systemSound = try values.decode(Bool.self, forKey: .systemSound)
+        start = try values.decode(Double.self, forKey: .start)
+        end = try values.decode(Double.self, forKey: .end)
+        wait = try values.decode(Double.self, forKey: .wait)
+        notifications = try values.decode([Notification].self, forKey: .notifications)
+        clips = try values.decode([String].self, forKey: .clips)
+        reason = try values.decodeIfPresent(String.self, forKey: .reason)
     }
 }

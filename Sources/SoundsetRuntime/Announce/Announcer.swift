@@ -268,16 +268,12 @@ public struct Announcer: Sendable {
         case .failure(let failure)?: return failing(failure.reason)
         case nil: return failing("the announcement was not planned")
         }
-        let rules = AnnouncementRules(settings: settings)
-        let delivery: AnnouncementDecision.Delivery
-        let plan: AnnouncementPlan
-        let outcome: AnnouncementDecision.Outcome
-        let reason: String?
-        switch rules.choose(chosen, pending: queue.pendingNotifications(at: now)) {
-        case .refuse(let why): return failing(Reason(why))
-        case .composed(let made, let result, let why): (delivery, plan, outcome, reason) = (.composed, made, result, why)
-        case .chain(let made, let why): (delivery, plan, outcome, reason) = (.chain, made, .announced, why)
+        // The banner, delivery and pending rules: the one rule every preview shows (`PlayedAnnouncement`).
+        let played: PlayedAnnouncement
+        do { played = try PlayedAnnouncement.choosing(chosen, settings: settings, pending: queue.pendingNotifications(at: now)) } catch {
+            return failing(Reason(error.description))
         }
+        let (delivery, plan, outcome, reason) = (played.delivery, played.plan, played.outcome, played.reason)
 
         let startTime = start(in: queue, at: now)
         guard startTime - now <= settings.maxWaitSeconds else {
@@ -294,7 +290,7 @@ public struct Announcer: Sendable {
         let seconds: Double
         let work: Decided.Work
         if delivery == .composed {
-            let leadIn = rules.leadInFrames(rate: plan.sampleRate)
+            let leadIn = played.leadInFrames
             let name = GroupFolder.composedName(key, container: set.manifest.container)
             seconds = Double(leadIn + plan.totalFrames) / Double(plan.sampleRate)
             entry.file = name
@@ -412,30 +408,28 @@ public struct Announcer: Sendable {
         var reason: Reason
     }
 
-    /// The announcement with its prefix and suffix, and without.
+    /// The announcement with its prefix and suffix, and without, as `PlayedAnnouncement` plans it.
     private func makePlans(_ input: AnnouncementRequest.AmountInput, _ installed: InstalledSet) throws(PlanningFailure) -> AnnouncementRules.Plans {
-        let amount: Amount
+        let amount = try readAmount(input)
+        do { return try PlayedAnnouncement.plans(amount, manifest: installed.manifest, settings: settings) } catch {
+            throw PlanningFailure(reason: Reason(error.description))
+        }
+    }
+
+    /// The amount the push carries, read exactly.
+    private func readAmount(_ input: AnnouncementRequest.AmountInput) throws(PlanningFailure) -> Amount {
         switch input {
         case .text(let text):
-            do { amount = try Amount(text) } catch {
+            do { return try Amount(text) } catch {
                 throw PlanningFailure(
                     reason: "the amount '\(amount: ClipNameRules.printable(text))' is refused: \(error.explaining(text), masked: error.description)")
             }
         case .minorUnits(let units):
-            do { amount = try Amount(minorUnits: units) } catch {
+            do { return try Amount(minorUnits: units) } catch {
                 throw PlanningFailure(reason: "the amount \(amount: "\(units)") minor units is refused: \(error)")
             }
         case .missing(let reason):
             throw PlanningFailure(reason: Reason(reason))
-        }
-        var bare = settings
-        bare.prefix = nil
-        bare.suffix = nil
-        let planner = Planner(manifest: installed.manifest)
-        do {
-            return AnnouncementRules.Plans(full: try planner.plan(amount, announcement: settings), bare: try planner.plan(amount, announcement: bare))
-        } catch {
-            throw PlanningFailure(reason: Reason(error.description))
         }
     }
 }

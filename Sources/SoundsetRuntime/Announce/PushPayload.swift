@@ -42,13 +42,20 @@ public enum PushPayload {
     /// `JSONSerialization`, as the extension's `userInfo` is, then as `request(from:arrival:)`.
     /// - Throws: `JSONError` when `data` is not a JSON object, or is larger than `maxJSONBytes`.
     public static func request(fromJSON data: Data, arrival: Double? = nil) throws(JSONError) -> AnnouncementRequest {
+        request(from: try userInfo(fromJSON: data), arrival: arrival)
+    }
+
+    /// The `userInfo` iOS hands the extension for a push whose JSON is `data` (`JSONSerialization`:
+    /// `true` is the number 1, `12345.0` the number 12345).
+    /// - Throws: `JSONError` when `data` is not a JSON object, or is larger than `maxJSONBytes`.
+    public static func userInfo(fromJSON data: Data) throws(JSONError) -> [AnyHashable: Any] {
         guard data.count <= maxJSONBytes else { throw JSONError(description: "is \(data.count) bytes, more than the \(maxJSONBytes) a push's JSON may have") }
         let object: Any
         do { object = try JSONSerialization.jsonObject(with: data) } catch { throw JSONError(description: "is not JSON") }
         guard let dictionary = object as? [String: Any] else {
             throw JSONError(description: "is not a JSON object (a push is {\"aps\": {…}, \"\(amountKey)\": \"123.45\", \"\(transactionKey)\": \"…\"})")
         }
-        return request(from: Dictionary(uniqueKeysWithValues: dictionary.map { (AnyHashable($0.key), $0.value) }), arrival: arrival)
+        return Dictionary(uniqueKeysWithValues: dictionary.map { (AnyHashable($0.key), $0.value) })
     }
 
     static func amount(in payload: [AnyHashable: Any]) -> AnnouncementRequest.AmountInput {

@@ -18,6 +18,18 @@ public struct AnnouncementPlan: Codable, Sendable, Equatable {
         /// With `join` speech, where the clip's speech ends, frames into its file; nil with `join`
         /// file. A chain starts the next clip no earlier (`NotificationSchedule`).
         public var speechEnd: Int?
+
+        /// Every key; the times printed to the millisecond (`JSONFormatting.time`).
+        public func encode(to encoder: any Encoder) throws {
+            var values = encoder.container(keyedBy: CodingKeys.self)
+            try values.encode(clip, forKey: .clip)
+            try values.encode(file, forKey: .file)
+            try values.encode(JSONFormatting.time(start, in: encoder), forKey: .start)
+            try values.encode(JSONFormatting.time(seconds, in: encoder), forKey: .seconds)
+            try values.encode(startFrame, forKey: .startFrame)
+            try values.encode(frames, forKey: .frames)
+            try values.encodeIfPresent(speechEnd, forKey: .speechEnd)
+        }
     }
 
     /// The amount, with two decimals.
@@ -40,6 +52,21 @@ public struct AnnouncementPlan: Codable, Sendable, Equatable {
     public var totalFrames: Int
     /// Length of the whole announcement, seconds.
     public var totalSeconds: Double
+
+    /// Every key; the times printed to the millisecond (`JSONFormatting.time`).
+    public func encode(to encoder: any Encoder) throws {
+        var values = encoder.container(keyedBy: CodingKeys.self)
+        try values.encode(amount, forKey: .amount)
+        try values.encode(locale, forKey: .locale)
+        try values.encode(tokens, forKey: .tokens)
+        try values.encode(clips, forKey: .clips)
+        try values.encode(steps, forKey: .steps)
+        try values.encode(join, forKey: .join)
+        try values.encode(gapFrames, forKey: .gapFrames)
+        try values.encode(sampleRate, forKey: .sampleRate)
+        try values.encode(totalFrames, forKey: .totalFrames)
+        try values.encode(JSONFormatting.time(totalSeconds, in: encoder), forKey: .totalSeconds)
+    }
 }
 
 /// Why a plan could not be made.

@@ -102,6 +102,12 @@ public struct ClipGuide: Sendable, Equatable, Codable {
         }
         + [Entry(name: "received", says: "payment received", pronounced: nil, need: .phrase, note: "a prefix; any clip name will do")]
 
+    /// What the clips `names` say, as a person reads them (`received` is 收款到账), joined with
+    /// "and"; a name the guide does not know stands for itself.
+    public func saying(_ names: [String]) -> String {
+        names.map { name in entries.first { $0.name == name }.map(\.says) ?? name }.joined(separator: " and ")
+    }
+
     /// The clip names a set read with `options` needs: what `SpeechLocale.clipNames(options:)` lists.
     public func needed(options: ReadingOptions) -> [String] {
         entries.filter { entry in

@@ -5,77 +5,47 @@ import SoundsetRuntime
 /// The one place the server makes an announcement's plan and sound. Everything else (routing, the
 /// cache, the ETag) asks it and never composes itself.
 ///
-/// For now its body is the runtime's `Planner` and `Composer` (with the set's clips held in memory,
-/// verified once when the set was loaded), the announcer's rules for what plays (`whatPlays`, as
-/// `AnnouncementRules` applies them to a push with nothing pending: the banner drops the prefix and
-/// suffix, the lead-in, delivery), the runtime's writer for the other containers and libsndfile for
-/// MP3. When the runtime has one public function for what plays and one for writing another
-/// container, they replace `whatPlays` and `reencode`; the callers stay as they are.
+/// What plays is the runtime's `PlayedAnnouncement` (the announcer's rules for a push with nothing
+/// pending: the banner drops the prefix and suffix, the lead-in, delivery), as `soundset plan` and
+/// `render` show it; it is composed from the set's clips held in memory (verified once, when the set
+/// was loaded), written in another container by the runtime (`SoundData.convert`), and as MP3 by
+/// libsndfile.
 enum AnnouncementRenderer {
-    /// The plan `soundset plan AMOUNT --format json` prints for these options.
-    static func plan(_ amount: Amount, options: AnnouncementOptions, set served: ServedSet) throws(RenderProblem) -> AnnouncementPlan {
+    /// What plays for these options, as `soundset plan AMOUNT --format json` prints it.
+    static func plan(_ amount: Amount, options: AnnouncementOptions, set served: ServedSet) throws(RenderProblem) -> PlayedAnnouncement {
         let set = served.set
         let settings = options.settings(of: set.manifest)
         try requireClips(settings, set: set)
-        do { return try Planner(manifest: set.manifest).plan(amount, announcement: settings) } catch {
-            throw RenderProblem(planError: error)
+        do { return try PlayedAnnouncement.of(amount, manifest: set.manifest, settings: settings, whole: options.whole) } catch {
+            switch error {
+            case .plan(let planError): throw RenderProblem(planError: planError)
+            case .refused(let reason): throw RenderProblem(500, "\(amount): \(reason)", hint: "see soundset check on the set")
+            }
         }
     }
 
     /// The announcement of `amount` as the phone would play it, in `format`: the same samples as
     /// `soundset render` composes for these options.
     static func render(amount: Amount, options: AnnouncementOptions, format: AudioFormat, set served: ServedSet) throws(RenderProblem) -> Data {
-        let set = served.set
-        let manifest = set.manifest
-        let settings = options.settings(of: manifest)
-        try requireClips(settings, set: set)
-        let planner = Planner(manifest: manifest)
-        let played: AnnouncementPlan
-        var leadIn = 0
-        do {
-            let full = try planner.plan(amount, announcement: settings)
-            if options.whole {
-                played = full
-            } else {
-                var bareSettings = settings
-                bareSettings.prefix = nil
-                bareSettings.suffix = nil
-                let bare = try planner.plan(amount, announcement: bareSettings)
-                (played, leadIn) = whatPlays(full: full, bare: bare, settings: settings)
-            }
-        } catch {
-            throw RenderProblem(planError: error)
-        }
+        let manifest = served.set.manifest
+        let played = try plan(amount, options: options, set: served)
         let composed: Data
         do {
             // Every clip is the set's, read and verified when the set was loaded: nothing is read
             // from the folder, which a build may have replaced since.
-            composed = try Composer.compose(played, manifest: manifest, soundsFolder: set.soundsFolder, leadInFrames: leadIn, verified: served.clips)
+            composed = try Composer.compose(
+                played.plan, manifest: manifest, soundsFolder: served.set.soundsFolder, leadInFrames: played.leadInFrames, verified: served.clips)
         } catch {
             if case .tooLong = error { throw RenderProblem(400, "\(amount): \(error)", hint: "ask for a shorter announcement, e.g. ?prefix=none&suffix=none") }
             throw RenderProblem(500, "cannot compose \(amount): \(error)", hint: "run soundset check on the set, and soundset build")
         }
-        if format.container == manifest.container { return composed }
-        do { return try reencode(composed, as: format, set: manifest) } catch {
+        do {
+            if let container = format.container { return try SoundData.convert(composed, to: container, name: "the composed \(amount)") }
+            return try mp3(composed, set: manifest)
+        } catch {
             if let problem = error as? RenderProblem { throw problem }
             throw RenderProblem(500, "cannot encode \(amount) as \(format.rawValue): \(error)", hint: "see soundset serve --help for the formats")
         }
-    }
-
-    /// The announcer's choice for a push with nothing pending (`AnnouncementRules.choose`): the
-    /// plan that plays and the lead-in before it. A chain plays the whole plan, clip after clip,
-    /// with no lead-in; a composed file has the lead-in, and loses its prefix and suffix when whole
-    /// it would outlast the banner.
-    private static func whatPlays(full: AnnouncementPlan, bare: AnnouncementPlan, settings: AnnouncementSettings) -> (AnnouncementPlan, Int) {
-        let rate = full.sampleRate
-        let leadIn = Int((settings.leadInMs * Double(rate) / 1000).rounded())
-        let banner = settings.bannerSeconds
-        let seconds = { (plan: AnnouncementPlan) in Double(leadIn + plan.totalFrames) / Double(rate) }
-        if settings.delivery == .chain { return (full, 0) }
-        if seconds(full) <= banner { return (full, leadIn) }
-        if full.steps.count > bare.steps.count && seconds(bare) <= banner { return (bare, leadIn) }
-        if settings.delivery == .auto { return (full, 0) }
-        return (bare, leadIn)
     }
 
     /// A prefix or suffix the set has no clip for is the request's mistake (400), named as such.
@@ -86,23 +56,10 @@ enum AnnouncementRenderer {
         }
     }
 
-    /// `composed` (the set's container and encoding) in `format`: the same samples in another
-    /// container (the runtime's own writer, 16-bit samples byte-swapped where the order differs),
-    /// or MP3 at the set's rate.
-    private static func reencode(_ composed: Data, as format: AudioFormat, set manifest: Manifest) throws -> Data {
+    /// `composed` (the set's container and encoding) as MP3 at the set's rate, by libsndfile.
+    private static func mp3(_ composed: Data, set manifest: Manifest) throws -> Data {
         let name = "announcement.\(manifest.container.fileExtension)"
         let sound = try SoundData(parsing: composed, name: name)
-        if let container = format.container {
-            let target = SoundFormat(
-                container: container, encoding: sound.format.encoding, sampleRate: sound.format.sampleRate, channels: sound.format.channels)
-            var samples = sound.samples
-            if sound.format.encoding == .pcm16 && target.littleEndian != sound.format.littleEndian {
-                samples.withUnsafeMutableBytes { bytes in
-                    for index in stride(from: 0, to: bytes.count - 1, by: 2) { bytes.swapAt(index, index + 1) }
-                }
-            }
-            return SoundData(format: target, samples: samples).encoded()
-        }
         guard sound.format.channels == 1 else { throw RenderProblem(500, "MP3 is made of mono sets only", hint: "build the set in mono") }
         let pcm: [Int16]
         if sound.format.encoding == .pcm16 {

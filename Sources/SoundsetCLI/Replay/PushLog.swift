@@ -1,0 +1,90 @@
+import Foundation
+import SoundsetBuild
+import SoundsetRuntime
+
+/// One push of a replay: where it was written, when it arrives and what it carries.
+struct ReplayPush {
+    /// Its line in the file (from 1).
+    var line: Int
+    /// When it arrives, seconds on the replay's clock.
+    var at: Double
+    /// The amount as the push carries it, for the printed line.
+    var amount: String
+    var request: AnnouncementRequest
+}
+
+/// A replay's file of pushes, one a line: `SECONDS AMOUNT [ID]`, or a push's JSON payload as APNs
+/// delivers it with an `"at"` field (`{"aps": {…}, "amount": "12.50", "transactionId": "t1", "at":
+/// 1000.5}`), read through `PushPayload` as the extension reads it. Blank lines and lines starting
+/// with `#` are skipped. Times must not go back: the pushes are replayed in the order they arrive.
+enum PushLog {
+    /// The pushes in `text`, and every line that cannot be read, as `FILE:LINE: problem`.
+    static func read(_ text: String, file: String) -> (pushes: [ReplayPush], problems: [String]) {
+        var pushes: [ReplayPush] = []
+        var problems: [String] = []
+        for (index, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            let line = raw.trimmingCharacters(in: .whitespacesAndNewlines)
+            guard !line.isEmpty, !line.hasPrefix("#") else { continue }
+            let place = "\(file):\(index + 1)"
+            do {
+                let push = try line.hasPrefix("{") ? json(line, line: index + 1) : words(line, line: index + 1)
+                if let last = pushes.last, push.at < last.at {
+                    problems.append(
+                        "\(place): \(format(push.at)) is before the push above it (\(format(last.at))): list the pushes in the order they arrive")
+                }
+                pushes.append(push)
+            } catch {
+                problems.append("\(place): \(error.reason)")
+            }
+        }
+        return (pushes, problems)
+    }
+
+    struct Problem: Error {
+        var reason: String
+    }
+
+    /// `SECONDS AMOUNT [ID]`.
+    private static func words(_ line: String, line number: Int) throws(Problem) -> ReplayPush {
+        let words = line.split(whereSeparator: { $0 == " " || $0 == "\t" }).map(String.init)
+        guard (2...3).contains(words.count) else {
+            throw Problem(reason: "'\(ClipNamePrinting.safe(line))' is not SECONDS AMOUNT [ID] (e.g. 1000.5 123.45 tx-1) or a JSON payload")
+        }
+        guard let at = seconds(words[0]) else { throw Problem(reason: "'\(ClipNamePrinting.safe(words[0]))' \(secondsRule)") }
+        let id = words.count == 3 ? words[2] : nil
+        return ReplayPush(line: number, at: at, amount: words[1], request: AnnouncementRequest(amount: .text(words[1]), transactionID: id, arrival: at))
+    }
+
+    /// A JSON payload with `"at"`, read as iOS reads it (`PushPayload.userInfo(fromJSON:)`).
+    private static func json(_ line: String, line number: Int) throws(Problem) -> ReplayPush {
+        let info: [AnyHashable: Any]
+        do { info = try PushPayload.userInfo(fromJSON: Data(line.utf8)) } catch { throw Problem(reason: "the payload \(error.description)") }
+        // JSON true is a number to JSONSerialization (objCType "c"): not a time.
+        guard let time = info["at"] as? NSNumber, String(cString: time.objCType) != "c", case let at = time.doubleValue,
+            at.isFinite, at >= 0, at < 1e10
+        else { throw Problem(reason: "the payload needs \"at\": the push's arrival in seconds from 0 to 9999999999, e.g. \"at\": 1000.5") }
+        let request = PushPayload.request(from: info, arrival: at)
+        let amount: String
+        switch request.amount {
+        case .text(let text): amount = text
+        case .minorUnits(let units): amount = (try? Amount(minorUnits: units))?.description ?? "\(units) minor units"
+        case .missing: amount = "-"
+        }
+        return ReplayPush(line: number, at: at, amount: amount, request: request)
+    }
+
+    /// What a time in seconds may be, said after it.
+    static let secondsRule = "is not a time in seconds from 0 to 9999999999, e.g. 1000.5"
+
+    /// A time in seconds as `announce --now` and a replay's lines write it: decimal digits, an
+    /// optional fraction, below 10^10 (the year 2286). ("0x10" and "1e3" are numbers to Double.)
+    static func seconds(_ text: String) -> Double? {
+        let parts = text.split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count <= 2, parts.allSatisfy({ !$0.isEmpty && $0.utf8.allSatisfy { (48...57).contains($0) } }), parts[0].count <= 10,
+            let value = Double(text), value < 1e10
+        else { return nil }
+        return value
+    }
+
+    static func format(_ seconds: Double) -> String { String(format: "%.3f", seconds) }
+}

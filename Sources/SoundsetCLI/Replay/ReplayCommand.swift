@@ -1,0 +1,126 @@
+import Foundation
+import SoundsetBuild
+import SoundsetRuntime
+
+/// `soundset replay FILE --group DIR`: a QA engineer's day of pushes run through the extension's
+/// announcer, in order, on the file's clock, with a folder standing in for the App Group: one line
+/// per decision, then the tally.
+enum ReplayCommand {
+    /// The largest file of pushes read: a million lines of a short payload.
+    static let maxFileBytes = 256 << 20
+
+    static func run(_ arguments: [String], console: Console, spelling: CommandSpelling = .installed) throws -> Int32 {
+        let parsed = try Arguments(arguments, options: ["--group", "--output", "--format"], flags: ["--help", "-h"])
+        if parsed.wantsHelp {
+            console.out(Help.replay)
+            return ExitCode.success
+        }
+        guard parsed.positionals.count == 1, let path = parsed.positionals.first else {
+            throw UsageError(
+                parsed.positionals.isEmpty
+                    ? "replay needs a FILE of pushes, one a line (SECONDS AMOUNT [ID], or a JSON payload with \"at\")"
+                    : "give one FILE, got \(parsed.positionals.count)")
+        }
+        guard let groupPath = parsed.options["--group"] else {
+            throw UsageError("replay needs --group DIR (the folder that stands in for the App Group; a fresh one for each replay)")
+        }
+        let format = parsed.options["--format"] ?? "text"
+        guard format == "text" || format == "jsonl" else { throw UsageError("--format must be text or jsonl") }
+
+        let text: String
+        do { text = String(decoding: try RegularFile.read(URL(fileURLWithPath: path), maxBytes: maxFileBytes), as: UTF8.self) } catch {
+            console.err("soundset: \(ClipNamePrinting.safe(path)): \(error.reason)")
+            return ExitCode.failure
+        }
+        let log = PushLog.read(text, file: ClipNamePrinting.safe(path))
+        guard log.problems.isEmpty else {
+            for problem in log.problems { console.err("error: \(problem)") }
+            console.err(
+                "soundset: \(log.problems.count) line\(log.problems.count == 1 ? "" : "s") of \(ClipNamePrinting.safe(path)) cannot be replayed; nothing was run"
+            )
+            return ExitCode.failure
+        }
+        guard !log.pushes.isEmpty else {
+            console.err("soundset: \(ClipNamePrinting.safe(path)): no pushes (write one a line: SECONDS AMOUNT [ID], or a JSON payload with \"at\")")
+            return ExitCode.failure
+        }
+
+        let outputName = (parsed.options["--output"] ?? "Output").trimmingTrailingSlashes
+        let output = URL(fileURLWithPath: outputName)
+        let decisions: [(push: ReplayPush, decision: AnnouncementDecision)]
+        do {
+            // The set is read (and installed) while no build swaps a new one in.
+            decisions = try OutputFolder.reading(output) { () throws -> [(push: ReplayPush, decision: AnnouncementDecision)] in
+                let set: SoundSet
+                do { set = try SoundSet(folder: output) } catch {
+                    throw Unavailable(
+                        description: "\(error)\((error as? ManifestError)?.isUnreadable == true ? " (run \(spelling.build(output: outputName)) first)" : "")")
+                }
+                let announcer = Announcer(set: set, group: GroupFolder(URL(fileURLWithPath: groupPath)))
+                return log.pushes.map { ($0, announcer.announce($0.request)) }
+            }
+        } catch {
+            console.err("soundset: \(error)")
+            return ExitCode.failure
+        }
+        let tally = ReplayTally(decisions)
+        if format == "jsonl" {
+            for (push, decision) in decisions { console.out(try JSONFormatting.line(members(push, decision))) }
+            console.out(try JSONFormatting.line([("tally", tally)]))
+        } else {
+            printTable(decisions, console: console)
+            console.out(tally.text)
+        }
+        return ExitCode.success
+    }
+
+    /// The set cannot be read: the replay runs nothing.
+    struct Unavailable: Error, CustomStringConvertible {
+        var description: String
+    }
+
+    /// A decision's JSON line: what a reader looks for first (when, what, the outcome), then the rest.
+    static func members(_ push: ReplayPush, _ decision: AnnouncementDecision) -> [(key: String, value: any Encodable)] {
+        [
+            ("line", push.line), ("at", JSONFormatting.milliseconds(push.at)), ("amount", push.amount), ("id", decision.transactionID),
+            ("outcome", decision.outcome.rawValue), ("delivery", decision.delivery.rawValue), ("start", JSONFormatting.milliseconds(decision.start)),
+            ("end", JSONFormatting.milliseconds(decision.end)), ("wait", JSONFormatting.milliseconds(decision.wait)), ("reason", decision.reason),
+            ("sound", decision.sound), ("systemSound", decision.systemSound), ("clips", decision.clips), ("notifications", decision.notifications),
+            ("key", decision.key),
+        ]
+    }
+
+    /// One aligned line per decision: time, amount, id, outcome, delivery, start, wait, reason.
+    static func printTable(_ decisions: [(push: ReplayPush, decision: AnnouncementDecision)], console: Console) {
+        let header = ["time", "amount", "id", "outcome", "delivery", "start", "wait", "reason"]
+        let rows = decisions.map { push, decision in
+            [
+                PushLog.format(push.at), ClipNamePrinting.safe(push.amount), decision.transactionID.map(ClipNamePrinting.safe) ?? "-",
+                decision.outcome.rawValue, decision.delivery.rawValue, PushLog.format(decision.start), PushLog.format(decision.wait),
+                decision.reason.map(ClipNamePrinting.safe) ?? "",
+            ]
+        }
+        // Numbers right-aligned, words left-aligned; the reason, last, as it is.
+        let numeric: Set<Int> = [0, 5, 6]
+        let widths = (0..<header.count - 1).map { column in ([header] + rows).map { $0[column].count }.max() ?? 0 }
+        func line(_ cells: [String]) -> String {
+            var text = ""
+            for (column, cell) in cells.enumerated() {
+                guard column < widths.count else {
+                    text += cell
+                    break
+                }
+                let pad = String(repeating: " ", count: widths[column] - cell.count)
+                text += (numeric.contains(column) ? pad + cell : cell + pad) + "  "
+            }
+            return text.replacingOccurrences(of: "\\s+$", with: "", options: .regularExpression)
+        }
+        console.out(line(header))
+        for row in rows { console.out(line(row)) }
+    }
+}
+
+extension ManifestError {
+    /// The manifest is missing or cannot be read (a set not built yet), not refused for what it holds.
+    var isUnreadable: Bool { if case .unreadable = self { true } else { false } }
+}

@@ -1,0 +1,125 @@
+import Foundation
+import SoundsetRuntime
+import SoundsetTestSupport
+import Testing
+
+/// `soundset replay`: a file of pushes, word lines and JSON payloads, run through the announcer in
+/// order on the file's clock. The shop's words last 0.4 s, 收款到账 1.5 s; 0.3 s between announcements.
+@Suite struct ReplayCommandTests {
+    static let pushes = """
+        # a burst at opening time
+        1000 1 tx-1
+        1000 2.22
+        1000.5 1 tx-1
+        {"aps": {"alert": {"title": "收款到账", "body": "¥1234.56"}, "mutable-content": 1}, "amount": "1234.56", "transactionId": "tx-2", "at": 1001}
+
+        {"aps": {"mutable-content": 1}, "amountMinor": 2300, "at": 1002.25}
+        {"aps": {"mutable-content": 1}, "amount": 12.5, "transactionId": "tx-4", "at": 1003}
+        """
+
+    static func shop(_ folder: TemporaryDirectory) throws {
+        try FakeSets.write(
+            in: folder.url.appendingPathComponent("Output"), rate: 8000, prefix: "received", gapMs: 0, announcement: AnnouncementSettings(join: .file),
+            frames: { $0 == "received" ? 12000 : 3200 })
+        try Data(pushes.utf8).write(to: folder.url.appendingPathComponent("pushes.txt"))
+    }
+
+    @Test func oneAlignedLinePerDecisionThenTheTally() throws {
+        let folder = try TemporaryDirectory()
+        defer { folder.remove() }
+        try Self.shop(folder)
+        let result = try SoundsetExecutable.run(["replay", "pushes.txt", "--group", "G"], in: folder.url)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stderr == "")
+        let lines = result.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.count == 8)
+        #expect(lines[0] == "    time  amount   id    outcome    delivery     start    wait  reason")
+        #expect(lines[1] == "1000.000  1        tx-1  announced  composed  1000.000   0.000")
+        #expect(lines[2] == "1000.000  2.22     -     announced  composed  1002.600   2.600")
+        #expect(lines[3] == "1000.500  1        tx-1  duplicate  none      1000.500   0.000  transaction tx-1 was announced 0.5 s ago")
+        #expect(
+            lines[4]
+                == "1001.000  1234.56  tx-2  shortened  composed  1006.400   5.400  without its prefix and suffix to fit the 5 s banner (whole, it lasts 5.90 s)"
+        )
+        #expect(lines[5] == "1002.250  23.00    -     announced  composed  1011.100   8.850")
+        #expect(
+            lines[6]
+                == "1003.000  -        tx-4  fallback   none      1014.500  11.500  the push's amount is a number, not a string: send \"amount\": \"123.45\"")
+        #expect(lines[7] == "6 pushes: 3 announced, 1 shortened, 1 fallback, 1 duplicate; longest wait 11.500 s (line 8); 0 announcements overlapped")
+        // Every announcement and the fallback clip were queued one after another.
+        let queue = try String(contentsOf: folder.url.appendingPathComponent("G/soundset/queue.json"), encoding: .utf8)
+        #expect(queue.contains("tx-2"))
+    }
+
+    @Test func jsonLinesHaveMillisecondsAndNullIDs() throws {
+        let folder = try TemporaryDirectory()
+        defer { folder.remove() }
+        try Self.shop(folder)
+        let result = try SoundsetExecutable.run(["replay", "pushes.txt", "--group", "G", "--format", "jsonl"], in: folder.url)
+        #expect(result.status == 0, "\(result.stderr)")
+        let lines = result.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.count == 7)
+        let objects = try lines.map { try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]) }
+        // The keys a reader looks for come first.
+        #expect(
+            lines[0].hasPrefix(#"{"line":2,"at":1000,"amount":"1","id":"tx-1","outcome":"announced","delivery":"composed","start":1000,"end":1002.3,"wait":0,"#)
+        )
+        #expect(objects[1]["id"] is NSNull)
+        #expect(objects[4]["id"] is NSNull)
+        #expect(objects[4]["amount"] as? String == "23.00")
+        #expect(objects[4]["wait"] as? Double == 8.85)
+        // No time with more than three decimals, anywhere.
+        #expect(result.stdout.range(of: #"[0-9]\.[0-9]{4,}"#, options: .regularExpression) == nil)
+        let tally = try #require(objects[6]["tally"] as? [String: Any])
+        #expect(tally["pushes"] as? Int == 6)
+        #expect(tally["announced"] as? Int == 3)
+        #expect(tally["shortened"] as? Int == 1)
+        #expect(tally["fallback"] as? Int == 1)
+        #expect(tally["duplicate"] as? Int == 1)
+        #expect(tally["longestWait"] as? Double == 11.5)
+        #expect(tally["longestWaitLine"] as? Int == 8)
+        #expect(tally["overlaps"] as? Int == 0)
+    }
+
+    /// Every line that cannot be replayed is named, and nothing is run.
+    @Test func badLinesAreNamedAndNothingRuns() throws {
+        let folder = try TemporaryDirectory()
+        defer { folder.remove() }
+        try Self.shop(folder)
+        let bad = """
+            1000 1
+            999 2
+            1001
+            0x10 5
+            {"amount": "1", "at": true}
+            {"amount": "1"
+            [1, 2]
+            """
+        try Data(bad.utf8).write(to: folder.url.appendingPathComponent("bad.txt"))
+        let result = try SoundsetExecutable.run(["replay", "bad.txt", "--group", "G"], in: folder.url)
+        #expect(result.status == 1)
+        #expect(result.stdout == "")
+        #expect(
+            result.stderr == """
+                error: bad.txt:2: 999.000 is before the push above it (1000.000): list the pushes in the order they arrive
+                error: bad.txt:3: '1001' is not SECONDS AMOUNT [ID] (e.g. 1000.5 123.45 tx-1) or a JSON payload
+                error: bad.txt:4: '0x10' is not a time in seconds from 0 to 9999999999, e.g. 1000.5
+                error: bad.txt:5: the payload needs "at": the push's arrival in seconds from 0 to 9999999999, e.g. "at": 1000.5
+                error: bad.txt:6: the payload is not JSON
+                error: bad.txt:7: '[1,' is not a time in seconds from 0 to 9999999999, e.g. 1000.5
+                soundset: 6 lines of bad.txt cannot be replayed; nothing was run
+
+                """)
+        #expect(!FileManager.default.fileExists(atPath: folder.url.appendingPathComponent("G").path))
+
+        let missing = try SoundsetExecutable.run(["replay", "nowhere.txt", "--group", "G"], in: folder.url)
+        #expect(missing.status == 1)
+        #expect(missing.stderr == "soundset: nowhere.txt: is missing\n")
+        let usage = try SoundsetExecutable.run(["replay", "bad.txt"], in: folder.url)
+        #expect(usage.status == 64)
+        #expect(usage.stderr.hasPrefix("soundset: replay needs --group DIR"))
+        let noSet = try SoundsetExecutable.run(["replay", "pushes.txt", "--group", "G", "--output", "Elsewhere"], in: folder.url)
+        #expect(noSet.status == 1)
+        #expect(noSet.stderr.hasSuffix("(run soundset build --output Elsewhere first)\n"))
+    }
+}
