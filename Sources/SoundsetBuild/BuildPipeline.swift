@@ -270,7 +270,9 @@ public enum BuildPipeline {
         let drawings = memo.drawings()
         var envelopes: [String: ClipEnvelope] = [:]
         if manifest.clips.contains(where: { drawings[ClipDrawing.key($0)] == nil }) {
-            if summaries == nil { summaries = try await prepareAgain(manifest, configuration, options, outputURL: outputURL, memo: memo, hashed: hashed, prepared: prepared) }
+            if summaries == nil {
+                summaries = try await prepareAgain(manifest, configuration, options, outputURL: outputURL, memo: memo, hashed: hashed, prepared: prepared)
+            }
             envelopes = Dictionary(summaries!.map { ($0.name, $0.analysis.envelope) }, uniquingKeysWith: { a, _ in a })
         }
         let rendered = try failing { () throws(BuildProblem) in

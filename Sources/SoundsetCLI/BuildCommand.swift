@@ -112,7 +112,8 @@ enum BuildCommand {
         guard report.errors.isEmpty else {
             for problem in report.errors { console.err("error: \(problem)") }
             console.err(
-                "soundset: built \(options.outputDisplay), but \(report.errors.count) problem\(report.errors.count == 1 ? "" : "s") remain\(report.errors.count == 1 ? "s" : "") beside it")
+                "soundset: built \(options.outputDisplay), but \(report.errors.count) problem\(report.errors.count == 1 ? "" : "s") remain\(report.errors.count == 1 ? "s" : "") beside it"
+            )
             return ExitCode.failure
         }
         return ExitCode.success

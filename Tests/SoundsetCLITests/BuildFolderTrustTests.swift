@@ -75,7 +75,8 @@ import Testing
         // After the set's warnings (a small pack lacks clips), the error.
         #expect(
             changed.stderr.hasSuffix(
-                "\nerror: \(name): holds the set Output held before this build (Output now holds the new one) and cannot be removed (permission denied): remove it by hand (chattr -R -i \(name) if it is immutable, then rm -rf \(name))\nsoundset: built Output, but 1 problem remains beside it\n"),
+                "\nerror: \(name): holds the set Output held before this build (Output now holds the new one) and cannot be removed (permission denied): remove it by hand (chattr -R -i \(name) if it is immutable, then rm -rf \(name))\nsoundset: built Output, but 1 problem remains beside it\n"
+            ),
             "\(changed.stderr)")
         // The new set is in place.
         let manifest = try Manifest.load(from: folder.url.appendingPathComponent("Output/manifest.json"))

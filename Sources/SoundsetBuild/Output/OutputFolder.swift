@@ -270,7 +270,8 @@ public struct OutputFolder: Sendable {
             #endif
             return BuildProblem(
                 shown,
-                "\(what) and cannot be removed (\(RegularFile.reason(error))): remove it by hand (\(unlock) if it is immutable, then rm -rf \(word))\(then.isEmpty ? "" : " " + then)")
+                "\(what) and cannot be removed (\(RegularFile.reason(error))): remove it by hand (\(unlock) if it is immutable, then rm -rf \(word))\(then.isEmpty ? "" : " " + then)"
+            )
         }
         return nil
     }
