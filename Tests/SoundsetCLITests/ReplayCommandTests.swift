@@ -48,7 +48,11 @@ import Testing
         #expect(lines[7] == "6 pushes: 3 announced, 1 shortened, 1 fallback, 1 duplicate; longest wait 11.500 s (line 8); 0 announcements overlapped")
         // Every announcement and the fallback clip were queued one after another.
         let queue = try String(contentsOf: folder.url.appendingPathComponent("G/soundset/queue.json"), encoding: .utf8)
-        #expect(queue.contains("tx-2"))
+        let state = try #require(try JSONSerialization.jsonObject(with: Data(queue.utf8)) as? [String: Any])
+        #expect((state["announcements"] as? [Any])?.count == 5)
+        // tx-1 and tx-2 are remembered, as hashes only: the state keeps no id as sent.
+        #expect((state["transactions"] as? [Any])?.count == 2)
+        #expect(!queue.contains("tx-"))
     }
 
     @Test func jsonLinesHaveMillisecondsAndNullIDs() throws {

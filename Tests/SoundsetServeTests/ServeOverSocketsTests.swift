@@ -64,12 +64,15 @@ import Testing
             #expect(rendered.status == 0, "\(rendered.stderr)")
             #expect(served.body == (try Data(contentsOf: folder.url.appendingPathComponent("a.caf"))), "\(query)")
 
-            // WAV and AIFF: the same samples in another container.
+            // WAV and AIFF: the same samples in another container, byte for byte what render writes there.
             let reference = try samples(served.body, name: "a.caf")
             for format in ["wav", "aiff"] {
                 let other = try server.get("/v1/announcements/123.45.\(format)\(query)")
                 #expect(other.headers["content-type"] == (format == "wav" ? "audio/wav" : "audio/aiff"))
                 #expect(try samples(other.body, name: "a.\(format)") == reference, "\(format)\(query)")
+                let written = try SoundsetExecutable.run(["render", "123.45", "--out", "a.\(format)"] + flags, in: folder.url)
+                #expect(written.status == 0, "\(written.stderr)")
+                #expect(other.body == (try Data(contentsOf: folder.url.appendingPathComponent("a.\(format)"))), "\(format)\(query)")
             }
         }
 

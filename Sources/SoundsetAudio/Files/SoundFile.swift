@@ -88,20 +88,12 @@ public final class SoundFile {
         guard sf_format_check(&raw) == SF_TRUE else {
             throw SoundFileError(path: path, reason: "libsndfile cannot write \(encoding.rawValue) in \(container.rawValue)")
         }
-        let memory = MemoryStream(Data())
-        let handle = try locked(path) {
-            var io = MemoryStream.callbacks
-            return sf_open_virtual(&io, Int32(SFM_WRITE), &raw, Unmanaged.passUnretained(memory).toOpaque())
-        }
-        let file = SoundFile(
-            handle: handle, path: path,
+        return try writeInMemory(
+            samples, raw,
             info: SoundFileInfo(
                 frames: 0, sampleRate: sampleRate, channels: 1, containerName: formatName(majorFormat(container), major: true),
                 encodingName: formatName(subFormat(encoding), major: false), container: container, encoding: encoding),
-            memory: memory)
-        try file.write(samples)
-        try file.close()
-        return memory.bytes
+            path: path)
     }
 
     /// Encodes mono 16-bit samples as an MP3 stream in memory (`sf_open_virtual` with `SFM_WRITE`,
@@ -119,15 +111,21 @@ public final class SoundFile {
         guard sf_format_check(&raw) == SF_TRUE else {
             throw SoundFileError(path: path, reason: "this libsndfile cannot write MP3 at \(sampleRate) Hz (it needs libsndfile 1.1 or later, built with LAME)")
         }
+        return try writeInMemory(
+            samples, raw, info: SoundFileInfo(frames: 0, sampleRate: sampleRate, channels: 1, containerName: "MPEG", encodingName: "MPEG Layer III"),
+            path: path)
+    }
+
+    /// `samples` written through libsndfile, in the format `raw` names, into memory
+    /// (`sf_open_virtual` with `SFM_WRITE`), and the bytes it wrote.
+    private static func writeInMemory(_ samples: [Int16], _ raw: SF_INFO, info: SoundFileInfo, path: String) throws -> Data {
+        var raw = raw
         let memory = MemoryStream(Data())
         let handle = try locked(path) {
             var io = MemoryStream.callbacks
             return sf_open_virtual(&io, Int32(SFM_WRITE), &raw, Unmanaged.passUnretained(memory).toOpaque())
         }
-        let file = SoundFile(
-            handle: handle, path: path,
-            info: SoundFileInfo(frames: 0, sampleRate: sampleRate, channels: 1, containerName: "MPEG", encodingName: "MPEG Layer III"),
-            memory: memory)
+        let file = SoundFile(handle: handle, path: path, info: info, memory: memory)
         try file.write(samples)
         try file.close()
         return memory.bytes

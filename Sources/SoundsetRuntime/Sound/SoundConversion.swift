@@ -13,9 +13,11 @@ extension SoundData {
             }
         var samples = self.samples
         if format.encoding == .pcm16 && littleEndian != format.littleEndian {
-            var bytes = [UInt8](samples)
-            for index in stride(from: 0, to: bytes.count - 1, by: 2) { bytes.swapAt(index, index + 1) }
-            samples = Data(bytes)
+            samples.withUnsafeMutableBytes { bytes in
+                for offset in stride(from: 0, to: bytes.count - 1, by: 2) {
+                    bytes.storeBytes(of: bytes.loadUnaligned(fromByteOffset: offset, as: UInt16.self).byteSwapped, toByteOffset: offset, as: UInt16.self)
+                }
+            }
         }
         let target = SoundFormat(
             container: container, encoding: format.encoding, sampleRate: format.sampleRate, channels: format.channels, littleEndian: littleEndian)

@@ -8,8 +8,8 @@ import SoundsetRuntime
 /// What plays is the runtime's `PlayedAnnouncement` (the announcer's rules for a push with nothing
 /// pending: the banner drops the prefix and suffix, the lead-in, delivery), as `soundset plan` and
 /// `render` show it; it is composed from the set's clips held in memory (verified once, when the set
-/// was loaded), written in another container by the runtime (`SoundData.convert`), and as MP3 by
-/// libsndfile.
+/// was loaded, and held in each container: `SoundData.converted(to:)`, as `render --out` converts),
+/// and encoded as MP3 by libsndfile.
 enum AnnouncementRenderer {
     /// What plays for these options, as `soundset plan AMOUNT --format json` prints it.
     static func plan(_ amount: Amount, options: AnnouncementOptions, set served: ServedSet) throws(RenderProblem) -> PlayedAnnouncement {
@@ -31,18 +31,18 @@ enum AnnouncementRenderer {
         let played = try plan(amount, options: options, set: served)
         let composed: Data
         do {
-            // Every clip is the set's, read and verified when the set was loaded: nothing is read
-            // from the folder, which a build may have replaced since.
+            // Every clip is the set's, read and verified when the set was loaded, and held in the
+            // container asked for (the set's own for MP3): nothing is read from the folder, which a
+            // build may have replaced since, and nothing is converted after composing.
             composed = try Composer.compose(
-                played.plan, manifest: manifest, soundsFolder: served.set.soundsFolder, leadInFrames: played.leadInFrames, verified: served.clips)
+                played.plan, manifest: manifest, soundsFolder: served.set.soundsFolder, leadInFrames: played.leadInFrames,
+                verified: served.clips(in: format.container))
         } catch {
             if case .tooLong = error { throw RenderProblem(400, "\(amount): \(error)", hint: "ask for a shorter announcement, e.g. ?prefix=none&suffix=none") }
             throw RenderProblem(500, "cannot compose \(amount): \(error)", hint: "run soundset check on the set, and soundset build")
         }
-        do {
-            if let container = format.container { return try SoundData.convert(composed, to: container, name: "the composed \(amount)") }
-            return try mp3(composed, set: manifest)
-        } catch {
+        guard format.container == nil else { return composed }
+        do { return try mp3(composed, set: manifest) } catch {
             if let problem = error as? RenderProblem { throw problem }
             throw RenderProblem(500, "cannot encode \(amount) as \(format.rawValue): \(error)", hint: "see soundset serve --help for the formats")
         }

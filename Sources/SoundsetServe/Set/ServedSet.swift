@@ -8,16 +8,27 @@ import SoundsetRuntime
 public final class ServedSet: Sendable {
     /// The set as it was read (its folder is the output folder, not read again).
     public let set: SoundSet
-    /// Every clip file the manifest lists, by file name (copies too), verified.
-    let clips: [String: SoundData]
+    /// Every clip file the manifest lists, by file name (copies too), verified, in each container:
+    /// the set's own, and the same samples in the others (`SoundData.converted(to:)`), so an
+    /// announcement is composed in the container a client asks for with nothing converted per request.
+    private let clipsByContainer: [Container: [String: SoundData]]
     /// The id URLs pin: the set's own id (its clips and format) with its locale, reading and
     /// announcement settings, so a pinned URL never changes meaning.
     public let id: String
 
     init(set: SoundSet, clips: [String: SoundData]) {
         self.set = set
-        self.clips = clips
+        var byContainer = [set.manifest.container: clips]
+        for container in Container.allCases where container != set.manifest.container {
+            byContainer[container] = clips.mapValues { $0.converted(to: container) }
+        }
+        clipsByContainer = byContainer
         id = Self.servedID(set)
+    }
+
+    /// The set's clips, verified, by file name, in `container` (the set's own when nil).
+    func clips(in container: Container? = nil) -> [String: SoundData] {
+        clipsByContainer[container ?? set.manifest.container] ?? [:]
     }
 
     /// The set's id with what else decides what an announcement of it sounds like.
