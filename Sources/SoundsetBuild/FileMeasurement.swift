@@ -1,5 +1,6 @@
 import Foundation
 import SoundsetAudio
+import SoundsetRuntime
 
 /// One sound file measured the way the build measures clips.
 public struct FileMeasurement: Sendable, Codable, Equatable {
@@ -9,6 +10,18 @@ public struct FileMeasurement: Sendable, Codable, Equatable {
     public var loudness: Double
     /// True peak of the mono mix, dBTP.
     public var truePeak: Double
+
+    private enum CodingKeys: String, CodingKey { case file, seconds, loudness, truePeak }
+
+    /// Printed (`soundset measure --format json`), the length is to the millisecond, as every time
+    /// soundset prints.
+    public func encode(to encoder: any Encoder) throws {
+        var values = encoder.container(keyedBy: CodingKeys.self)
+        try values.encode(file, forKey: .file)
+        try values.encode(JSONFormatting.time(seconds, in: encoder), forKey: .seconds)
+        try values.encode(loudness, forKey: .loudness)
+        try values.encode(truePeak, forKey: .truePeak)
+    }
 }
 
 extension FileMeasurement {

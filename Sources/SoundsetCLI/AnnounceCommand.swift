@@ -25,6 +25,10 @@ enum AnnounceCommand {
         }
         guard let groupPath = parsed.options["--group"] else { throw UsageError("announce needs --group DIR (the folder that stands in for the App Group)") }
         let format = try parsed.format()
+        if let problem = groupProblem(groupPath) {
+            console.err("soundset: \(problem)")
+            return ExitCode.failure
+        }
         var arrival: Double?
         if let text = parsed.options["--now"] {
             guard let value = PushLog.seconds(text) else { throw UsageError("--now needs a time in seconds from 0 to 9999999999, e.g. 1000.5") }
@@ -71,6 +75,14 @@ enum AnnounceCommand {
             printDecision(decision, console: console)
         }
         return ExitCode.success
+    }
+
+    /// Why `path` cannot stand in for the App Group's container (it is there and is not a folder),
+    /// or nil.
+    static func groupProblem(_ path: String) -> String? {
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), !isFolder.boolValue else { return nil }
+        return "\(ClipNamePrinting.safe(path)) is not a folder: give --group a folder (a new one is made)"
     }
 
     /// The request in the push's JSON at `path` (`-`: standard input), read as the extension reads

@@ -36,6 +36,15 @@ enum AnnouncementCommand {
         let outPath: String?
         if kind == .render {
             guard let out = parsed.options["--out"] else { throw UsageError("render needs --out FILE") }
+            // A file written into the set it reads, or among the recordings, would change what it
+            // describes (a clip overwritten; a recording added).
+            let target = URL(fileURLWithPath: out)
+            for (option, folder) in [("--output", parsed.options["--output"] ?? "Output"), ("--assets", parsed.options["--assets"] ?? "Assets")]
+            where Self.writes(target, into: URL(fileURLWithPath: folder)) {
+                throw UsageError(
+                    "--out \(ClipNamePrinting.safe(out)) is inside \(ClipNamePrinting.safe(folder)) (\(option)), which soundset builds or reads: write it elsewhere, e.g. --out announcement.wav"
+                )
+            }
             outPath = out
         } else {
             outPath = nil
@@ -110,6 +119,13 @@ enum AnnouncementCommand {
         return ExitCode.success
     }
 
+    /// Whether writing `file` puts it in `folder` or below it (both resolved through links).
+    static func writes(_ file: URL, into folder: URL) -> Bool {
+        let parent = file.deletingLastPathComponent().resolvingSymlinksInPath().standardizedFileURL.path
+        let root = folder.resolvingSymlinksInPath().standardizedFileURL.path
+        return parent == root || parent.hasPrefix(root.hasSuffix("/") ? root : root + "/")
+    }
+
     /// Why the plan failed, in the user's terms: a set recorded for another locale says so first,
     /// and the fix names the exact build command.
     private static func explain(_ error: PlanError, locale: SpeechLocale?, manifest: Manifest, output: String, spelling: CommandSpelling) -> String {
@@ -119,7 +135,7 @@ enum AnnouncementCommand {
             return "\(output) was recorded for \(manifest.locale.rawValue), not \(locale.rawValue), so it has no clip for \(names.joined(separator: ", "))"
                 + " (leave out --locale, or record the \(locale.rawValue) clips, set \"locale\": \"\(locale.rawValue)\" in soundset.json and run \(build))"
         }
-        return "the sound set has no clip for \(names.joined(separator: ", ")) (record \(names.count == 1 ? "it" : "them") and run \(build))"
+        return PlanError.missing(names, build: build)
     }
 
     /// A note when `amount` is above the `maxAmount` of the assets' configuration (`--assets`, or
@@ -163,7 +179,7 @@ enum AnnouncementCommand {
         // Written beside the target and renamed over it (rename(2)): never a half-written sound, and
         // an existing file is replaced every time.
         do { try RegularFile.replace(url, with: data) } catch {
-            console.err("soundset: \(path): cannot be written (\(error.reason)); check that the folder exists and is writable")
+            console.err("soundset: \(ClipNamePrinting.safe(path)): cannot be written (\(error.reason)); check that the folder exists and is writable")
             return ExitCode.failure
         }
         if format == "json" {
@@ -171,7 +187,7 @@ enum AnnouncementCommand {
         } else {
             console.out(
                 String(
-                    format: "wrote %@ (%@ %@, %d Hz): %d frames, %.3f s, %d clips", path, container.rawValue, manifest.encoding.rawValue, manifest.sampleRate,
+                    format: "wrote %@ (%@ %@, %d Hz): %d frames, %.3f s, %d clips", ClipNamePrinting.safe(path), container.rawValue, manifest.encoding.rawValue, manifest.sampleRate,
                     played.frames, played.seconds, played.plan.steps.count))
             if let note = played.note { console.out(note) }
         }

@@ -29,7 +29,9 @@ enum ReportCommand {
             }
             let bytes = (try? FileManager.default.attributesOfItem(atPath: options.reportLocation.url.path)[.size] as? Int) ?? 0
             console.out(
-                String(format: "wrote %@: %d clips, %d warnings, %.0f KB", written, report.manifest.clips.count, report.warnings.count, Double(bytes) / 1024))
+                String(
+                    format: "wrote %@: %d clip%@, %d warning%@, %.0f KB", written, report.manifest.clips.count, report.manifest.clips.count == 1 ? "" : "s",
+                    report.warnings.count, report.warnings.count == 1 ? "" : "s", Double(bytes) / 1024))
             return ExitCode.success
         } catch let failure as BuildFailure {
             for problem in failure.problems { console.err("error: \(problem)") }

@@ -162,7 +162,7 @@ public final class AnnouncementService: HTTPHandler {
         let description = SetDescription(
             id: served.id, locale: manifest.locale.rawValue, sampleRate: manifest.sampleRate, channels: manifest.channels,
             container: manifest.container.rawValue, encoding: manifest.encoding.rawValue,
-            clips: manifest.clips.map { .init(name: $0.name, file: $0.file, copy: $0.copy, frames: $0.frames, seconds: $0.seconds) })
+            clips: manifest.clips.map { .init(name: $0.name, file: $0.file, copy: $0.copy, frames: $0.frames, seconds: JSONFormatting.milliseconds($0.seconds)) })
         return HTTPResponse(
             status: 200,
             headers: [
@@ -184,13 +184,55 @@ public final class AnnouncementService: HTTPHandler {
     ) throws -> HTTPResponse {
         let key = "announcement;\(amount);\(options.key(of: served.set.manifest));\(format.rawValue)"
         let etag = Self.etag(served, key: key)
-        let headers = [("Content-Type", format.contentType), ("Cache-Control", caching), ("ETag", etag)] + Self.common
+        let headers = [("Content-Type", format.contentType), ("Cache-Control", caching), ("ETag", etag), ("Accept-Ranges", "bytes")] + Self.common
         if Self.matches(request.headers["if-none-match"], etag) { return HTTPResponse(status: 304, headers: headers) }
         let cacheKey = "\(served.id);\(key)"
-        if let hit = cache.entry(cacheKey) { return HTTPResponse(status: 200, headers: headers, body: hit.body) }
-        let body = ResponseBody(try AnnouncementRenderer.render(amount: amount, options: options, format: format, set: served))
-        cache.store(.init(body: body, etag: etag), for: cacheKey)
-        return HTTPResponse(status: 200, headers: headers, body: body)
+        let body: ResponseBody
+        if let hit = cache.entry(cacheKey) {
+            body = hit.body
+        } else {
+            body = ResponseBody(try AnnouncementRenderer.render(amount: amount, options: options, format: format, set: served))
+            cache.store(.init(body: body, etag: etag), for: cacheKey)
+        }
+        return Self.ranged(HTTPResponse(status: 200, headers: headers, body: body), request: request, etag: etag)
+    }
+
+    /// `response` cut to the one byte range the request asks for (`Range: bytes=0-1`, `bytes=100-`,
+    /// `bytes=-500`; Safari asks so before it plays a sound): 206 with `Content-Range`, or 416 when
+    /// the range starts past the end. A request with several ranges, another unit, or an `If-Range`
+    /// that is not this body's tag gets the whole body (RFC 9110 allows ignoring `Range`).
+    static func ranged(_ response: HTTPResponse, request: HTTPRequest, etag: String) -> HTTPResponse {
+        guard let field = request.headers["range"], request.headers["if-range"].map({ $0 == etag }) ?? true else { return response }
+        let total = response.body.count
+        let spec = field.trimmingCharacters(in: .whitespaces)
+        guard spec.hasPrefix("bytes="), !spec.contains(",") else { return response }
+        let bounds = spec.dropFirst(6).split(separator: "-", maxSplits: 1, omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
+        let digits = { (text: String) in !text.isEmpty && text.count <= 18 && text.utf8.allSatisfy { (48...57).contains($0) } }
+        guard bounds.count == 2, bounds.allSatisfy({ $0.isEmpty || digits($0) }), !(bounds[0].isEmpty && bounds[1].isEmpty) else { return response }
+        let first: Int
+        let last: Int
+        if bounds[0].isEmpty {
+            // The last N bytes.
+            guard let suffix = Int(bounds[1]), suffix > 0 else { return unsatisfiable(response, total: total) }
+            first = max(0, total - suffix)
+            last = total - 1
+        } else {
+            first = Int(bounds[0])!
+            last = bounds[1].isEmpty ? total - 1 : min(Int(bounds[1])!, total - 1)
+            guard last >= first || first >= total else { return response }
+        }
+        guard first < total else { return unsatisfiable(response, total: total) }
+        var partial = response
+        partial.status = 206
+        partial.headers.append(("Content-Range", "bytes \(first)-\(last)/\(total)"))
+        partial.body = ResponseBody(Data(bytes: response.body.pointer + first, count: last - first + 1))
+        return partial
+    }
+
+    private static func unsatisfiable(_ response: HTTPResponse, total: Int) -> HTTPResponse {
+        var refused = errorResponse(RequestProblem(416, "the range asked for starts past the end (\(total) bytes)", hint: "ask for bytes=0- or leave Range out"))
+        refused.headers.append(("Content-Range", "bytes */\(total)"))
+        return refused
     }
 
     // MARK: - Pieces

@@ -82,6 +82,9 @@ import Testing
         // Here one: its reading says every word up to 99999999.99, and it fits the banner with 收款到账.
         let samples = ReportSamples.amounts(configuration: Configuration(), manifest: manifest)
         #expect(samples == ["97862405.13"])
+        // 亿 is in no amount up to the maximum: the page says so rather than hide it.
+        #expect(html.contains("<p class=\"legend unsaid\">No sample says hundred_million ("))
+        #expect(html.contains("no amount up to maxAmount 99999999.99 needs it"))
         let played = try PlayedAnnouncement.of(try Amount(samples[0]), manifest: manifest)
         #expect(Set(played.plan.tokens) == Set(manifest.clips.map(\.name)).subtracting(["hundred_million"]))
         #expect(html.components(separatedBy: "class=\"announcement\"").count - 1 == samples.count)

@@ -113,6 +113,40 @@ import Testing
         #expect(result.stderr == "soundset: the sound set has no clip for thanks (record it and run soundset build --output Sounds/Output)\n")
     }
 
+    /// A copy the set lacks is asked for in `copies`, not recorded.
+    @Test func aMissingCopyNamesCopies() throws {
+        let folder = try TemporaryDirectory()
+        defer { folder.remove() }
+        try FakeSets.write(in: folder.url.appendingPathComponent("Output"))
+        let result = try SoundsetExecutable.run(["plan", "5", "--suffix", "yuan"], in: folder.url)
+        #expect(result.status == 1)
+        #expect(
+            result.stderr
+                == "soundset: the sound set has no yuanCopy to play its clip twice in a row (add \"yuan\" to copies in soundset.json and run soundset build --output Output)\n"
+        )
+    }
+
+    /// `render --out` never writes into the set it reads or among the recordings: a clip
+    /// overwritten, or a recording added, would change what they describe.
+    @Test(arguments: ["Output/Sounds/1.caf", "Output/extra.wav", "Assets/new.wav", "./Output/../Output/Sounds/x.aiff", "link/1.caf"])
+    func renderNeverWritesIntoTheSetOrTheAssets(out: String) throws {
+        let folder = try TemporaryDirectory()
+        defer { folder.remove() }
+        try FakeSets.write(in: folder.url.appendingPathComponent("Output"))
+        try FileManager.default.createDirectory(at: folder.url.appendingPathComponent("Assets"), withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(atPath: folder.url.appendingPathComponent("link").path, withDestinationPath: "Output/Sounds")
+        let before = try Data(contentsOf: folder.url.appendingPathComponent("Output/Sounds/1.caf"))
+        let result = try SoundsetExecutable.run(["render", "1", "--out", out], in: folder.url)
+        #expect(result.status == 64, "\(out)")
+        let inside = out.hasPrefix("Assets") ? "Assets (--assets)" : "Output (--output)"
+        #expect(
+            result.stderr.hasPrefix(
+                "soundset: --out \(out) is inside \(inside), which soundset builds or reads: write it elsewhere, e.g. --out announcement.wav\n"),
+            "\(result.stderr)")
+        #expect(try Data(contentsOf: folder.url.appendingPathComponent("Output/Sounds/1.caf")) == before)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.url.appendingPathComponent("Assets").path).isEmpty)
+    }
+
     /// An amount above the assets' maxAmount is planned, with a note; at the maximum, no note.
     @Test func anAmountAboveMaxAmountIsNoted() throws {
         let folder = try TemporaryDirectory()

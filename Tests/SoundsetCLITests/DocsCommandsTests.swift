@@ -88,8 +88,10 @@ import Testing
         }
         for command in commands {
             if command.text.hasPrefix("cat ") {
+                // A file the page shows is the repository's, as shown.
                 let name = String(command.text.dropFirst(4))
-                try Data((command.shown.joined(separator: "\n") + "\n").utf8).write(to: folder.url.appendingPathComponent(name))
+                let text = try String(contentsOf: folder.url.appendingPathComponent(name), encoding: .utf8)
+                #expect(text == command.shown.joined(separator: "\n") + "\n", "\(command): the page shows another file")
                 continue
             }
             // Folders the docs put in /tmp are put in the copy, so that runs never meet.
@@ -113,10 +115,10 @@ import Testing
         // Every line printed is shown: one more, or one fewer, is a difference.
         #expect(!Self.matches(["announced a: …"], "announced a: x\nreason: y\n"))
         #expect(!Self.matches(["announced a: …", "reason: …"], "announced a: x\n"))
-        // A file the page shows with `$ cat` is written before the commands that read it.
-        let payload = try #require(commands.firstIndex { $0.text == "cat push.json" })
+        // A file the page shows with `$ cat` is found, with what it shows, before the commands that read it.
+        let payload = try #require(commands.firstIndex { $0.text == "cat docs/push.json" })
         #expect(commands[payload].shown.first?.hasPrefix("{") == true)
-        #expect(commands[(payload + 1)...].contains { $0.text.contains("--payload push.json") })
+        #expect(commands[(payload + 1)...].contains { $0.text.contains("--payload docs/push.json") })
         // Usage lines are not commands.
         #expect(!commands.contains { $0.text.contains("AMOUNT") })
     }

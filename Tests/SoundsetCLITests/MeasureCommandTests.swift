@@ -24,6 +24,13 @@ import Testing
         let entries = try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as! [[String: Any]]
         #expect(entries.count == 1)
         #expect(abs((entries[0]["loudness"] as! Double) - -23.01) < 0.01)
+        // Printed lengths are to the millisecond: 16001 frames at 48 kHz are 0.333354… s.
+        try WAVFile.write(
+            Array(Signals.tone(1000, seconds: 1, rate: 48000, amplitudeDb: -20).prefix(16001)), to: folder.url.appendingPathComponent("d.wav"), rate: 48000,
+            format: .float32)
+        let odd = try SoundsetExecutable.run(["measure", "--format", "json", "d.wav"], in: folder.url)
+        let measured = try JSONSerialization.jsonObject(with: Data(odd.stdout.utf8)) as! [[String: Any]]
+        #expect(measured[0]["seconds"] as? Double == 0.333)
 
         try Data("no".utf8).write(to: folder.url.appendingPathComponent("c.wav"))
         let bad = try SoundsetExecutable.run(["measure", "a.wav", "c.wav"], in: folder.url)

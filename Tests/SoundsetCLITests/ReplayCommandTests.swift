@@ -55,6 +55,57 @@ import Testing
         #expect(!queue.contains("tx-"))
     }
 
+    /// A file saved on Windows (CRLF line ends) replays as the same file with LF.
+    @Test func crlfLineEndsReadAsLineEnds() throws {
+        let folder = try TemporaryDirectory()
+        defer { folder.remove() }
+        try Self.shop(folder)
+        try Data(Self.pushes.replacingOccurrences(of: "\n", with: "\r\n").utf8).write(to: folder.url.appendingPathComponent("crlf.txt"))
+        let lf = try SoundsetExecutable.run(["replay", "pushes.txt", "--group", "G1"], in: folder.url)
+        let crlf = try SoundsetExecutable.run(["replay", "crlf.txt", "--group", "G2"], in: folder.url)
+        #expect(crlf.status == 0, "\(crlf.stderr)")
+        #expect(crlf.stdout == lf.stdout)
+        #expect(crlf.stdout.contains("6 pushes: 3 announced, 1 shortened, 1 fallback, 1 duplicate"))
+    }
+
+    /// A replay runs in an empty group folder: an earlier replay's queue would turn its pushes into
+    /// duplicates and waits. A file in the folder's place is no group folder either.
+    @Test func aUsedGroupFolderOrAFileIsRefused() throws {
+        let folder = try TemporaryDirectory()
+        defer { folder.remove() }
+        try Self.shop(folder)
+        let first = try SoundsetExecutable.run(["replay", "pushes.txt", "--group", "G"], in: folder.url)
+        #expect(first.status == 0)
+        let again = try SoundsetExecutable.run(["replay", "pushes.txt", "--group", "G"], in: folder.url)
+        #expect(again.status == 1)
+        #expect(again.stdout.isEmpty)
+        #expect(again.stderr == "soundset: G is not empty (an earlier replay's queue would carry over): give --group a new folder, or remove it first\n")
+        for command in [["replay", "pushes.txt"], ["announce", "1"]] {
+            let file = try SoundsetExecutable.run(command + ["--group", "pushes.txt"], in: folder.url)
+            #expect(file.status == 1, "\(command)")
+            #expect(file.stderr == "soundset: pushes.txt is not a folder: give --group a folder (a new one is made)\n", "\(command)")
+        }
+    }
+
+    /// Bytes that are not UTF-8 would be read as U+FFFD, making two ids one: the line is named and
+    /// nothing is run.
+    @Test func aLineThatIsNotUTF8IsNamed() throws {
+        let folder = try TemporaryDirectory()
+        defer { folder.remove() }
+        try Self.shop(folder)
+        try Data("1000 1.00 a".utf8 + [0xFF, 0x0A] + "1001 2.00 a".utf8 + [0xFE, 0x0A]).write(to: folder.url.appendingPathComponent("bad.txt"))
+        let result = try SoundsetExecutable.run(["replay", "bad.txt", "--group", "G"], in: folder.url)
+        #expect(result.status == 1)
+        #expect(
+            result.stderr == """
+                error: bad.txt:1: is not UTF-8 text: save the file as UTF-8 (a push's JSON is UTF-8)
+                error: bad.txt:2: is not UTF-8 text: save the file as UTF-8 (a push's JSON is UTF-8)
+                soundset: 2 lines of bad.txt cannot be replayed; nothing was run
+
+                """)
+        #expect(!FileManager.default.fileExists(atPath: folder.url.appendingPathComponent("G").path))
+    }
+
     @Test func jsonLinesHaveMillisecondsAndNullIDs() throws {
         let folder = try TemporaryDirectory()
         defer { folder.remove() }
@@ -72,6 +123,8 @@ import Testing
         #expect(objects[4]["id"] is NSNull)
         #expect(objects[4]["amount"] as? String == "23.00")
         #expect(objects[4]["wait"] as? Double == 8.85)
+        // A push whose amount does not read has none in JSON (the table's "-" is the table's).
+        #expect(objects[5]["amount"] is NSNull)
         // No time with more than three decimals, anywhere.
         #expect(result.stdout.range(of: #"[0-9]\.[0-9]{4,}"#, options: .regularExpression) == nil)
         let tally = try #require(objects[6]["tally"] as? [String: Any])

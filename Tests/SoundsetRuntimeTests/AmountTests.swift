@@ -17,6 +17,9 @@ import Testing
         ("１２", .fullWidthDigits), ("1.234", .tooManyDecimals(3)), ("0.001", .tooManyDecimals(3)), ("1000000000000", .tooLarge),
         ("01", .leadingZero), ("00.5", .leadingZero), ("12.", .missingDecimals), (".5", .notANumber), ("12abc", .notANumber),
         ("1.2.3", .notANumber), ("abc", .notANumber), ("١٢", .notANumber), ("NaN", .notANumber), ("0x10", .notANumber),
+        // Text with an `e` that is no number written with an exponent is not a number.
+        ("hello", .notANumber), ("../../etc/passwd", .notANumber), ("1e", .notANumber), ("e5", .notANumber), ("1e5e5", .notANumber),
+        ("5e-2", .exponent), (".5e1", .exponent),
     ])
     func refusesWithASpecificError(text: String, error: AmountError) {
         #expect(throws: error) { try Amount(text) }

@@ -18,6 +18,20 @@ import Testing
 
     static let refusal = ": send a whole number of minor units from 0 to 99999999999999"
 
+    /// A transaction id is a string as sent, or a whole number's digits: a retry of `123` is the
+    /// same id as `123`; true, 1.5 and objects are no id.
+    @Test(arguments: [
+        (#"{"amount": "2.00", "transactionId": "tx-1"}"#, "tx-1" as String?), (#"{"amount": "2.00", "transactionId": 123}"#, "123"),
+        (#"{"amount": "2.00", "transactionId": 123.0}"#, "123"), (#"{"amount": "2.00", "transactionId": 18446744073709551615}"#, "18446744073709551615"),
+        (#"{"amount": "2.00", "transactionId": -7}"#, "-7"), (#"{"amount": "2.00", "transactionId": true}"#, nil),
+        (#"{"amount": "2.00", "transactionId": 1.5}"#, nil), (#"{"amount": "2.00", "transactionId": {"a": 1}}"#, nil),
+        (#"{"amount": "2.00"}"#, nil),
+    ])
+    func theTransactionIDIsTextOrAWholeNumber(json: String, id: String?) throws {
+        #expect(try read(json).transactionID == id, "\(json)")
+        #expect(try userInfo(json).transactionID == id, "\(json)")
+    }
+
     @Test(arguments: [
         (#"{"amountMinor": 12345}"#, AnnouncementRequest.AmountInput.minorUnits(12345)),
         (#"{"amountMinor": 12345.0}"#, .minorUnits(12345)),

@@ -53,7 +53,51 @@ import Testing
         let clips = object["clips"] as? [[String: Any]] ?? []
         #expect(clips.map { $0["name"] as? String } == manifest.clips.map(\.name))
         #expect(clips.map { $0["frames"] as? Int } == manifest.clips.map(\.frames))
-        #expect(clips.map { $0["seconds"] as? Double } == manifest.clips.map(\.seconds))
+        // Times to the millisecond, as everywhere soundset prints JSON.
+        #expect(clips.map { $0["seconds"] as? Double } == manifest.clips.map { ($0.seconds * 1000).rounded() / 1000 })
+        #expect(String(decoding: set.body.data, as: UTF8.self).range(of: #"[0-9]\.[0-9]{4,}"#, options: .regularExpression) == nil)
+    }
+
+    /// One byte range (Safari asks `bytes=0-1` before it plays): 206 with the bytes and
+    /// Content-Range; a range past the end is 416; several ranges, or an If-Range of another
+    /// body, get the whole body.
+    @Test func aByteRangeIsAnsweredWith206() throws {
+        let server = try served()
+        defer { server.folder.remove() }
+        let whole = server.get("/v1/announcements/12.wav")
+        #expect(whole.header("Accept-Ranges") == "bytes")
+        let bytes = whole.body.data
+        let etag = try #require(whole.header("ETag"))
+        for (range, first, last) in [("bytes=0-1", 0, 1), ("bytes=100-", 100, bytes.count - 1), ("bytes=-10", bytes.count - 10, bytes.count - 1),
+            ("bytes=5-999999999", 5, bytes.count - 1)] {
+            let part = server.get("/v1/announcements/12.wav", headers: ["range": range])
+            #expect(part.status == 206, "\(range)")
+            #expect(part.header("Content-Range") == "bytes \(first)-\(last)/\(bytes.count)", "\(range)")
+            #expect(part.body.data == bytes[first...last], "\(range)")
+        }
+        let past = server.get("/v1/announcements/12.wav", headers: ["range": "bytes=\(bytes.count)-"])
+        #expect(past.status == 416)
+        #expect(past.header("Content-Range") == "bytes */\(bytes.count)")
+        for headers in [["range": "bytes=0-1,5-6"], ["range": "items=0-1"], ["range": "bytes=0-1", "if-range": "\"other\""], ["range": "bytes=x-1"]] {
+            let full = server.get("/v1/announcements/12.wav", headers: headers)
+            #expect(full.status == 200, "\(headers)")
+            #expect(full.body.data == bytes, "\(headers)")
+        }
+        #expect(server.get("/v1/announcements/12.wav", headers: ["range": "bytes=0-1", "if-range": etag]).status == 206)
+    }
+
+    /// A suffix the request names that needs a copy the set lacks is the request's to change: 400.
+    @Test func aRequestThatNeedsAMissingCopyIs400() throws {
+        let server = try served()
+        defer { server.folder.remove() }
+        for target in ["/v1/plan/5?suffix=yuan", "/v1/announcements/5.wav?suffix=yuan"] {
+            let response = server.get(target)
+            #expect(response.status == 400, "\(target)")
+            let body = try server.json(response)
+            #expect(
+                body["error"] as? String
+                    == "the sound set has no yuanCopy to play its clip twice in a row (add \"yuan\" to copies in soundset.json and run soundset build)")
+        }
     }
 
     @Test func withoutAValidSetHealthIs503AndSoIsEverythingElse() throws {

@@ -256,6 +256,14 @@ enum ReportPage {
             section += "<audio controls=\"controls\" preload=\"metadata\" src=\"data:audio/wav;base64,\(sample.preview)\"></audio></div>\n"
         }
         for problem in data.announcementProblems { section += "<p class=\"alert\">\(escape(problem))</p>\n" }
+        // Clips no sample says (亿 when no amount up to maxAmount needs it): said, not hidden.
+        let said = Set(data.announcements.flatMap { $0.plan.steps.map(\.clip) })
+        let unsaid = data.manifest.clips.map(\.name).filter { !said.contains($0) }
+        if !data.announcements.isEmpty && !unsaid.isEmpty {
+            let named = unsaid.map { name in words.guide.entries.first { $0.name == name }.map { "\(name) (\($0.says))" } ?? name }
+            section +=
+                "<p class=\"legend unsaid\">No sample says \(escape(named.joined(separator: ", "))): \(data.configuration.report.amounts == nil ? "no amount up to maxAmount \(escape(maximum.description)) needs \(unsaid.count == 1 ? "it" : "them")" : "report.amounts has no amount that needs \(unsaid.count == 1 ? "it" : "them")"); the button above the clips plays every clip.</p>\n"
+        }
         return section + "</section>\n"
     }
 

@@ -8,8 +8,8 @@ struct ReplayPush {
     var line: Int
     /// When it arrives, seconds on the replay's clock.
     var at: Double
-    /// The amount as the push carries it, for the printed line.
-    var amount: String
+    /// The amount as the push carries it, for the printed line; nil when it carries none that reads.
+    var amount: String?
     var request: AnnouncementRequest
 }
 
@@ -18,11 +18,21 @@ struct ReplayPush {
 /// 1000.5}`), read through `PushPayload` as the extension reads it. Blank lines and lines starting
 /// with `#` are skipped. Times must not go back: the pushes are replayed in the order they arrive.
 enum PushLog {
+    /// The lines of `data` that are not UTF-8 text, as `FILE:LINE: problem` (a byte that is not
+    /// UTF-8 would be read as U+FFFD, and two ids that differ only there would be one).
+    static func undecodable(_ data: Data, file: String) -> [String] {
+        data.split(separator: 0x0A, omittingEmptySubsequences: false).enumerated().compactMap { index, line in
+            String(data: Data(line), encoding: .utf8) == nil
+                ? "\(file):\(index + 1): is not UTF-8 text: save the file as UTF-8 (a push's JSON is UTF-8)" : nil
+        }
+    }
+
     /// The pushes in `text`, and every line that cannot be read, as `FILE:LINE: problem`.
     static func read(_ text: String, file: String) -> (pushes: [ReplayPush], problems: [String]) {
         var pushes: [ReplayPush] = []
         var problems: [String] = []
-        for (index, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+        // Split at any line end ("\r\n" is one Character, and a file written on Windows has them).
+        for (index, raw) in text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).enumerated() {
             let line = raw.trimmingCharacters(in: .whitespacesAndNewlines)
             guard !line.isEmpty, !line.hasPrefix("#") else { continue }
             let place = "\(file):\(index + 1)"
@@ -64,11 +74,11 @@ enum PushLog {
             at.isFinite, at >= 0, at < 1e10
         else { throw Problem(reason: "the payload needs \"at\": the push's arrival in seconds from 0 to 9999999999, e.g. \"at\": 1000.5") }
         let request = PushPayload.request(from: info, arrival: at)
-        let amount: String
+        let amount: String?
         switch request.amount {
         case .text(let text): amount = text
         case .minorUnits(let units): amount = (try? Amount(minorUnits: units))?.description ?? "\(units) minor units"
-        case .missing: amount = "-"
+        case .missing: amount = nil
         }
         return ReplayPush(line: number, at: at, amount: amount, request: request)
     }

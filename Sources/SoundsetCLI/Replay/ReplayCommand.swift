@@ -27,12 +27,28 @@ enum ReplayCommand {
         let format = parsed.options["--format"] ?? "text"
         guard format == "text" || format == "jsonl" else { throw UsageError("--format must be text or jsonl") }
 
-        let text: String
-        do { text = String(decoding: try RegularFile.read(URL(fileURLWithPath: path), maxBytes: maxFileBytes), as: UTF8.self) } catch {
+        let data: Data
+        do { data = try RegularFile.read(URL(fileURLWithPath: path), maxBytes: maxFileBytes) } catch {
             console.err("soundset: \(ClipNamePrinting.safe(path)): \(error.reason)")
             return ExitCode.failure
         }
-        let log = PushLog.read(text, file: ClipNamePrinting.safe(path))
+        // A replay starts from an empty group folder: an earlier replay's queue would make its
+        // transactions duplicates and its announcements waits.
+        let group = URL(fileURLWithPath: groupPath)
+        if let problem = AnnounceCommand.groupProblem(groupPath) {
+            console.err("soundset: \(problem)")
+            return ExitCode.failure
+        }
+        if FileManager.default.fileExists(atPath: group.path) {
+            if let names = try? FileManager.default.contentsOfDirectory(atPath: group.path), !names.isEmpty {
+                console.err(
+                    "soundset: \(ClipNamePrinting.safe(groupPath)) is not empty (an earlier replay's queue would carry over): give --group a new folder, or remove it first"
+                )
+                return ExitCode.failure
+            }
+        }
+        var log = PushLog.read(String(decoding: data, as: UTF8.self), file: ClipNamePrinting.safe(path))
+        log.problems = PushLog.undecodable(data, file: ClipNamePrinting.safe(path)) + log.problems
         guard log.problems.isEmpty else {
             for problem in log.problems { console.err("error: \(problem)") }
             console.err(
@@ -56,7 +72,7 @@ enum ReplayCommand {
                     throw Unavailable(
                         description: "\(error)\((error as? ManifestError)?.isUnreadable == true ? " (run \(spelling.build(output: outputName)) first)" : "")")
                 }
-                let announcer = Announcer(set: set, group: GroupFolder(URL(fileURLWithPath: groupPath)))
+                let announcer = Announcer(set: set, group: GroupFolder(group))
                 return log.pushes.map { ($0, announcer.announce($0.request)) }
             }
         } catch {
@@ -95,7 +111,7 @@ enum ReplayCommand {
         let header = ["time", "amount", "id", "outcome", "delivery", "start", "wait", "reason"]
         let rows = decisions.map { push, decision in
             [
-                PushLog.format(push.at), ClipNamePrinting.safe(push.amount), decision.transactionID.map(ClipNamePrinting.safe) ?? "-",
+                PushLog.format(push.at), push.amount.map(ClipNamePrinting.safe) ?? "-", decision.transactionID.map(ClipNamePrinting.safe) ?? "-",
                 decision.outcome.rawValue, decision.delivery.rawValue, PushLog.format(decision.start), PushLog.format(decision.wait),
                 decision.reason.map(ClipNamePrinting.safe) ?? "",
             ]

@@ -32,7 +32,7 @@ public struct Amount: Sendable, Hashable, Comparable, CustomStringConvertible {
         if scalars.contains(where: { $0.properties.isWhitespace }) { throw .whitespace }
         if scalars.contains(where: { ("\u{FF10}"..."\u{FF19}").contains($0) || $0 == "\u{FF0E}" }) { throw .fullWidthDigits }
         if scalars.contains(where: { $0 == "," || $0 == "_" || $0 == "'" || $0 == "\u{00A0}" || $0 == "\u{202F}" }) { throw .thousandsSeparator }
-        if scalars.contains(where: { $0 == "e" || $0 == "E" }) { throw .exponent }
+        if Self.hasExponent(text) { throw .exponent }
         let parts = text.split(separator: ".", omittingEmptySubsequences: false)
         let isDigits: (Substring) -> Bool = { !$0.isEmpty && $0.unicodeScalars.allSatisfy { ("0"..."9").contains($0) } }
         guard parts.count <= 2, isDigits(parts[0]), parts.count == 1 || isDigits(parts[1]) else {
@@ -46,6 +46,17 @@ public struct Amount: Sendable, Hashable, Comparable, CustomStringConvertible {
         if decimals.count > 2 { throw .tooManyDecimals(decimals.count) }
         while decimals.count < 2 { decimals += "0" }
         self.minorUnits = Int64(whole)! * 100 + Int64(decimals)!
+    }
+
+    /// Whether `text` is a number written with an exponent (`1.2e3`, `5E-2`): digits with at most
+    /// one point, `e` or `E`, an optional sign, digits. Other text with an `e` is not a number.
+    private static func hasExponent(_ text: String) -> Bool {
+        let parts = text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "e" || $0 == "E" })
+        guard parts.count == 2 else { return false }
+        let mantissa = parts[0].split(separator: ".", omittingEmptySubsequences: false)
+        let digits: (Substring) -> Bool = { $0.unicodeScalars.allSatisfy { ("0"..."9").contains($0) } }
+        let exponent = parts[1].first == "+" || parts[1].first == "-" ? parts[1].dropFirst() : parts[1]
+        return mantissa.count <= 2 && mantissa.allSatisfy(digits) && mantissa.contains { !$0.isEmpty } && !exponent.isEmpty && digits(exponent)
     }
 
     /// The amount with two decimals, e.g. `123.40`.

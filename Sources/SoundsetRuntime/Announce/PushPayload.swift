@@ -35,7 +35,7 @@ public enum PushPayload {
 
     /// The request for a push whose `userInfo` is `payload`, arriving at `arrival` (nil: now).
     public static func request(from payload: [AnyHashable: Any], arrival: Double? = nil) -> AnnouncementRequest {
-        AnnouncementRequest(amount: amount(in: payload), transactionID: payload[transactionKey] as? String, arrival: arrival)
+        AnnouncementRequest(amount: amount(in: payload), transactionID: transactionID(in: payload), arrival: arrival)
     }
 
     /// The request for a push whose JSON, as APNs delivers it, is `data`: read through
@@ -56,6 +56,23 @@ public enum PushPayload {
             throw JSONError(description: "is not a JSON object (a push is {\"aps\": {…}, \"\(amountKey)\": \"123.45\", \"\(transactionKey)\": \"…\"})")
         }
         return Dictionary(uniqueKeysWithValues: dictionary.map { (AnyHashable($0.key), $0.value) })
+    }
+
+    /// The transaction id: a string as sent, or a whole number's decimal digits (a server that sends
+    /// `"transactionId": 123` retries with the same number, and its retry must be a duplicate). Any
+    /// other value (true, 1.5, an object) is no id.
+    static func transactionID(in payload: [AnyHashable: Any]) -> String? {
+        let value = payload[transactionKey]
+        if let text = value as? String { return text }
+        guard let value, !isBoolean(value), let number = value as? NSNumber else { return nil }
+        switch String(cString: number.objCType) {
+        case "d", "f":
+            let double = number.doubleValue
+            guard double.isFinite, double == double.rounded(.towardZero), abs(double) < 9.0e15 else { return nil }
+            return String(Int64(double))
+        case "Q", "L", "I", "S", "C": return String(number.uint64Value)
+        default: return String(number.int64Value)
+        }
     }
 
     static func amount(in payload: [AnyHashable: Any]) -> AnnouncementRequest.AmountInput {

@@ -80,11 +80,30 @@ public enum PlanError: Error, Equatable, CustomStringConvertible {
 
     public var description: String {
         switch self {
-        case .missingClips(let names):
-            "the sound set has no clip for \(names.joined(separator: ", ")) (record \(names.count == 1 ? "it" : "them") and run soundset build)"
+        case .missingClips(let names): Self.missing(names, build: "soundset build")
         case .badGap(let gap): "the gap \(gap) ms is out of range (0 to 10000)"
         case .invalidManifest(let reason): "the manifest cannot be planned with: \(reason)"
         }
+    }
+}
+
+extension PlanError {
+    /// What the set lacks, and the fix, with `build` the command that builds it: a clip is recorded;
+    /// a copy (`<name>Copy`, for a clip that follows itself) is asked for in `copies`.
+    public static func missing(_ names: [String], build: String) -> String {
+        let copies = names.filter { $0.count > 4 && $0.hasSuffix("Copy") }
+        let clips = names.filter { !copies.contains($0) }
+        var parts: [String] = []
+        if !clips.isEmpty {
+            parts.append("the sound set has no clip for \(clips.joined(separator: ", ")) (record \(clips.count == 1 ? "it" : "them") and run \(build))")
+        }
+        if !copies.isEmpty {
+            let bases = copies.map { "\"\($0.dropLast(4))\"" }.joined(separator: ", ")
+            parts.append(
+                "the sound set has no \(copies.joined(separator: ", ")) to play \(copies.count == 1 ? "its clip" : "those clips") twice in a row (add \(bases) to copies in soundset.json and run \(build))"
+            )
+        }
+        return parts.joined(separator: "; ")
     }
 }
 

@@ -18,6 +18,11 @@ enum AnnouncementRenderer {
         try requireClips(settings, set: set)
         do { return try PlayedAnnouncement.of(amount, manifest: set.manifest, settings: settings, whole: options.whole) } catch {
             switch error {
+            case .plan(.missingClips(let names)) where options.prefix != nil || options.suffix != nil:
+                // The set plays its own phrases; a prefix or suffix the request names may need a
+                // copy the set was not built with: the request's to change.
+                throw RenderProblem(
+                    400, PlanError.missing(names, build: "soundset build"), hint: "ask with the set's own prefix and suffix (leave them out), or none")
             case .plan(let planError): throw RenderProblem(planError: planError)
             case .refused(let reason): throw RenderProblem(500, "\(amount): \(reason)", hint: "see soundset check on the set")
             }
