@@ -15,12 +15,19 @@ public enum ClipPreparer {
     ) throws(BuildProblem) -> PreparedClip {
         let display = recording.displayPath
         let file: SoundFile
-        let interleaved: [Float]
+        var info: SoundFileInfo
+        var interleaved: [Float] = []
         do {
             file = try SoundFile.open(bytes: bytes, path: display)
+            info = file.info
             // The file may have been replaced since the catalog read its header: judge what was read.
-            if let problem = AssetCatalog.headerProblem(file.info) { throw BuildProblem(display, problem) }
-            interleaved = try file.readAll()
+            // One whose header does not give its length is judged once decoded (no further than the limit).
+            if info.lengthUnknown {
+                interleaved = try file.readAll(maxFrames: Int(AssetCatalog.maxSeconds * Double(info.sampleRate)))
+                info.frames = interleaved.count / max(1, info.channels)
+            }
+            if let problem = AssetCatalog.headerProblem(info) { throw BuildProblem(display, problem) }
+            if !info.lengthUnknown { interleaved = try file.readAll() }
         } catch let problem as BuildProblem {
             throw problem
         } catch let error as SoundFileError {
@@ -33,11 +40,11 @@ public enum ClipPreparer {
             guard sample.isFinite else { throw BuildProblem(display, "holds NaN or infinite samples (re-export it as PCM)") }
             clipped += 1
         }
-        var mono = Mono.mixDown(interleaved, channels: file.info.channels)
+        var mono = Mono.mixDown(interleaved, channels: info.channels)
         // The recording as it is drawn: before its DC offset is taken out.
         let shape = ClipEnvelope(mono, rate: file.info.sampleRate)
         Mono.removeDC(&mono)
-        let sourceRate = file.info.sampleRate
+        let sourceRate = info.sampleRate
         let region: TrimRegion
         do { region = try Trimmer.findRegion(mono, sampleRate: sourceRate, settings: configuration.trim) } catch {
             throw BuildProblem(display, "\(error)")
@@ -67,7 +74,7 @@ public enum ClipPreparer {
             throw BuildProblem(display, "\(error)")
         }
         var decoded = recording
-        decoded.info = file.info
+        decoded.info = info
         let summary = ClipSummary(
             recording: decoded, sourceSHA256: sourceSHA256, key: key, region: region, measurement: measurement, analysis: analysis,
             sampleCount: samples.count)
