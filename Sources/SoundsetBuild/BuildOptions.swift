@@ -84,6 +84,9 @@ public struct BuildReport: Sendable {
     public var report: String?
     /// What else the build did, one line each (soundset 0.8's report moved out of the set).
     public var notes: [String] = []
+    /// What went wrong once the set was in place (the old set, swapped out, that cannot be
+    /// removed): errors, each naming what to do; the build exits 1.
+    public var errors: [BuildProblem] = []
 
     public enum ReportChange: Sendable { case written, removed }
 

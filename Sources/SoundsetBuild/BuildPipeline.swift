@@ -62,6 +62,7 @@ public enum BuildPipeline {
     private static func holdingTheLock(
         _ options: BuildOptions, _ body: (URL, any BuildMemo, [String]) async throws -> BuildReport
     ) async throws -> BuildReport {
+        Interruption.shared.beginBuild()
         let outputURL = try failing { () throws(BuildProblem) in try OutputFolder.resolve(options.output, display: options.outputDisplay) }
         // A folder refused now is refused before anything is written beside it (asked again below,
         // holding the lock, for what another build did meanwhile).
@@ -102,6 +103,11 @@ public enum BuildPipeline {
         guard catalog.problems.isEmpty, hashed.problems.isEmpty,
             let manifest = memo.currentSet(in: outputURL, for: hashed, configurationHash: catalog.configuration.hash, copies: catalog.copies)
         else { return nil }
+        // Every value of its manifest as the build makes it.
+        let prepared = try await PrepareStage.run(hashed, configuration: catalog.configuration, memo: memo, jobs: options.jobs, progress: nil)
+        guard prepared.problems.isEmpty else { return nil }
+        let set = try await derive(prepared, copies: catalog.copies, configuration: catalog.configuration, memo: memo, options: options).2
+        guard ManifestDifferences.between(manifest, set.manifest).isEmpty else { return nil }
         return (manifest, catalog.configuration, hashed)
     }
 
@@ -118,24 +124,27 @@ public enum BuildPipeline {
         let output = try failing { () throws(BuildProblem) in try OutputFolder(url: outputURL, displayName: options.outputDisplay, assets: options.assets) }
         let hashed = try await HashStage.run(catalog.recordings, memo: memo, clockFolder: outputURL.deletingLastPathComponent(), jobs: options.jobs)
         let problems = catalog.problems + hashed.problems
-        if problems.isEmpty, let manifest = memo.currentSet(in: outputURL, for: hashed, configurationHash: configuration.hash, copies: catalog.copies) {
-            memo.remember(
-                facts(configuration, manifest: manifest, hashed: hashed, prepared: nil, files: nil, probes: [:], options: options, outputURL: outputURL))
-            return try await upToDate(manifest, configuration, options, outputURL: outputURL, memo: memo, hashed: hashed, notes: notes)
-        }
+        // A set fresh by its recordings' and settings' hashes, its files intact: up to date when its
+        // manifest is the one this build makes (below), every value of it.
+        let current = problems.isEmpty ? memo.currentSet(in: outputURL, for: hashed, configurationHash: configuration.hash, copies: catalog.copies) : nil
 
         let prepared = try await PrepareStage.run(hashed, configuration: configuration, memo: memo, jobs: options.jobs, progress: options.progress)
         guard problems.isEmpty, prepared.problems.isEmpty else {
             throw BuildFailure((problems + prepared.problems).sorted { $0.subject < $1.subject }, warnings: takeNotes(of: prepared))
         }
-        let loader = ClipLoader(memo: memo, configuration: configuration)
-        let (decision, finished, set) = try await oneProblemFails {
-            let decision = try await LevelStage.decide(prepared, configuration: configuration, memo: memo, loader: loader, jobs: options.jobs)
-            let finished = try await FinishStage.run(
-                prepared, decision: decision, configuration: configuration, memo: memo, loader: loader, jobs: options.jobs)
-            let set = try await WriteStage.run(
-                finished, copies: catalog.copies, configuration: configuration, outputDisplay: options.outputDisplay, jobs: options.jobs)
-            return (decision, finished, set)
+        let (decision, finished, set) = try await derive(prepared, copies: catalog.copies, configuration: configuration, memo: memo, options: options)
+        var notes = notes
+        if let current {
+            let differences = ManifestDifferences.between(current, set.manifest)
+            if differences.isEmpty {
+                memo.remember(
+                    facts(
+                        configuration, manifest: current, hashed: hashed, prepared: prepared, files: set, probes: decision.probes, options: options,
+                        outputURL: outputURL))
+                return try await upToDate(
+                    current, configuration, options, outputURL: outputURL, memo: memo, hashed: hashed, prepared: prepared, notes: notes)
+            }
+            notes.append(rewriting(differences, options: options))
         }
         let sha256 = manifestSHA256(set.manifest)
         let findings = FindingsStage.run(
@@ -150,7 +159,7 @@ public enum BuildPipeline {
         let envelopes = Dictionary(prepared.entries.map { ($0.summary.name, $0.summary.analysis.envelope) }, uniquingKeysWith: { a, _ in a })
         var drawn: [String: ClipDrawing] = [:]
         var reportChange: BuildReport.ReportChange?
-        let unwritten = try failing { () throws(BuildProblem) in
+        let committed = try failing { () throws(BuildProblem) in
             try output.commit(set) { staging throws(BuildProblem) in
                 guard let place else {
                     guard let removed = staleReportRemoval(options) else { return [] }
@@ -166,6 +175,7 @@ public enum BuildPipeline {
                 return [OutputFolder.Beside(url: place.url, display: place.display, data: rendered.html)]
             }
         }
+        let unwritten = committed.unwritten
         memo.remember(
             facts(
                 configuration, manifest: set.manifest, hashed: hashed, prepared: prepared, files: set, probes: decision.probes, options: options,
@@ -182,7 +192,35 @@ public enum BuildPipeline {
         report.reportChange = reportChange
         report.drawnFromCache = place == nil ? 0 : set.manifest.clips.count - drawn.count
         report.notes = notes
+        report.errors = committed.leftovers
         return report
+    }
+
+    /// The set the build makes of `prepared`: the level decided, every clip finished at it, each
+    /// file's bytes (or the last build's file) and the manifest made from them. The one place a
+    /// manifest's values are computed: the build writes it, and a set found in the output folder
+    /// is up to date only when its manifest is this one (the build's, `soundset report`'s and the
+    /// check's judgement). The memo answers what earlier builds found, so a set the memo knows is
+    /// derived again without finishing a clip.
+    static func derive(
+        _ prepared: PreparedSet, copies: Set<String>, configuration: Configuration, memo: any BuildMemo, options: BuildOptions
+    ) async throws -> (LevelDecision, FinishedSet, SoundSetFiles) {
+        let loader = ClipLoader(memo: memo, configuration: configuration)
+        return try await oneProblemFails {
+            let decision = try await LevelStage.decide(prepared, configuration: configuration, memo: memo, loader: loader, jobs: options.jobs)
+            let finished = try await FinishStage.run(
+                prepared, decision: decision, configuration: configuration, memo: memo, loader: loader, jobs: options.jobs)
+            let set = try await WriteStage.run(
+                finished, copies: copies, configuration: configuration, outputDisplay: options.outputDisplay, jobs: options.jobs)
+            return (decision, finished, set)
+        }
+    }
+
+    /// What a build says when the manifest in the output folder is not the one it makes of the
+    /// same recordings and settings (edited by hand, or written by something else): the keys.
+    private static func rewriting(_ differences: [ManifestDifference], options: BuildOptions) -> String {
+        let shown = differences.prefix(6).map(\.key).joined(separator: ", ") + (differences.count > 6 ? " and \(differences.count - 6) more" : "")
+        return "\(options.outputDisplay)/\(SoundSetLayout.manifestName) is not what \(options.assetsDisplay) gives (\(shown)): the set is built again"
     }
 
     /// A set found up to date: its findings (the last build's, kept by the memo, or found again
@@ -191,10 +229,10 @@ public enum BuildPipeline {
     /// with --no-report, the one at its default place is removed.
     private static func upToDate(
         _ manifest: Manifest, _ configuration: Configuration, _ options: BuildOptions, outputURL: URL, memo: any BuildMemo, hashed: HashedRecordings?,
-        notes: [String], rewrite: Bool = false
+        prepared: PreparedSet? = nil, notes: [String], rewrite: Bool = false
     ) async throws -> BuildReport {
         // What a killed build left beside the folder goes now, not at the next build that writes.
-        OutputFolder.recoverInterruptedSwap(of: outputURL)
+        try OutputFolder.recoverInterruptedSwap(of: outputURL, displayName: options.outputDisplay)
         // The manifest's bytes as written (what `Manifest.encoded` gives), read rather than encoded again.
         let sha256 =
             (try? SHA256.hex(fileAt: outputURL.appendingPathComponent(SoundSetLayout.manifestName))) ?? manifestSHA256(manifest)
@@ -204,7 +242,7 @@ public enum BuildPipeline {
         if let kept {
             facts = kept.clips.map(\.facts)
         } else {
-            summaries = try await prepareAgain(manifest, configuration, options, outputURL: outputURL, memo: memo, hashed: hashed)
+            summaries = try await prepareAgain(manifest, configuration, options, outputURL: outputURL, memo: memo, hashed: hashed, prepared: prepared)
             facts = summaries!.map(ClipFacts.init)
         }
         let findings = FindingsStage.run(
@@ -232,7 +270,9 @@ public enum BuildPipeline {
         let drawings = memo.drawings()
         var envelopes: [String: ClipEnvelope] = [:]
         if manifest.clips.contains(where: { drawings[ClipDrawing.key($0)] == nil }) {
-            if summaries == nil { summaries = try await prepareAgain(manifest, configuration, options, outputURL: outputURL, memo: memo, hashed: hashed) }
+            if summaries == nil {
+                summaries = try await prepareAgain(manifest, configuration, options, outputURL: outputURL, memo: memo, hashed: hashed, prepared: prepared)
+            }
             envelopes = Dictionary(summaries!.map { ($0.name, $0.analysis.envelope) }, uniquingKeysWith: { a, _ in a })
         }
         let rendered = try failing { () throws(BuildProblem) in
@@ -258,7 +298,8 @@ public enum BuildPipeline {
     /// for a set found up to date whose findings or drawings the memo does not have.
     /// - Throws: `BuildFailure` when a recording cannot be prepared, or is no longer the one built.
     private static func prepareAgain(
-        _ manifest: Manifest, _ configuration: Configuration, _ options: BuildOptions, outputURL: URL, memo: any BuildMemo, hashed: HashedRecordings?
+        _ manifest: Manifest, _ configuration: Configuration, _ options: BuildOptions, outputURL: URL, memo: any BuildMemo, hashed: HashedRecordings?,
+        prepared given: PreparedSet?
     ) async throws -> [ClipSummary] {
         var recordings = hashed
         if recordings == nil {
@@ -266,7 +307,12 @@ public enum BuildPipeline {
             guard catalog.problems.isEmpty else { throw BuildFailure(catalog.problems) }
             recordings = try await HashStage.run(catalog.recordings, memo: memo, clockFolder: outputURL.deletingLastPathComponent(), jobs: options.jobs)
         }
-        let prepared = try await PrepareStage.run(recordings!, configuration: configuration, memo: memo, jobs: options.jobs, progress: nil)
+        let prepared: PreparedSet
+        if let given {
+            prepared = given
+        } else {
+            prepared = try await PrepareStage.run(recordings!, configuration: configuration, memo: memo, jobs: options.jobs, progress: nil)
+        }
         guard prepared.problems.isEmpty else { throw BuildFailure(prepared.problems) }
         let summaries = Dictionary(prepared.entries.map { ($0.summary.name, $0.summary) }, uniquingKeysWith: { a, _ in a })
         return try manifest.clips.map { clip in

@@ -33,7 +33,9 @@ extension FileMeasurement {
             let file = try SoundFile.open(reading: path)
             let mono = Mono.mixDown(try file.readAll(), channels: file.info.channels)
             let measured = try LoudnessMeter.measure(mono, sampleRate: file.info.sampleRate)
-            return FileMeasurement(file: path, seconds: file.info.seconds, loudness: measured.loudness, truePeak: measured.truePeak)
+            // Its length as decoded: the header's, or the only one there is when it gives none.
+            let seconds = Double(mono.count) / Double(max(1, file.info.sampleRate))
+            return FileMeasurement(file: path, seconds: seconds, loudness: measured.loudness, truePeak: measured.truePeak)
         } catch let error as SoundFileError {
             throw BuildProblem(path, "cannot be read as audio: \(error.reason.asClause)")
         } catch {

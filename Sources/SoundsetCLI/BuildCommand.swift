@@ -109,6 +109,13 @@ enum BuildCommand {
         }
         // Last, so they are what a designer reads when the build ends.
         for warning in report.warnings { console.err("warning: \(warning)") }
+        guard report.errors.isEmpty else {
+            for problem in report.errors { console.err("error: \(problem)") }
+            console.err(
+                "soundset: built \(options.outputDisplay), but \(report.errors.count) problem\(report.errors.count == 1 ? "" : "s") remain\(report.errors.count == 1 ? "s" : "") beside it"
+            )
+            return ExitCode.failure
+        }
         return ExitCode.success
     }
 

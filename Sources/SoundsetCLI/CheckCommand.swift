@@ -4,7 +4,7 @@ import SoundsetRuntime
 
 /// `soundset check`.
 enum CheckCommand {
-    static func run(_ arguments: [String], console: Console, environment: [String: String], spelling: CommandSpelling = .installed) throws -> Int32 {
+    static func run(_ arguments: [String], console: Console, environment: [String: String], spelling: CommandSpelling = .installed) async throws -> Int32 {
         let parsed = try Arguments(arguments, options: ["--assets", "--output", "--format"], flags: ["--help", "-h"])
         if parsed.wantsHelp {
             console.out(Help.check)
@@ -14,7 +14,7 @@ enum CheckCommand {
         let format = try parsed.format()
         let assets = (parsed.options["--assets"] ?? "Assets").trimmingTrailingSlashes
         let output = (parsed.options["--output"] ?? "Output").trimmingTrailingSlashes
-        let report = Checker.run(
+        let report = await Checker.run(
             assets: URL(fileURLWithPath: assets), assetsDisplay: assets,
             output: URL(fileURLWithPath: output), outputDisplay: output, spelling: spelling)
         if environment["GITHUB_ACTIONS"] == "true" {

@@ -228,7 +228,8 @@ enum Help {
           integrity     every file the manifest lists is there with its sha256, frames, rate, channels,
                         container and encoding; copies are byte-identical; no unlisted files
           freshness     recordings, output settings and tool version are what the set was built from
-                        (the settings' digest leaves out keys at their defaults)
+                        (the settings' digest leaves out keys at their defaults), and every value
+                        of the manifest is the one the build makes of them (its key, both values)
           durations     every clip under 30 s and within limits.maxSeconds / limits.minSeconds
           format        container, encoding, channels and rate are ones iOS plays
           completeness  every clip and copy the locale's reading can need is in the set

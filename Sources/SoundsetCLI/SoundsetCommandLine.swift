@@ -56,7 +56,7 @@ public enum SoundsetCommandLine {
             case "replay":
                 return try ReplayCommand.run(rest, console: console, spelling: spelling)
             case "check":
-                return try CheckCommand.run(rest, console: console, environment: environment, spelling: spelling)
+                return try await CheckCommand.run(rest, console: console, environment: environment, spelling: spelling)
             case "measure":
                 return try MeasureCommand.run(rest, console: console)
             case "report":

@@ -35,7 +35,7 @@ actor BuiltSet {
         try await BuiltSet.shared.copy(into: folder.url)
         try await breakIt(folder.url)
         let before = snapshot(of: folder.url)
-        let report = Checker.run(
+        let report = await Checker.run(
             assets: folder.url.appendingPathComponent("Assets"), assetsDisplay: "Assets",
             output: folder.url.appendingPathComponent("Output"), outputDisplay: "Output")
         #expect(snapshot(of: folder.url) == before, "the check wrote something")
@@ -300,7 +300,7 @@ extension CheckTests {
         .write(to: assets.appendingPathComponent("soundset.json"))
         let output = folder.url.appendingPathComponent("Output")
         let built = try await BuildPipeline.run(BuildOptions(assets: assets, assetsDisplay: "Assets", output: output, outputDisplay: "Output", jobs: 2))
-        return (Checker.run(assets: assets, assetsDisplay: "Assets", output: output, outputDisplay: "Output"), built.manifest)
+        return (await Checker.run(assets: assets, assetsDisplay: "Assets", output: output, outputDisplay: "Output"), built.manifest)
     }
 
     /// Every amount's whole and bare length, by planning each one.
@@ -402,7 +402,7 @@ extension CheckTests {
         try configure(assets, banner: banner, tempo: tempo)
         let output = folder.url.appendingPathComponent("Output")
         _ = try await BuildPipeline.run(BuildOptions(assets: assets, assetsDisplay: "Assets", output: output, outputDisplay: "Output", jobs: 2))
-        return Checker.run(assets: assets, assetsDisplay: "Assets", output: output, outputDisplay: "Output")
+        return await Checker.run(assets: assets, assetsDisplay: "Assets", output: output, outputDisplay: "Output")
     }
 
     static func configure(_ assets: URL, banner: Double, tempo: Double) throws {
@@ -451,7 +451,7 @@ extension CheckTests {
         #expect(failing.problems.contains { $0.message.contains("set tempo to ") || $0.message.contains("no tempo down to 0.7 fits") })
         // The tempo changed in soundset.json, the set not built again: stale first, no advice.
         try Self.configure(folder.url.appendingPathComponent("Assets"), banner: 1, tempo: 0.75)
-        let stale = Checker.run(
+        let stale = await Checker.run(
             assets: folder.url.appendingPathComponent("Assets"), assetsDisplay: "Assets", output: folder.url.appendingPathComponent("Output"),
             outputDisplay: "Output")
         #expect(stale.problems.first == CheckProblem(.freshness, "Assets/soundset.json", "changed since the last build: run soundset build --assets Assets --output Output"))

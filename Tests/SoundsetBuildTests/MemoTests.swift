@@ -17,8 +17,8 @@ import Testing
     }
 
     /// The check's integrity and freshness problems (the small pack is no complete zh-CN set).
-    func check(_ folder: URL) -> [CheckProblem] {
-        Checker.run(
+    func check(_ folder: URL) async -> [CheckProblem] {
+        await Checker.run(
             assets: folder.appendingPathComponent("Assets"), assetsDisplay: "Assets", output: folder.appendingPathComponent("Output"),
             outputDisplay: "Output"
         ).problems.filter { $0.check == .integrity || $0.check == .freshness }
@@ -42,7 +42,7 @@ import Testing
         let restored = try await build(folder.url)
         #expect(!restored.upToDate)
         #expect(snapshot(of: folder.url.appendingPathComponent("Output")) == reference)
-        #expect(check(folder.url).isEmpty)
+        #expect(await check(folder.url).isEmpty)
         // A set killed between the swap and the memo's record is the same case: the record describes
         // other files, which it recognises by their stamps.
         try Data(#"{"trim": {"padMs": 30}}"#.utf8).write(to: config)
@@ -152,7 +152,7 @@ import Testing
         let rebuilt = try await build(folder.url)
         #expect(!rebuilt.upToDate)
         #expect(rebuilt.manifest.clip(named: "yuan")?.source.sha256 == SHA256.hex(bytes))
-        #expect(check(folder.url).isEmpty)
+        #expect(await check(folder.url).isEmpty)
     }
 
     /// Every stage runs with the empty memo, and gives the disk memo's set.

@@ -132,13 +132,15 @@ public final class SoundFile {
     }
 
     private static func readInfo(_ raw: SF_INFO, _ handle: OpaquePointer) -> SoundFileInfo {
-        SoundFileInfo(
-            frames: Int(raw.frames), sampleRate: Int(raw.samplerate), channels: Int(raw.channels),
+        // libsndfile's SF_COUNT_MAX: a length the header does not give.
+        let unknown = raw.frames == sf_count_t.max
+        return SoundFileInfo(
+            frames: unknown ? 0 : Int(raw.frames), sampleRate: Int(raw.samplerate), channels: Int(raw.channels),
             containerName: formatName(raw.format & Int32(SF_FORMAT_TYPEMASK), major: true),
             encodingName: formatName(raw.format & Int32(SF_FORMAT_SUBMASK), major: false),
             container: container(fromMajor: raw.format & Int32(SF_FORMAT_TYPEMASK)),
             encoding: encoding(fromSub: raw.format & Int32(SF_FORMAT_SUBMASK)),
-            truncation: dataTruncation(in: logInfo(handle)))
+            truncation: dataTruncation(in: logInfo(handle)), lengthUnknown: unknown)
     }
 
     /// Creates (or truncates) `path` for writing mono or multichannel audio (`sf_open` with `SFM_WRITE`).
@@ -185,7 +187,10 @@ public final class SoundFile {
     /// Reads every frame as interleaved floats in [-1, 1] (`sf_readf_float`).
     /// - Throws: `SoundFileError` when libsndfile cannot read the frames it reported (a read error:
     ///   a file shorter than its header says is read as it is, and noted in `info.truncation`).
-    public func readAll() throws -> [Float] {
+    ///   A file whose length the header does not give (`info.lengthUnknown`) is read to its end,
+    ///   or until more than `maxFrames` frames are read.
+    public func readAll(maxFrames: Int = .max) throws -> [Float] {
+        if info.lengthUnknown { return try readToEnd(maxFrames: maxFrames) }
         let channels = info.channels
         var done = 0
         return try [Float](unsafeUninitializedCapacity: info.frames * channels) { buffer, initialized in
@@ -202,6 +207,43 @@ public final class SoundFile {
                 done += got
                 initialized = done * channels
             }
+        }
+    }
+
+    /// Reads chunks (`sf_readf_float`) until libsndfile says the stream has ended, or more than
+    /// `maxFrames` frames have been read.
+    private func readToEnd(maxFrames: Int) throws -> [Float] {
+        var samples: [Float] = []
+        try decodeToEnd(maxFrames: maxFrames) { samples.append(contentsOf: $0) }
+        return samples
+    }
+
+    /// The frames of a file whose header does not give its length (`info.lengthUnknown`), counted
+    /// by decoding it whole in chunks (the samples are not kept): its frames as the header's for
+    /// any other file.
+    /// - Throws: `SoundFileError` with libsndfile's reason when decoding fails.
+    public func countFrames() throws -> Int {
+        var frames = 0
+        try decodeToEnd(maxFrames: .max) { frames += $0.count / max(1, info.channels) }
+        return frames
+    }
+
+    /// Decodes chunk after chunk, handing each (interleaved) to `chunk`, until the end of the
+    /// stream, or once more than `maxFrames` frames were decoded.
+    private func decodeToEnd(maxFrames: Int, _ chunk: (ArraySlice<Float>) -> Void) throws {
+        let channels = max(1, info.channels)
+        let block = 65536
+        var buffer = [Float](repeating: 0, count: block * channels)
+        var done = 0
+        while done <= maxFrames {
+            let got = buffer.withUnsafeMutableBufferPointer { Int(sf_readf_float(handle!, $0.baseAddress!, sf_count_t(block))) }
+            if got <= 0 {
+                let code = Int(sf_error(handle))
+                guard code == 0 else { throw SoundFileError(path: path, code: code, reason: String(cString: sf_strerror(handle))) }
+                return
+            }
+            chunk(buffer[0..<(got * channels)])
+            done += got
         }
     }
 

@@ -17,7 +17,11 @@ public struct SoundFileInfo: Sendable, Equatable {
     /// When the header declares more audio than the file holds: libsndfile's note, e.g.
     /// `data : 32000 (should be 16000)`. libsndfile then reads only what is there, silently.
     public var truncation: String?
+    /// The header does not say how long the audio is (a FLAC stream whose STREAMINFO gives 0 total
+    /// samples, legal for a stream written live: libsndfile then reports `SF_COUNT_MAX` frames).
+    /// `frames` is 0 until the file is decoded (`SoundFile.countFrames`, `readAll`).
+    public var lengthUnknown = false
 
-    /// Duration in seconds, from the header.
+    /// Duration in seconds, from the header (or from decoding, when its length is unknown).
     public var seconds: Double { sampleRate > 0 ? Double(frames) / Double(sampleRate) : 0 }
 }

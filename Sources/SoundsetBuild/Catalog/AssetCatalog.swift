@@ -215,8 +215,14 @@ public struct AssetCatalog: Sendable {
             }
             return .problem(BuildProblem(display, "'\(ClipName.printable(name))' is not a valid clip name: \(reason); \(rename)"))
         }
-        let info: SoundFileInfo
-        do { info = try SoundFile.open(reading: url.path).info } catch {
+        var info: SoundFileInfo
+        do {
+            let file = try SoundFile.open(reading: url.path)
+            info = file.info
+            // A header that does not give the length (a FLAC stream's, legal): it is measured by
+            // decoding, without keeping the samples, and judged like any other.
+            if info.lengthUnknown { info.frames = try file.countFrames() }
+        } catch {
             guard access(url.path, R_OK) == 0 else { return .problem(BuildProblem(display, "cannot be read (\(RegularFile.systemReason(errno)))")) }
             let reason = (error as? SoundFileError)?.reason ?? "\(error)"
             // Notes and documents left among the takes are named as what they are.
@@ -241,6 +247,12 @@ public struct AssetCatalog: Sendable {
         }
         if info.sampleRate < minSampleRate {
             return "sample rate \(info.sampleRate) Hz is too low for speech (at least \(minSampleRate) Hz)"
+        }
+        if info.seconds >= maxSeconds && info.lengthUnknown {
+            return String(
+                format:
+                    "is %.1f s long by decoding (its header does not give the length); iOS plays the default sound for notification sounds of 30 s or more (cut it to one word or phrase)",
+                info.seconds)
         }
         if info.seconds >= maxSeconds {
             return String(

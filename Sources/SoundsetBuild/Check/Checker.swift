@@ -23,10 +23,19 @@ public enum Checker {
     ///   - assetsDisplay, outputDisplay: how the folders are named in problems (as the user gave them).
     ///   - spelling: how the hints name the commands to run.
     /// The check reads the set while no build swaps a new one in, so it never reports a mix of two.
-    public static func run(assets: URL, assetsDisplay: String, output: URL, outputDisplay: String, spelling: CommandSpelling = .installed) -> CheckReport {
+    public static func run(assets: URL, assetsDisplay: String, output: URL, outputDisplay: String, spelling: CommandSpelling = .installed) async -> CheckReport {
         do {
-            return try OutputFolder.reading(output) {
-                checkHoldingSwapLock(assets: assets, assetsDisplay: assetsDisplay, output: output, outputDisplay: outputDisplay, spelling: spelling)
+            return try await OutputFolder.reading(output) {
+                var report = checkHoldingSwapLock(assets: assets, assetsDisplay: assetsDisplay, output: output, outputDisplay: outputDisplay, spelling: spelling)
+                // Every value of the manifest, held to what the recordings and settings give: once the
+                // set is otherwise fresh and whole (else what is stale is the thing to say).
+                if !report.problems.contains(where: { [.integrity, .freshness, .configuration].contains($0.check) }) {
+                    let derived = await derivation(
+                        assets: assets, assetsDisplay: assetsDisplay, output: output, outputDisplay: outputDisplay, spelling: spelling)
+                    report.problems += derived
+                    report.ok = report.ok && derived.isEmpty
+                }
+                return report
             }
         } catch {
             let problem = error as? BuildProblem ?? BuildProblem(outputDisplay, "\(error)")
@@ -105,6 +114,45 @@ public enum Checker {
         }
         return SameRecordings.groups(takes).map { group in
             ClipNote.sameRecording(group.map { "\(assetsDisplay)/\(ClipName.printable($0))" })
+        }
+    }
+
+    /// The manifest's values that are not what the build makes of the same recordings and settings
+    /// (`BuildPipeline.derive`, the build's own code, asked with the memo beside the output folder,
+    /// read only: a set the memo knows is derived without finishing a clip; a set it does not know
+    /// is prepared and finished again, in memory). One problem per value, naming its key, both
+    /// values and the fix.
+    static func derivation(
+        assets: URL, assetsDisplay: String, output: URL, outputDisplay: String, spelling: CommandSpelling = .installed
+    ) async -> [CheckProblem] {
+        let rebuild = rebuildCommand(assetsDisplay: assetsDisplay, outputDisplay: outputDisplay, spelling: spelling)
+        let manifestPath = "\(outputDisplay)/\(SoundSetLayout.manifestName)"
+        let jobs = max(1, ProcessInfo.processInfo.activeProcessorCount)
+        let resolved = (try? OutputFolder.resolve(output, display: outputDisplay)) ?? output.standardizedFileURL
+        let memo = ReadOnlyMemo(base: DiskMemo(output: resolved))
+        do {
+            guard let manifest = try? ManifestFiles.load(from: resolved.appendingPathComponent(SoundSetLayout.manifestName)) else { return [] }
+            let catalog = try await AssetCatalog.load(assets: assets, displayName: assetsDisplay, jobs: jobs)
+            let hashed = try await HashStage.run(catalog.recordings, memo: memo, clockFolder: nil, jobs: jobs)
+            let prepared = try await PrepareStage.run(hashed, configuration: catalog.configuration, memo: memo, jobs: jobs, progress: nil)
+            let problems = catalog.problems + hashed.problems + prepared.problems
+            guard problems.isEmpty else { return problems.map { CheckProblem(.freshness, $0.subject, $0.message) } }
+            let options = BuildOptions(
+                assets: assets, assetsDisplay: assetsDisplay, output: resolved, outputDisplay: outputDisplay, jobs: jobs, useCache: true, progress: nil,
+                waitForOtherBuilds: true, waiting: { _ in }, writeReport: false)
+            let set = try await BuildPipeline.derive(prepared, copies: catalog.copies, configuration: catalog.configuration, memo: memo, options: options).2
+            return ManifestDifferences.between(manifest, set.manifest).map { difference in
+                CheckProblem(
+                    .freshness, manifestPath,
+                    "\(difference.key) is \(difference.found), but \(assetsDisplay) gives \(difference.expected) (the manifest is made from the recordings and soundset.json, never edited): run \(rebuild)"
+                )
+            }
+        } catch let failure as BuildFailure {
+            return failure.problems.map { CheckProblem(.freshness, $0.subject, $0.message) }
+        } catch let problem as BuildProblem {
+            return [CheckProblem(.freshness, problem.subject, problem.message)]
+        } catch {
+            return [CheckProblem(.freshness, manifestPath, "cannot be made again from \(assetsDisplay) to compare (\(error)): run \(rebuild)")]
         }
     }
 

@@ -1,7 +1,9 @@
 /// What a build found, kept by the memo once the new set is in place: the stamps of what it read and
 /// wrote (with the time they were taken), what each clip file holds, and its level search's tries.
 public struct BuildRecord: Codable, Sendable {
-    public static let currentSchemaVersion = 1
+    /// 2: a record is written only of a set whose manifest is the one the build makes (a record of
+    /// version 1 may vouch, by its stamp, for a manifest edited by hand and found up to date).
+    public static let currentSchemaVersion = 2
 
     public var schemaVersion = BuildRecord.currentSchemaVersion
     public var toolVersion: String

@@ -23,8 +23,12 @@ public final class Interruption: @unchecked Sendable {
     private var pending: (status: Int32, say: @Sendable (Bool) -> Void)?
     /// The process is being ended: nothing more may start.
     private var ending = false
-    /// A new set was swapped in (the build's output is done; what remains is printing).
+    /// The build under way swapped its new set in (its output is done; what remains is printing).
+    /// Per build: a watch builds many times, and a set an earlier build swapped in is not this one's.
     private var swappedIn = false
+
+    /// A build begins: until it swaps its set in, an interruption says the output was not changed.
+    func beginBuild() { lock.withLock { swappedIn = false } }
 
     /// Makes a staging folder (`make`, run holding the lock, so an interruption sees the folder
     /// either made and to be removed, or never made) and keeps it to remove if interrupted.

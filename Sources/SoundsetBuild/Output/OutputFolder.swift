@@ -25,6 +25,11 @@ public struct OutputFolder: Sendable {
         try OutputLocks.reading(url, body)
     }
 
+    /// `reading` for a body that awaits.
+    public static func reading<T>(_ url: URL, _ body: () async throws -> T) async throws -> T {
+        try await OutputLocks.reading(url, body)
+    }
+
     /// The clip files in a set's `Sounds` folder (hidden files such as `.DS_Store` left out).
     static func clipFiles(in sounds: URL) -> [String] {
         ((try? FileManager.default.contentsOfDirectory(atPath: sounds.path)) ?? []).filter { !$0.hasPrefix(".") }
@@ -124,16 +129,27 @@ public struct OutputFolder: Sendable {
         }
     }
 
+    /// What a commit left to say once the set is in place.
+    public struct Committed: Sendable {
+        /// Files beside the set that could not be written or removed.
+        public var unwritten: [BuildProblem] = []
+        /// The old set, swapped out, that could not be removed: errors (the build exits 1), each
+        /// naming the folder and how to remove it.
+        public var leftovers: [BuildProblem] = []
+    }
+
     /// Writes `set` into a staging folder beside the output folder and swaps it in.
     /// - Parameter beside: files made from the staged set once it is verified (the report, from
     ///   the staging folder given), written beside the folder right after the swap, holding the
     ///   swap lock: no reader sees the new set with the old report.
-    /// - Returns: the files beside that could not be written or removed (the set is in place).
+    /// - Returns: the files beside that could not be written or removed, and the old set when it
+    ///   could not be removed (the new set is in place).
     /// - Throws: `BuildProblem` naming the file (as it will be in the output folder) that could not
-    ///   be written; the output folder is then as it was.
+    ///   be written, or a leftover of an earlier build that cannot be removed; the output folder is
+    ///   then as it was.
     @discardableResult
-    public func commit(_ set: SoundSetFiles, beside: (URL) throws(BuildProblem) -> [Beside] = { _ in [] }) throws(BuildProblem) -> [BuildProblem] {
-        recoverInterruptedSwap()
+    public func commit(_ set: SoundSetFiles, beside: (URL) throws(BuildProblem) -> [Beside] = { _ in [] }) throws(BuildProblem) -> Committed {
+        if let leftover = recoverInterruptedSwap().first { throw leftover }
         let staging = try makeStaging()
         defer { Interruption.shared.done(staging) }
         do throws(BuildProblem) {
@@ -212,26 +228,60 @@ public struct OutputFolder: Sendable {
     /// A kill between the two renames of a swap leaves the old set retired and no output folder:
     /// put it back. Then remove what killed builds left behind: the caller holds the folder's build
     /// lock, so no other build of it is running, and another folder's are never this one's.
-    static func recoverInterruptedSwap(of url: URL) {
-        OutputFolder(leftoversOf: url).recoverInterruptedSwap()
+    /// - Throws: `BuildProblem` for each leftover that cannot be removed, naming it and the fix.
+    static func recoverInterruptedSwap(of url: URL, displayName: String) throws(BuildFailure) {
+        let problems = OutputFolder(leftoversOf: url, displayName: displayName).recoverInterruptedSwap()
+        if !problems.isEmpty { throw BuildFailure(problems) }
     }
 
     /// The folder at `url` only to find what builds left beside it.
-    private init(leftoversOf url: URL) {
+    private init(leftoversOf url: URL, displayName: String) {
         self.url = url
-        displayName = url.lastPathComponent
+        self.displayName = displayName
         previous = nil
     }
 
-    private func recoverInterruptedSwap() {
+    /// Returns the leftovers that cannot be removed, as problems that say how to remove them.
+    private func recoverInterruptedSwap() -> [BuildProblem] {
         let fileManager = FileManager.default
         let leftovers = ((try? fileManager.contentsOfDirectory(atPath: parent.path)) ?? []).sorted()
         if !fileManager.fileExists(atPath: url.path), let retired = leftovers.first(where: { isLeftover($0, of: retiredPrefix) }) {
             try? fileManager.moveItem(at: parent.appendingPathComponent(retired), to: url)
         }
-        for name in leftovers where isLeftover(name, of: stagingPrefix) || isLeftover(name, of: retiredPrefix) {
-            try? fileManager.removeItem(at: parent.appendingPathComponent(name))
+        return leftovers.filter { isLeftover($0, of: stagingPrefix) || isLeftover($0, of: retiredPrefix) }.compactMap { name in
+            remove(parent.appendingPathComponent(name), saying: "is left from an earlier build of \(displayName)", then: "and build again")
         }
+    }
+
+    /// Removes a folder beside the output folder that a build left (the old set, swapped out, or
+    /// what a killed build left): when it cannot be removed, what it is, why, and the commands that
+    /// remove it (nothing is left beside the set without a word).
+    private func remove(_ folder: URL, saying what: String, then: String) -> BuildProblem? {
+        let fileManager = FileManager.default
+        do { try fileManager.removeItem(at: folder) } catch {
+            var info = stat()
+            guard lstat(folder.path, &info) == 0 else { return nil }
+            let shown = leftoverDisplay(folder.lastPathComponent)
+            let word = Checker.shellWord(shown)
+            #if canImport(Darwin)
+                let unlock = "chflags -R nouchg \(word)"
+            #else
+                let unlock = "chattr -R -i \(word)"
+            #endif
+            return BuildProblem(
+                shown,
+                "\(what) and cannot be removed (\(RegularFile.reason(error))): remove it by hand (\(unlock) if it is immutable, then rm -rf \(word))\(then.isEmpty ? "" : " " + then)"
+            )
+        }
+        return nil
+    }
+
+    /// How a folder beside the output folder is named in messages: beside the output folder as the
+    /// user named it, or by its full path when the name given was a link's.
+    private func leftoverDisplay(_ name: String) -> String {
+        guard (displayName as NSString).lastPathComponent == url.lastPathComponent else { return parent.appendingPathComponent(name).path }
+        let folder = (displayName as NSString).deletingLastPathComponent
+        return folder.isEmpty ? name : (folder as NSString).appendingPathComponent(name)
     }
 
     /// Creates an empty staging folder with its `Sounds` folder, beside the output folder.
@@ -251,15 +301,16 @@ public struct OutputFolder: Sendable {
     /// Replaces the output folder with `staging` in one atomic exchange where the system offers one
     /// (then the old set is removed); otherwise the old set is retired, the new one renamed in, and
     /// a kill between the two renames is undone by the next build.
-    private func swap(in staging: URL, then beside: [Beside]) throws(BuildProblem) -> [BuildProblem] {
+    private func swap(in staging: URL, then beside: [Beside]) throws(BuildProblem) -> Committed {
         // Readers hold the swap lock shared while they read: none sees half of each set.
         let lock = try OutputLocks.swap(url)
         defer { lock.unlock() }
         if let refusal { throw BuildProblem(refusal.subject, "\(refusal.message); it was put there while the set was being built") }
         let fileManager = FileManager.default
+        let oldSet = "holds the set \(displayName) held before this build (\(displayName) now holds the new one)"
         if fileManager.fileExists(atPath: url.path), AtomicExchange.exchange(staging.path, url.path) {
-            try? fileManager.removeItem(at: staging)
-            return Self.place(beside)
+            let leftover = remove(staging, saying: oldSet, then: "")
+            return Committed(unwritten: Self.place(beside), leftovers: leftover.map { [$0] } ?? [])
         }
         let retired = parent.appendingPathComponent(retiredPrefix + UUID().uuidString)
         do {
@@ -269,8 +320,8 @@ public struct OutputFolder: Sendable {
             if !fileManager.fileExists(atPath: url.path) { try? fileManager.moveItem(at: retired, to: url) }
             throw BuildProblem(displayName, "cannot replace the folder (\(RegularFile.reason(error))); check that it is writable")
         }
-        try? fileManager.removeItem(at: retired)
-        return Self.place(beside)
+        let leftover = fileManager.fileExists(atPath: retired.path) ? remove(retired, saying: oldSet, then: "") : nil
+        return Committed(unwritten: Self.place(beside), leftovers: leftover.map { [$0] } ?? [])
     }
 
     /// Writes or removes the files beside the set; what could not be done, as problems.

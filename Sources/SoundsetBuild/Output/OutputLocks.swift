@@ -78,6 +78,20 @@ enum OutputLocks {
     /// - Throws: `BuildProblem` naming the lock file when it is there but cannot be locked (not a
     ///   regular file, say), and what `body` throws.
     static func reading<T>(_ output: URL, _ body: () throws -> T) throws -> T {
+        let lock = try readLock(output)
+        defer { lock?.unlock() }
+        return try body()
+    }
+
+    /// `reading` for a body that awaits (the check, which derives the set again).
+    static func reading<T>(_ output: URL, _ body: () async throws -> T) async throws -> T {
+        let lock = try readLock(output)
+        defer { lock?.unlock() }
+        return try await body()
+    }
+
+    /// `output`'s swap lock, held shared; nil when there is none to hold (see `reading`).
+    private static func readLock(_ output: URL) throws -> LockFile? {
         let resolved = (try? OutputFolder.resolve(output, display: output.path)) ?? output.standardizedFileURL
         let url = swapURL(resolved)
         var lock: LockFile?
@@ -96,8 +110,7 @@ enum OutputLocks {
         do { try lock?.lock(exclusive: false) } catch {
             throw BuildProblem(url.path, "cannot be locked for reading (\(error.reason))")
         }
-        defer { lock?.unlock() }
-        return try body()
+        return lock
     }
 }
 

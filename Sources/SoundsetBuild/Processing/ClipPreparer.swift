@@ -27,12 +27,19 @@ public enum ClipPreparer {
     /// - Throws: `BuildProblem` naming the recording.
     static func decode(_ display: String, bytes: Data, configuration: Configuration) throws(BuildProblem) -> DecodedTake {
         let file: SoundFile
-        let interleaved: [Float]
+        var info: SoundFileInfo
+        var interleaved: [Float] = []
         do {
             file = try SoundFile.open(bytes: bytes, path: display)
+            info = file.info
             // The file may have been replaced since the catalog read its header: judge what was read.
-            if let problem = AssetCatalog.headerProblem(file.info) { throw BuildProblem(display, problem) }
-            interleaved = try file.readAll()
+            // One whose header does not give its length is judged once decoded (no further than the limit).
+            if info.lengthUnknown {
+                interleaved = try file.readAll(maxFrames: Int(AssetCatalog.maxSeconds * Double(info.sampleRate)))
+                info.frames = interleaved.count / max(1, info.channels)
+            }
+            if let problem = AssetCatalog.headerProblem(info) { throw BuildProblem(display, problem) }
+            if !info.lengthUnknown { interleaved = try file.readAll() }
         } catch let problem as BuildProblem {
             throw problem
         } catch let error as SoundFileError {
@@ -43,11 +50,11 @@ public enum ClipPreparer {
         for sample in interleaved where !sample.isFinite {
             throw BuildProblem(display, "holds NaN or infinite samples (re-export it as PCM)")
         }
-        let channels = max(1, file.info.channels)
+        let channels = max(1, info.channels)
         var mono = Mono.mixDown(interleaved, channels: channels)
         // The recording as it is drawn: before its clicks and its DC offset are taken out.
-        let shape = ClipEnvelope(mono, rate: file.info.sampleRate)
-        let sourceRate = file.info.sampleRate
+        let shape = ClipEnvelope(mono, rate: info.sampleRate)
+        let sourceRate = info.sampleRate
         // A click is not speech: removed before the trimmer looks (and before the offset is
         // measured), it neither counts as sound nor reaches the limiter.
         let clicks = ClickRemover.remove(&mono, sampleRate: sourceRate)
@@ -72,7 +79,7 @@ public enum ClipPreparer {
         let analysis = ClipAnalysis.of(
             clipped: clipped, clicksAt: removed.map { Double($0.start) / Double(sourceRate) }, envelope: shape, sourceFrames: mono.count,
             sourceRate: sourceRate, region: region, outputRate: configuration.sampleRate, padMs: configuration.trim.padMs, fingerprint: fingerprint)
-        return DecodedTake(info: file.info, mono: mono, region: region, analysis: analysis, fingerprint: fingerprint)
+        return DecodedTake(info: info, mono: mono, region: region, analysis: analysis, fingerprint: fingerprint)
     }
 
     /// Prepares `recording` from `bytes`, its file's bytes as read (and hashed to `sourceSHA256`):

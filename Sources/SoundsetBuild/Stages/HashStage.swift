@@ -5,8 +5,10 @@ import SoundsetRuntime
 /// Step 0: hash every recording, as it is read (none is kept in memory), unless the memo proves by
 /// its stamp that it did not change since it was hashed.
 enum HashStage {
-    static func run(_ recordings: [Recording], memo: any BuildMemo, clockFolder: URL, jobs: Int) async throws -> HashedRecordings {
-        let readFrom = FileTime.now(in: clockFolder) ?? FileTime(seconds: 0, nanoseconds: 0)
+    /// - Parameter clockFolder: where the file system's clock is read (a marker file made and
+    ///   removed) for the stamps the memo keeps; nil for a reader that keeps none (the check).
+    static func run(_ recordings: [Recording], memo: any BuildMemo, clockFolder: URL?, jobs: Int) async throws -> HashedRecordings {
+        let readFrom = clockFolder.flatMap { FileTime.now(in: $0) } ?? FileTime(seconds: 0, nanoseconds: 0)
         let results = try await recordings.concurrentMap(maxConcurrency: jobs) { recording -> Result<HashedRecordings.Item, BuildProblem> in
             let stamp = FileStamp(path: recording.url.path)
             if let stamp, let known = memo.sha256(of: recording, stamp: stamp) {
