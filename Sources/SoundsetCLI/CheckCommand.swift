@@ -23,11 +23,13 @@ enum CheckCommand {
                     "::error file=\(annotationProperty(problem.subject)),title=soundset \(problem.check.rawValue)::\(annotationMessage(problem.subject + ": " + problem.message))"
                 )
             }
+            for warning in report.warnings { console.out("::warning title=soundset::\(annotationMessage(warning))") }
         }
         if format == "json" {
             console.out(try JSONFormatting.text(report))
         } else {
             for problem in report.problems { console.out(problem.description) }
+            for warning in report.warnings { console.out("warning: \(warning)") }
             console.out(summary(report))
         }
         return report.ok ? ExitCode.success : ExitCode.failure

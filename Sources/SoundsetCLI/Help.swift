@@ -240,12 +240,15 @@ enum Help {
           report        the report beside the set (OUTPUT.report.html), if there is one, is this
                         set's; no report is inside the set (OUTPUT/report.html, where the app would
                         ship it)
-        With GITHUB_ACTIONS=true each problem is also printed as a GitHub Actions error annotation.
+        It also warns, without failing, of recordings that are the same take under two names.
+        With GITHUB_ACTIONS=true each problem is also printed as a GitHub Actions error annotation,
+        and each warning as a warning annotation.
         JSON: {ok, problems: [{check, subject, message}], budget: {worstAmount, seconds, steps,
         limitSeconds, mostStepsAmount, maxSteps, limitSteps, maxAmount, composed: {seconds, amount,
-        limitSeconds, prefixDroppedFrom, dropped}}, clips}; times to the millisecond. When the banner
-        cuts an amount, the advice names the tempo at which the longest fits (or says none down to
-        0.7 does); a set built with another soundset.json is stale first, and gives no advice.
+        limitSeconds, prefixDroppedFrom, dropped}}, clips, warnings: [text]}; times to the
+        millisecond. When the banner cuts an amount, the advice names the tempo at which the longest
+        fits (or says none down to 0.7 does); a set built with another soundset.json is stale first,
+        and gives no advice.
 
         options:
           --assets DIR          folder of recordings (default: Assets)

@@ -127,3 +127,26 @@ import Testing
         #expect(abs(20 * log10(Double(voicePeak))) < 0.1)
     }
 }
+
+@Suite struct SoftFinalSoundTests {
+    /// A word whose last sound is a 2 ms burst 4.5 dB over the trimmer's threshold (1 dB under it
+    /// over a 10 ms window), 40 ms after the vowel: the sound ends after the burst (within one 10 ms
+    /// window), not 42 ms earlier with the vowel.
+    @Test(arguments: [16000, 44100])
+    func theSoundEndsWithASoftFinalStop(rate: Int) throws {
+        let take = Takes.softFinalStop(rate: rate)
+        let region = try Trimmer.findRegion(take.samples, sampleRate: rate)
+        #expect(abs(region.thresholdDb - -64) < 1.5, "\(region.thresholdDb)")
+        let lateMs = Double(region.soundEnd - take.burstEnd) * 1000 / Double(rate)
+        #expect(lateMs >= 0 && lateMs <= 10, "sound ends \(lateMs) ms after the burst")
+    }
+
+    /// A burst below the threshold is room tone: the sound ends with the vowel.
+    @Test func aBurstUnderTheThresholdIsNotSound() throws {
+        let rate = 16000
+        let take = Takes.softFinalStop(rate: rate, burstDb: -70)
+        let region = try Trimmer.findRegion(take.samples, sampleRate: rate)
+        let vowelEnd = take.burstEnd - Int(0.042 * Double(rate))
+        #expect(abs(region.soundEnd - vowelEnd) <= rate / 100, "\(region.soundEnd) vs \(vowelEnd)")
+    }
+}

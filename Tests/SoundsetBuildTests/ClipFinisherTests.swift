@@ -17,7 +17,9 @@ import Testing
         let region = TrimRegion(soundStart: 0, soundEnd: samples.count, keepStart: 0, keepEnd: samples.count, noiseFloorDb: -90, peakDb: 0, thresholdDb: -60)
         let summary = ClipSummary(
             recording: recording, sourceSHA256: "", key: "", region: region, measurement: measurement,
-            analysis: ClipAnalysis(sourceRate: rate, sourceFrames: samples.count, notes: [], envelope: ClipEnvelope(samples, rate: rate)),
+            analysis: ClipAnalysis(
+                sourceRate: rate, sourceFrames: samples.count, notes: [], envelope: ClipEnvelope(samples, rate: rate),
+                fingerprint: try! TakeFingerprint(samples, sampleRate: rate)),
             sampleCount: samples.count)
         return PreparedClip(summary: summary, samples: samples, envelope: envelope)
     }

@@ -350,11 +350,12 @@ import Testing
         defer { folder.remove() }
         let assets = try folder.folder("Assets")
         try AssetPacks.small(in: assets)
-        // A clipped take, a noisy take (room tone at -42 dBFS), an 8 kHz take.
+        // A clipped take, a noisy take (room tone at -42 dBFS), an 8 kHz take (each at a pitch and
+        // length no other take has: Signals.word of one pitch and length is the same recording).
         let loud = Takes.word(word: 0.3, rate: 16000, levelDb: -6, seed: 11).samples.map { max(-1, min(1, $0 * 4)) }
         try WAVFile.write(loud, to: assets.appendingPathComponent("clipped.wav"), rate: 16000, format: .float32)
         try WAVFile.write(
-            Takes.word(word: 0.3, rate: 16000, levelDb: -14, roomDb: -42, seed: 12).samples,
+            Takes.word(word: 0.3, rate: 16000, levelDb: -14, roomDb: -42, seed: 14).samples,
             to: assets.appendingPathComponent("noisy.wav"), rate: 16000)
         try WAVFile.write(
             Takes.word(word: 0.3, rate: 8000, levelDb: -20, seed: 13).samples,

@@ -24,12 +24,13 @@ public enum AssetPacks {
 
 extension AssetPacks {
     /// Every clip a zh-CN set needs (0-9, ten ... yuan) plus the phrase `received`, as short 16 kHz
-    /// takes of different lengths and levels, and a soundset.json that builds at 16 kHz with the prefix.
+    /// takes of different lengths and levels (no two the same recording: takes of one pitch differ
+    /// in length by 8 % or more), and a soundset.json that builds at 16 kHz with the prefix.
     public static func completeChinese(in folder: URL) throws {
         let names = (0...9).map(String.init) + ["ten", "hundred", "thousand", "ten_thousand", "hundred_million", "point", "yuan"]
         for (index, name) in names.enumerated() {
             let take = Takes.word(
-                before: 0.05, word: 0.1 + Double(index % 5) * 0.02, after: 0.05, rate: 16000,
+                before: 0.05, word: 0.1 + Double(index % 7) * 0.015, after: 0.05, rate: 16000,
                 levelDb: -30 + Double(index % 4) * 4, seed: UInt64(index + 1))
             try WAVFile.write(take.samples, to: folder.appendingPathComponent("\(name).wav"), rate: 16000)
         }

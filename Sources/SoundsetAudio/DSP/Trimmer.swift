@@ -105,7 +105,11 @@ public enum Trimmer {
             index += 1
         }
         let soundStart = first * hop
-        let soundEnd = min(samples.count, last * hop + window)
+        // A soft last sound (a stop's release, a fricative's tail) can rise above the threshold for
+        // less than a window, and so be missed by the windows' averages: the end is looked for
+        // again in quarter windows, a little way past the last window found.
+        let soundEnd = Self.softEnd(
+            samples, sampleRate: sampleRate, hop: hop, after: min(samples.count, last * hop + window), threshold: threshold)
         let soundMs = Double(soundEnd - soundStart) * 1000 / Double(sampleRate)
         guard soundMs >= minimumSoundMs else {
             throw TrimError.tooShort(milliseconds: soundMs, minimumMs: minimumSoundMs)
@@ -115,6 +119,36 @@ public enum Trimmer {
             soundStart: soundStart, soundEnd: soundEnd,
             keepStart: max(0, soundStart - pad), keepEnd: min(samples.count, soundEnd + pad),
             noiseFloorDb: floor, peakDb: peak, thresholdDb: threshold)
+    }
+}
+
+extension Trimmer {
+    /// How far past the windows' end a soft last sound is looked for, milliseconds.
+    static let softEndSearchMs = 80.0
+
+    /// The end of the last quarter window (2.5 ms, every 1.25 ms) above `threshold` that starts
+    /// within `softEndSearchMs` after `end`, or `end` when there is none. The take is high-passed
+    /// as the windows are, run backwards (from past the search), so the filter rings inside the sound.
+    static func softEnd(_ samples: [Float], sampleRate: Int, hop: Int, after end: Int, threshold: Double) -> Int {
+        let eighth = max(1, hop / 4)
+        let limit = min(samples.count, end + Int(softEndSearchMs / 1000 * Double(sampleRate)))
+        let bins = (limit - end) / eighth
+        guard bins >= 2 else { return end }
+        // A few ms past the search only settle the filter.
+        let settled = min(samples.count, limit + 2 * hop)
+        var filter = HighPass(sampleRate: sampleRate, primedWith: samples[settled - 1])
+        var energies = [Double](repeating: 0, count: bins)
+        var position = settled - 1
+        while position >= end {
+            let value = filter(samples[position])
+            let bin = (position - end) / eighth
+            if bin < bins { energies[bin] += value * value }
+            position -= 1
+        }
+        // A quarter window is two eighths.
+        let least = Double(2 * eighth) * pow(10, threshold / 10)
+        guard let loud = (0..<(bins - 1)).last(where: { energies[$0] + energies[$0 + 1] > least }) else { return end }
+        return end + (loud + 2) * eighth
     }
 }
 

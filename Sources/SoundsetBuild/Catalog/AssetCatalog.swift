@@ -148,7 +148,10 @@ public struct AssetCatalog: Sendable {
                         "names '\(name)' but there is no recording for it (add \(name).wav or change the \(key))"))
             }
         }
-        let lowercasedCopyNames = Dictionary(uniqueKeysWithValues: copies.map { (($0 + ClipName.copySuffix).lowercased(), $0) })
+        // Every clip's copy name, whether or not "copies" lists it now: a take under that name would
+        // be played as the copy of another word (2Copy.wav as the second 2 of 2.22), and listing the
+        // clip later would make two files of one name.
+        let lowercasedCopyNames = Dictionary(existing.map { (($0 + ClipName.copySuffix).lowercased(), $0) }, uniquingKeysWith: { a, b in min(a, b) })
         for recording in recordings {
             if let original = lowercasedCopyNames[recording.name.lowercased()] {
                 problems.append(BuildProblem(recording.displayPath, "has the name of the copy of clip '\(original)' (rename the recording)"))

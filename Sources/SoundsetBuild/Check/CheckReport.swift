@@ -105,4 +105,6 @@ public struct CheckReport: Codable, Sendable, Equatable {
     public var budget: CheckBudget?
     /// Clips checked.
     public var clips: Int
+    /// What a designer should know that does not fail the check (two names of one recording).
+    public var warnings: [String] = []
 }

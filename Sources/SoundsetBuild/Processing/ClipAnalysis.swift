@@ -14,6 +14,8 @@ public struct ClipAnalysis: Codable, Sendable, Equatable {
     public var notes: [ClipNote]
     /// The recording's shape, for drawing.
     public var envelope: ClipEnvelope
+    /// The trimmed take, small: what tells two names of the same recording.
+    public var fingerprint: TakeFingerprint
 
     /// The recording's length, seconds.
     public var sourceSeconds: Double { sourceRate > 0 ? Double(sourceFrames) / Double(sourceRate) : 0 }
@@ -23,20 +25,22 @@ public struct ClipAnalysis: Codable, Sendable, Equatable {
     /// A take below this rate that is upsampled is noted, Hz.
     static let lowRate = 16000
 
-    /// The analysis of a take of `sourceFrames` with `clipped` samples at full scale, drawn as
-    /// `envelope`, `region` where the trimmer found the word, for a set at `outputRate` keeping
-    /// `padMs` of room tone.
+    /// The analysis of a take of `sourceFrames` with `clipped` samples at full scale and clicks
+    /// removed from what is kept at `clicksAt` seconds, drawn as `envelope`, `region` where the
+    /// trimmer found the word, for a set at `outputRate` keeping `padMs` of room tone.
     static func of(
-        clipped: Int, envelope: ClipEnvelope, sourceFrames: Int, sourceRate: Int, region: TrimRegion, outputRate: Int, padMs: Double
+        clipped: Int, clicksAt: [Double] = [], envelope: ClipEnvelope, sourceFrames: Int, sourceRate: Int, region: TrimRegion, outputRate: Int,
+        padMs: Double, fingerprint: TakeFingerprint
     ) -> ClipAnalysis {
         var notes: [ClipNote] = []
         if clipped > 0 { notes.append(.clipped(samples: clipped)) }
+        notes += clicksAt.map { .removedClick(at: $0) }
         if region.noiseFloorDb > noisyFloorDb { notes.append(.noisyFloor(db: region.noiseFloorDb)) }
         let pad = padMs / 1000 * Double(sourceRate)
         if Double(region.soundStart) < pad { notes.append(.speechAtStart) }
         if Double(sourceFrames - region.soundEnd) < pad { notes.append(.speechAtEnd) }
         if sourceRate < lowRate && outputRate > sourceRate { notes.append(.upsampled(from: sourceRate, to: outputRate)) }
-        return ClipAnalysis(sourceRate: sourceRate, sourceFrames: sourceFrames, notes: notes, envelope: envelope)
+        return ClipAnalysis(sourceRate: sourceRate, sourceFrames: sourceFrames, notes: notes, envelope: envelope, fingerprint: fingerprint)
     }
 }
 
@@ -54,11 +58,17 @@ public enum ClipNote: Codable, Sendable, Equatable {
     case speechAtEnd
     /// A take under 16 kHz, made into a set at a higher rate.
     case upsampled(from: Int, to: Int)
+    /// An isolated click in what is kept, at this time of the recording (seconds), replaced by the
+    /// line between the samples on either side.
+    case removedClick(at: Double)
     // Of the take among the others, found by the findings stage.
     /// A word over twice the median word's length.
     case longerThanMedian(seconds: Double, median: Double)
     /// A take recorded more than 10 LU from the median take.
     case farFromOthers(lu: Double, quieter: Bool)
+    /// The same recording as these others (file names in the assets folder, this clip's first):
+    /// noted on the first of them.
+    case sameRecording(files: [String])
     // Of the clip's file.
     /// A file whose true peak the encoding left over the ceiling.
     case overCeiling(truePeak: Double, encoding: String, ceiling: Double)
@@ -72,6 +82,8 @@ public enum ClipNote: Codable, Sendable, Equatable {
         case .speechAtStart: "speech starts at the very beginning of the recording: leave room tone before the word"
         case .speechAtEnd: "speech runs to the very end of the recording: leave room tone after the word"
         case .upsampled(let from, let to): "recorded at \(from) Hz and upsampled to \(to) Hz: record at 44.1 kHz or more"
+        case .removedClick(let seconds): String(format: "removed a click at %.3f s", seconds)
+        case .sameRecording(let files): Self.sameRecording(files)
         case .longerThanMedian(let seconds, let median): String(format: "%.2f s, over twice the median word (%.2f s): is it one word?", seconds, median)
         case .farFromOthers(let lu, let quieter):
             String(format: "recorded %.0f LU %@ the other takes: check the microphone gain", lu, quieter ? "quieter than" : "louder than")
@@ -80,6 +92,11 @@ public enum ClipNote: Codable, Sendable, Equatable {
                 format: "its true peak is %.2f dBTP after encoding as %@, over the %.1f dBTP ceiling (lower loudness.truePeak or use pcm16)", truePeak,
                 encoding, ceiling)
         }
+    }
+
+    /// The sentence that names `paths` (of recordings) as one recording, with its fix.
+    public static func sameRecording(_ paths: [String]) -> String {
+        "\(paths.joined(separator: " and ")) are the same recording (record each word on its own, unless one stands in for another)"
     }
 
     /// Whether it is said of the clip's file (`Output/Sounds/…`) rather than of its recording.

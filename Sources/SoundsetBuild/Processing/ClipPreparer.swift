@@ -7,13 +7,25 @@ public enum ClipPreparer {
     /// Samples at or above this magnitude count as clipped in the source.
     static let clipLevel: Float = 0.999
 
-    /// Prepares `recording` from `bytes`, its file's bytes as read (and hashed to `sourceSHA256`):
-    /// what is decoded is what was hashed, whatever happens to the file meanwhile.
+    /// A recording decoded and trimmed: what preparing it and comparing it with the others start from.
+    struct DecodedTake {
+        /// The header as decoded.
+        var info: SoundFileInfo
+        /// The take in mono, its DC offset taken out and its isolated clicks removed.
+        var mono: [Float]
+        /// Where the trimmer found the word.
+        var region: TrimRegion
+        /// The take's own notes (clipping, clicks removed, noise, speech at the edges, a low rate).
+        var analysis: ClipAnalysis
+        /// The trimmed take, small (`TakeFingerprint`).
+        var fingerprint: TakeFingerprint
+    }
+
+    /// Decodes `bytes` (the recording `display`), mixes it to mono, removes its isolated clicks and
+    /// finds the word: the part of preparing that `soundset check` shares, to tell which takes are
+    /// the same recording.
     /// - Throws: `BuildProblem` naming the recording.
-    public static func prepare(
-        _ recording: Recording, bytes: Data, sourceSHA256: String, key: String, configuration: Configuration
-    ) throws(BuildProblem) -> PreparedClip {
-        let display = recording.displayPath
+    static func decode(_ display: String, bytes: Data, configuration: Configuration) throws(BuildProblem) -> DecodedTake {
         let file: SoundFile
         var info: SoundFileInfo
         var interleaved: [Float] = []
@@ -35,24 +47,51 @@ public enum ClipPreparer {
         } catch {
             throw BuildProblem(display, "cannot be read as audio: \(error)")
         }
+        for sample in interleaved where !sample.isFinite {
+            throw BuildProblem(display, "holds NaN or infinite samples (re-export it as PCM)")
+        }
+        let channels = max(1, info.channels)
+        var mono = Mono.mixDown(interleaved, channels: channels)
+        // The recording as it is drawn: before its clicks and its DC offset are taken out.
+        let shape = ClipEnvelope(mono, rate: info.sampleRate)
+        let sourceRate = info.sampleRate
+        // A click is not speech: removed before the trimmer looks (and before the offset is
+        // measured), it neither counts as sound nor reaches the limiter.
+        let clicks = ClickRemover.remove(&mono, sampleRate: sourceRate)
+        Mono.removeDC(&mono)
+        // Full-scale samples of the voice, not of a click that was removed.
         var clipped = 0
-        for sample in interleaved where !sample.isFinite || abs(sample) >= clipLevel {
-            guard sample.isFinite else { throw BuildProblem(display, "holds NaN or infinite samples (re-export it as PCM)") }
+        var next = 0
+        for (index, sample) in interleaved.enumerated() where abs(sample) >= clipLevel {
+            let frame = index / channels
+            while next < clicks.count && clicks[next].end <= frame { next += 1 }
+            if next < clicks.count && clicks[next].start <= frame { continue }
             clipped += 1
         }
-        var mono = Mono.mixDown(interleaved, channels: info.channels)
-        // The recording as it is drawn: before its DC offset is taken out.
-        let shape = ClipEnvelope(mono, rate: file.info.sampleRate)
-        Mono.removeDC(&mono)
-        let sourceRate = info.sampleRate
         let region: TrimRegion
         do { region = try Trimmer.findRegion(mono, sampleRate: sourceRate, settings: configuration.trim) } catch {
             throw BuildProblem(display, "\(error)")
         }
-        let analysis = ClipAnalysis.of(
-            clipped: clipped, envelope: shape, sourceFrames: mono.count, sourceRate: sourceRate, region: region, outputRate: configuration.sampleRate,
-            padMs: configuration.trim.padMs)
         let kept = Array(mono[region.keepStart..<region.keepEnd])
+        let fingerprint: TakeFingerprint
+        do { fingerprint = try TakeFingerprint(kept, sampleRate: sourceRate) } catch { throw BuildProblem(display, "\(error)") }
+        let removed = clicks.filter { $0.end > region.keepStart && $0.start < region.keepEnd }
+        let analysis = ClipAnalysis.of(
+            clipped: clipped, clicksAt: removed.map { Double($0.start) / Double(sourceRate) }, envelope: shape, sourceFrames: mono.count,
+            sourceRate: sourceRate, region: region, outputRate: configuration.sampleRate, padMs: configuration.trim.padMs, fingerprint: fingerprint)
+        return DecodedTake(info: info, mono: mono, region: region, analysis: analysis, fingerprint: fingerprint)
+    }
+
+    /// Prepares `recording` from `bytes`, its file's bytes as read (and hashed to `sourceSHA256`):
+    /// what is decoded is what was hashed, whatever happens to the file meanwhile.
+    /// - Throws: `BuildProblem` naming the recording.
+    public static func prepare(
+        _ recording: Recording, bytes: Data, sourceSHA256: String, key: String, configuration: Configuration
+    ) throws(BuildProblem) -> PreparedClip {
+        let display = recording.displayPath
+        let take = try decode(display, bytes: bytes, configuration: configuration)
+        let region = take.region, analysis = take.analysis, sourceRate = take.info.sampleRate
+        let kept = Array(take.mono[region.keepStart..<region.keepEnd])
         var samples: [Float]
         do {
             samples = try Resampler.resample(
@@ -74,7 +113,7 @@ public enum ClipPreparer {
             throw BuildProblem(display, "\(error)")
         }
         var decoded = recording
-        decoded.info = info
+        decoded.info = take.info
         let summary = ClipSummary(
             recording: decoded, sourceSHA256: sourceSHA256, key: key, region: region, measurement: measurement, analysis: analysis,
             sampleCount: samples.count)

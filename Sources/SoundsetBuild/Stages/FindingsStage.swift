@@ -29,7 +29,7 @@ enum FindingsStage {
     typealias SetRule = @Sendable (SetView) -> [(clip: String, note: ClipNote)]
 
     /// The rules over the whole set, in the order their notes are said.
-    static let setRules: [SetRule] = [longerThanMedian, farFromOthers, overCeiling]
+    static let setRules: [SetRule] = [longerThanMedian, farFromOthers, sameRecording, overCeiling]
 
     /// The findings of the set `manifest`.
     /// - Parameters:
@@ -75,6 +75,14 @@ enum FindingsStage {
         return view.clips.compactMap { clip in
             guard clip.loudness.isFinite, abs(clip.loudness - median) > 10 else { return nil }
             return (clip.name, .farFromOthers(lu: abs(clip.loudness - median), quieter: clip.loudness < median))
+        }
+    }
+
+    /// Two or more names of one recording: a take saved twice (8.wav as 7.wav too), which the set
+    /// would play for both words. A warning, not an error: a designer may copy a take as a placeholder.
+    static let sameRecording: SetRule = { view in
+        SameRecordings.groups(view.clips.compactMap { clip in clip.fingerprint.map { (clip.sourceFile, $0) } }).compactMap { files in
+            view.clips.first { $0.sourceFile == files[0] }.map { ($0.name, .sameRecording(files: files)) }
         }
     }
 

@@ -16,10 +16,16 @@ public struct ClipFacts: Codable, Sendable, Equatable {
     public var loudness: Double
     /// What the prepare stage noted of the take alone.
     public var notes: [ClipNote]
+    /// The trimmed take, small: what tells two names of one recording (`TakeFingerprint`).
+    public var fingerprint: TakeFingerprint?
 
     public var sourceSeconds: Double { sourceRate > 0 ? Double(sourceFrames) / Double(sourceRate) : 0 }
 
-    init(name: String, sourceFile: String, sourceRate: Int, sourceFrames: Int, region: TrimRegion, loudness: Double, notes: [ClipNote]) {
+    init(
+        name: String, sourceFile: String, sourceRate: Int, sourceFrames: Int, region: TrimRegion, loudness: Double, notes: [ClipNote],
+        fingerprint: TakeFingerprint? = nil
+    ) {
+        self.fingerprint = fingerprint
         self.name = name
         self.sourceFile = sourceFile
         self.sourceRate = sourceRate
@@ -38,6 +44,7 @@ public struct ClipFacts: Codable, Sendable, Equatable {
         region = summary.region
         loudness = summary.measurement.loudness
         notes = summary.analysis.notes
+        fingerprint = summary.analysis.fingerprint
     }
 }
 
@@ -69,6 +76,11 @@ public struct SetFindings: Codable, Sendable, Equatable {
         var warnings: [BuildProblem] = []
         for clip in clips {
             for note in clip.notes {
+                if case .sameRecording(let names) = note {
+                    // One sentence that names every file, not one of them.
+                    warnings.append(.sentence(ClipNote.sameRecording(names.map { "\(assetsDisplay)/\(ClipName.printable($0))" })))
+                    continue
+                }
                 let subject =
                     note.isAboutTheFile
                     ? "\(outputDisplay)/\(SoundSetLayout.soundsName)/\(ClipName.printable(files[clip.name] ?? clip.name))"

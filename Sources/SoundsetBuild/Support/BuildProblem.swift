@@ -10,7 +10,11 @@ public struct BuildProblem: Error, Sendable, Equatable, Codable, CustomStringCon
         self.message = message
     }
 
-    public var description: String { "\(subject): \(message)" }
+    /// A problem said in one sentence that names its files itself (`Assets/7.wav and Assets/8.wav
+    /// are the same recording`): its subject is the sentence, its message empty.
+    public static func sentence(_ text: String) -> BuildProblem { BuildProblem(text, "") }
+
+    public var description: String { message.isEmpty ? subject : "\(subject): \(message)" }
 }
 
 /// Every problem found in one run; nothing was written.

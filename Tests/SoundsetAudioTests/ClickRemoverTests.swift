@@ -1,0 +1,82 @@
+import Foundation
+import SoundsetAudio
+import SoundsetTestSupport
+import Testing
+
+@Suite struct ClickRemoverTests {
+    let rate = 16000
+
+    /// One full-scale sample in the room tone is found and replaced by the line between its
+    /// neighbours; nothing else changes.
+    @Test func aFullScaleSampleInTheRoomToneIsReplacedByTheLineBetweenItsNeighbours() {
+        let original = Takes.withClick(at: 0.25, rate: rate)
+        var samples = original
+        let clicks = ClickRemover.remove(&samples, sampleRate: rate)
+        let at = 4000
+        #expect(clicks == [ClickRemover.Click(start: at, end: at + 1)])
+        #expect(abs(samples[at] - (original[at - 1] + original[at + 1]) / 2) < 1e-7)
+        #expect(abs(samples[at]) < 0.002, "\(samples[at])")
+        #expect(samples.indices.filter { samples[$0] != original[$0] } == [at])
+    }
+
+    /// Three samples in a row (a 0.19 ms tick, at half scale) are one click: each is put on the
+    /// line from the sample before to the sample after, at a quarter, a half and three quarters.
+    @Test func aFewSamplesAreOneClickInterpolatedLinearly() {
+        var samples = Takes.withClick(at: 0.25, rate: rate)
+        let at = 4000
+        samples[at - 1] = 0.0005
+        samples[at] = -0.5
+        samples[at + 1] = 0.5
+        samples[at + 2] = -0.4
+        samples[at + 3] = 0.0007
+        let clicks = ClickRemover.remove(&samples, sampleRate: rate)
+        #expect(clicks == [ClickRemover.Click(start: at, end: at + 3)])
+        #expect(abs(samples[at] - 0.00055) < 1e-7)
+        #expect(abs(samples[at + 1] - 0.0006) < 1e-7)
+        #expect(abs(samples[at + 2] - 0.00065) < 1e-7)
+    }
+
+    /// Speech is no click: a word (its peaks up to 18 dB above its RMS, with a 2 ms plosive-like
+    /// burst), tones and a 2 ms burst of noise in the room tone are left sample for sample.
+    @Test(arguments: [10.0, 14, 18])
+    func speechAndBurstsAreLeftAlone(crest: Double) {
+        let take = Takes.word(before: 0.1, word: 0.4, after: 0.1, rate: rate, levelDb: -20, crest: crest, seed: 4).samples
+        let burst = Signals.silence(seconds: 0.1, rate: rate) + Signals.noise(seconds: 0.002, rate: rate, rmsDb: -20, seed: 2)
+        let original = Signals.mix(take, burst) + Signals.tone(1000, seconds: 0.1, rate: rate, amplitudeDb: -3)
+        var samples = original
+        #expect(ClickRemover.remove(&samples, sampleRate: rate) == [])
+        #expect(samples == original)
+    }
+
+    /// A click riding on a quiet word (a full-scale sample 30 dB above the vowel's RMS) is found too.
+    @Test func aClickOnTheWordIsFound() {
+        var samples = Takes.withClick(at: 0.55, rate: rate, levelDb: -32)
+        let clicks = ClickRemover.remove(&samples, sampleRate: rate)
+        #expect(clicks == [ClickRemover.Click(start: 8800, end: 8801)])
+        #expect(abs(samples[8800]) < 0.1)
+    }
+}
+
+@Suite struct TakeFingerprintTests {
+    let rate = 16000
+
+    @Test func theSameSamplesAreTheSameRecording() throws {
+        let take = Takes.word(rate: rate, seed: 8).samples
+        #expect(try TakeFingerprint(take, sampleRate: rate).isSameRecording(as: try TakeFingerprint(take, sampleRate: rate)))
+    }
+
+    /// The same take resampled to 22.05 kHz, 6 dB quieter, with noise 40 dB under it: the same
+    /// recording. Another take of the same word (another seed: its phase drifts) is not, nor is the
+    /// take with 3 % more room tone at its end.
+    @Test func nearlyTheSameIsTheSameRecordingAndAnotherTakeIsNot() throws {
+        let take = Takes.word(rate: rate, seed: 8).samples
+        let print = try TakeFingerprint(take, sampleRate: rate)
+        let resampled = try Resampler.resample(take.map { $0 * 0.5 }, from: rate, to: 22050, quality: .medium)
+        let noisy = Signals.mix(resampled, Signals.noise(seconds: Double(resampled.count) / 22050, rate: 22050, rmsDb: -66, seed: 3))
+        #expect(try TakeFingerprint(noisy, sampleRate: 22050).isSameRecording(as: print))
+        let another = Takes.word(rate: rate, seed: 9).samples
+        #expect(try !TakeFingerprint(another, sampleRate: rate).isSameRecording(as: print))
+        let longer = take + Signals.noise(seconds: 0.03 * Double(take.count) / Double(rate), rate: rate, rmsDb: -70, seed: 4)
+        #expect(try !TakeFingerprint(longer, sampleRate: rate).isSameRecording(as: print))
+    }
+}
