@@ -118,9 +118,8 @@ report-screenshot: sounds
 # - test-runtime-alone: Tests/RuntimeAlone is a package of the runtime's sources, test support and
 #   tests and nothing else (no C module, no other target), built with pkg-config finding none of
 #   the C libraries; the runtime's tests are its (swift test --package-path Tests/RuntimeAlone) and
-#   run there against an optimized runtime (their exhaustive readings and searches took 5 of the
-#   suite's 6 CPU minutes unoptimized; optimized, under one), the tests themselves compiled for
-#   debugging (a release build of them took 2-4 minutes of a fresh clone's make test; now 85 s);
+#   run there optimized (their exhaustive readings and searches took 5 of the suite's 6 CPU
+#   minutes unoptimized; optimized, under one);
 # - test-suite: in the package's own build, the plan SwiftPM wrote shows the runtime and its test
 #   support compiled against each other alone (Tests/Scripts/runtime-graph.sh); every test runs.
 # The two are independent and run at once (neither keeps both cores busy all the time: a module
@@ -138,7 +137,7 @@ test: setup
 	@$(MAKE) --no-print-directory test-reuse
 
 test-runtime-alone:
-	PKG_CONFIG_LIBDIR=/nonexistent PKG_CONFIG_PATH= $(SWIFT_TEST) --package-path Tests/RuntimeAlone --scratch-path $(RUNTIME_ALONE) \
+	PKG_CONFIG_LIBDIR=/nonexistent PKG_CONFIG_PATH= $(SWIFT_TEST) -c release --package-path Tests/RuntimeAlone --scratch-path $(RUNTIME_ALONE) \
 	  --disable-xctest $(TEST_FLAGS)
 
 test-suite:
