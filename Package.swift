@@ -7,6 +7,10 @@ import PackageDescription
 // -> SoundsetServe (routing, cache, the set's reload, composition: no socket, no C module of its own).
 // SoundsetRuntime is what an iOS app imports: it depends on Foundation only. SoundsetBudget (the exact
 // worst-case search the check runs) is Foundation only too, over the runtime, and no app links it.
+// The DSP (SoundsetAudio) and the composer (SoundsetRuntime) run 10-50x slower unoptimized, and
+// the tests build sets through the debug tool: they are optimized in debug builds too.
+let optimizedInDebug: [SwiftSetting] = [.unsafeFlags(["-O"], .when(configuration: .debug))]
+
 let package = Package(
     name: "soundset",
     platforms: [.macOS(.v13), .iOS(.v15)],
@@ -36,9 +40,11 @@ let package = Package(
         // Header-only: system calls Swift cannot make itself (see its shim.h).
         .systemLibrary(name: "CSystem"),
 
-        .target(name: "SoundsetRuntime"),
+        .target(name: "SoundsetRuntime", swiftSettings: optimizedInDebug),
         .target(name: "SoundsetBudget", dependencies: ["SoundsetRuntime"]),
-        .target(name: "SoundsetAudio", dependencies: ["CSndFile", "CSampleRate", "CEBUR128", "CCrypto", "CRubberBand", "SoundsetRuntime"]),
+        .target(
+            name: "SoundsetAudio", dependencies: ["CSndFile", "CSampleRate", "CEBUR128", "CCrypto", "CRubberBand", "SoundsetRuntime"],
+            swiftSettings: optimizedInDebug),
         .target(name: "SoundsetBuild", dependencies: ["SoundsetAudio", "SoundsetRuntime", "SoundsetBudget", "CSystem"]),
         .target(name: "SoundsetServe", dependencies: ["SoundsetBuild", "SoundsetAudio", "SoundsetRuntime"]),
         .target(name: "SoundsetMicroHTTPD", dependencies: ["SoundsetServe", "CMicroHTTPD"]),
