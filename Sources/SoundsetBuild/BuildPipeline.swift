@@ -75,7 +75,7 @@ public enum BuildPipeline {
             // The app bundles the output folder whole: no report goes in it.
             let report = options.reportLocation.url.standardizedFileURL.resolvingSymlinksInPath().path
             let folder = outputURL.resolvingSymlinksInPath().path
-            if report == folder || report.hasPrefix(folder.hasSuffix("/") ? folder : folder + "/") {
+            if FolderPath.isWithin(report, folder: folder) {
                 throw BuildFailure([
                     BuildProblem(
                         options.reportLocation.display,

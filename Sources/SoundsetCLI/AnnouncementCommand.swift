@@ -123,7 +123,7 @@ enum AnnouncementCommand {
     static func writes(_ file: URL, into folder: URL) -> Bool {
         let parent = file.deletingLastPathComponent().resolvingSymlinksInPath().standardizedFileURL.path
         let root = folder.resolvingSymlinksInPath().standardizedFileURL.path
-        return parent == root || parent.hasPrefix(root.hasSuffix("/") ? root : root + "/")
+        return FolderPath.isWithin(parent, folder: root)
     }
 
     /// Why the plan failed, in the user's terms: a set recorded for another locale says so first,

@@ -59,7 +59,7 @@ public struct OutputFolder: Sendable {
         previous = try? ManifestFiles.load(from: self.url.appendingPathComponent(SoundSetLayout.manifestName))
         let outputPath = self.url.resolvingSymlinksInPath().path
         let assetsPath = assets.standardizedFileURL.resolvingSymlinksInPath().path
-        if assetsPath == outputPath || assetsPath.hasPrefix(outputPath.hasSuffix("/") ? outputPath : outputPath + "/") {
+        if FolderPath.isWithin(assetsPath, folder: outputPath) {
             throw BuildProblem(displayName, "is the assets folder or contains it; refusing to replace it (choose another --output)")
         }
         // The staging and retired folders beside it are named after it, plus a UUID.
