@@ -59,32 +59,45 @@ struct Shop {
         #expect(shop.soundFiles.contains("ss\(shop.set.id)-received.caf"))
     }
 
-    @Test func aBurstOfTwelveQueuesWithoutOverlapAndTheRestFallBack() throws {
+    @Test func aBurstQueuesWithoutOverlapTheAmountAloneThenTheRushSoundThenNothing() throws {
         let shop = try Shop()
         defer { shop.folder.remove() }
-        let decisions = (0..<12).map { _ in shop.announce("1", at: 1000) }
-        // Each lasts 2.3 s and waits for the one before plus 0.3 s: 1000, 1002.6, ... 1018.2; the
-        // ninth would wait 20.8 s, over maxWaitSeconds (20).
-        let announced = decisions.filter { $0.outcome == .announced }
-        #expect(announced.count == 8)
-        for (index, decision) in announced.enumerated() {
-            #expect(abs(decision.start - (1000 + Double(index) * 2.6)) < 1e-9, "\(index)")
-            #expect(abs(decision.wait - Double(index) * 2.6) < 1e-9)
+        let decisions = (0..<20).map { _ in shop.announce("1", at: 1000) }
+        // The first plays whole (2.3 s); each after it waits, so it says the amount alone (0.8 s) and
+        // starts 0.3 s after the one before: 1002.6, 1003.7, ... 1018.0 (the sixteenth). The
+        // seventeenth would start at 1019.1, leaving less than the rush sound and its spacing (1.8 s)
+        // within maxWaitSeconds (20): it plays the rush sound (received, 1.5 s); the eighteenth would
+        // wait 20.9 s and falls back with no sound of its own.
+        #expect(decisions[0].outcome == .announced && decisions[0].clips == ["received", "1", "yuan"])
+        for (index, decision) in decisions[1..<16].enumerated() {
+            #expect(decision.outcome == .shortened && decision.clips == ["1", "yuan"], "\(index)")
+            #expect(abs(decision.start - (1002.6 + Double(index) * 1.1)) < 1e-9, "\(index)")
+            #expect(decision.reason == "the amount alone, with no prefix, suffix or lead-in: a rush (it waits behind another announcement)")
         }
-        for (earlier, later) in zip(announced, announced.dropFirst()) { #expect(later.start >= earlier.end + 0.3 - 1e-9) }
-        #expect(Set(announced.compactMap(\.sound)).count == 8)
-        for decision in decisions.dropFirst(8) {
+        let rushed = decisions[16]
+        #expect(rushed.outcome == .fallback && rushed.delivery == .none && !rushed.systemSound)
+        #expect(rushed.sound == "ss\(shop.set.id)-received.caf" && rushed.clips == ["received"])
+        #expect(abs(rushed.start - 1019.1) < 1e-9 && abs(rushed.end - 1020.6) < 1e-9)
+        #expect(
+            rushed.reason
+                == "a rush: the queue is busy for 19.10 s, and the amount would leave no room for the next push within announcement.maxWaitSeconds (20 s): its rush sound (received) plays instead"
+        )
+        let heard = decisions[0..<17]
+        for (earlier, later) in zip(heard, heard.dropFirst()) { #expect(later.start >= earlier.end + 0.3 - 1e-9) }
+        #expect(heard.allSatisfy { $0.wait <= 20 })
+        #expect(Set(decisions[0..<16].compactMap(\.sound)).count == 16)
+        for decision in decisions.dropFirst(17) {
             #expect(decision.outcome == .fallback)
             #expect(decision.delivery == .none)
             #expect(decision.sound == nil)
             #expect(decision.systemSound == false)
-            #expect(decision.reason == "the queue is busy for 20.80 s, longer than announcement.maxWaitSeconds (20 s): handed over without an announcement")
+            #expect(decision.reason == "the queue is busy for 20.90 s, longer than announcement.maxWaitSeconds (20 s): handed over without an announcement")
         }
-        // The fallbacks did not extend the queue: a push at 1001 waits for the eighth, not the twelfth.
+        // The fallbacks did not extend the queue: a push at 1001 waits for the rush sound (19.9 s),
+        // not for the twentieth, and plays a rush sound of its own.
         let next = shop.announce("1", at: 1001)
-        #expect(next.outcome == .announced)
-        #expect(abs(next.start - 1020.8) < 1e-9)
-        #expect(Set(decisions.map(\.id)).count == 12)
+        #expect(next.sound == "ss\(shop.set.id)-received.caf" && abs(next.start - 1020.9) < 1e-9)
+        #expect(Set(decisions.map(\.id)).count == 20)
     }
 
     @Test func theSameTransactionTwiceIsAnnouncedOnce() throws {
@@ -111,7 +124,7 @@ struct Shop {
         let a = shop.announce("12", at: 1000)
         let b = shop.announce("12", at: 1000)
         #expect(a.outcome == .announced)
-        #expect(b.outcome == .announced)
+        #expect(b.outcome == .shortened)  // it waits behind a: the amount alone
         #expect(a.id != b.id)
         #expect(a.sound != b.sound)
         #expect(b.start >= a.end + 0.3 - 1e-9)
@@ -198,7 +211,7 @@ struct Shop {
         #expect(decision.reason == "soundset/queue.json was corrupt (not a queue's JSON), so the queue was started again")
         // The state is whole again: the next push queues behind the last one.
         let next = shop.announce("1", at: 1001)
-        #expect(next.reason == nil)
+        #expect(next.reason == "the amount alone, with no prefix, suffix or lead-in: a rush (it waits behind another announcement)")
         #expect(abs(next.start - (decision.end + 0.3)) < 1e-9)
         // A state naming a file outside Library/Sounds is corrupt too, and nothing is deleted.
         let victim = shop.folder.url.appendingPathComponent("precious.txt")
@@ -340,12 +353,13 @@ extension AnnouncerTests {
             let decision = announcer.announce(AnnouncementRequest(amount: .text("\(index % 9 + 1)"), arrival: 1000))
             lock.withLock { decisions.append(decision) }
         }
-        let played = decisions.filter { $0.outcome == .announced }.sorted { $0.start < $1.start }
-        #expect(played.count == 8)
-        #expect(decisions.count == 12)
+        // One whole, eleven the amount alone (a rush): all twelve fit within maxWaitSeconds.
+        let played = decisions.filter { $0.outcome == .announced || $0.outcome == .shortened }.sorted { $0.start < $1.start }
+        #expect(played.count == 12)
+        #expect(decisions.filter { $0.outcome == .announced }.count == 1)
         for (earlier, later) in zip(played, played.dropFirst()) { #expect(later.start >= earlier.end + 0.3 - 1e-9) }
-        #expect(Set(played.compactMap(\.sound)).count == 8)
-        #expect(shop.composedFiles.count == 8)
+        #expect(Set(played.compactMap(\.sound)).count == 12)
+        #expect(shop.composedFiles.count == 12)
     }
 }
 
@@ -370,7 +384,7 @@ extension AnnouncerTests {
         #expect(late.systemSound == false)
         #expect(
             late.reason
-                == "the amount 'x' is refused: the amount is not a number: write digits with at most one point, like 123.45; the queue is busy for 7.00 s, longer than announcement.maxWaitSeconds (1 s): handed over without a sound of its own"
+                == "the amount 'x' is refused: the amount is not a number: write digits with at most one point, like 123.45; the queue is busy for 5.50 s, longer than announcement.maxWaitSeconds (1 s): handed over without a sound of its own"
         )
     }
 
@@ -378,7 +392,7 @@ extension AnnouncerTests {
         let shop = try Shop()
         defer { shop.folder.remove() }
         #expect(shop.announce("5", id: "", at: 1000).outcome == .announced)
-        #expect(shop.announce("5", id: "", at: 1001).outcome == .announced)
+        #expect(shop.announce("5", id: "", at: 1001).outcome == .shortened)  // a second payment, waiting: the amount alone
     }
 
     @Test func aPushWithoutAnAmountFallsBackWithWhatItCarries() throws {
@@ -498,7 +512,7 @@ extension AnnouncerTests {
         let aside = try FileManager.default.contentsOfDirectory(atPath: shop.group.state.appendingPathComponent("aside").path)
         #expect(aside.count == 2)
         #expect(aside.contains { (try? Data(contentsOf: shop.group.state.appendingPathComponent("aside/\($0)/x/data"))) == Data("keep".utf8) })
-        #expect(shop.announce("1", at: 2000).reason == nil)
+        #expect(shop.announce("1", at: 2000).reason == "the amount alone, with no prefix, suffix or lead-in: a rush (it waits behind another announcement)")
     }
 
     @Test func aHalfCopiedSetIsRemoved() throws {

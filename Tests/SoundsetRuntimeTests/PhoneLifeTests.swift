@@ -112,7 +112,8 @@ func lockIsFree(_ group: GroupFolder) -> Bool {
         let sounding = shop.announce("3", id: "tx-3", at: 1020)
         #expect(sounding.outcome == .fallback)
         #expect(sounding.reason?.hasPrefix("protected data is not available (the phone has not been unlocked since it started): Library/Sounds/") == true)
-        #expect(sounding.reason?.hasSuffix("cannot be read (operation not permitted)") == true)
+        // The composed file's claim, under the lock, is the first file refused.
+        #expect(sounding.reason?.hasSuffix("cannot be written (operation not permitted)") == true)
         #expect(try Data(contentsOf: shop.group.state.appendingPathComponent("queue.json")) != queue)  // its own entry, given back
         #expect(shop.soundFiles == sounds)
 

@@ -139,6 +139,7 @@ public struct AssetCatalog: Sendable {
         }
         let phrases = [
             ("prefix", configuration.announcement.prefix), ("suffix", configuration.announcement.suffix), ("fallback", configuration.announcement.fallback),
+            ("rushSound", configuration.announcement.rushSound),
         ]
         for (key, name) in phrases {
             if let name, !existing.contains(name) {

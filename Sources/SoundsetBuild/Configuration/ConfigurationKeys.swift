@@ -99,6 +99,10 @@ extension ConfigurationKey {
             ConfigurationKey(
                 "announcement.fallback", .clipName(Field(\.announcement.fallback)), .build,
                 "clip played when an announcement fails; without one, the system's sound", unsetDefault: "the prefix"),
+            ConfigurationKey(
+                "announcement.rushSound", .clipName(Field(\.announcement.rushSound)), .build,
+                "short clip a push plays in a rush, when the queue has no room within `maxWaitSeconds` for its amount; without one, no sound of its own",
+                unsetDefault: "the prefix"),
         ]
         let numeric = AnnouncementSettings.numericKeys.map { numeric in
             ConfigurationKey(

@@ -1,5 +1,11 @@
 import Foundation
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// The group's one queue of announcements, kept in `soundset/queue.json` and changed only under the
 /// group's file lock, so pushes handled at once, in one process or several, are ordered.
 ///
@@ -78,6 +84,11 @@ struct AnnouncementQueue: Codable, Equatable {
             milliseconds = Int64((seconds * 1000).rounded())
         }
 
+        init(hash: String, milliseconds: Int64) {
+            self.hash = hash
+            self.milliseconds = milliseconds
+        }
+
         /// When it was seen, in seconds.
         var at: Double { Double(milliseconds) / 1000 }
 
@@ -115,7 +126,9 @@ struct AnnouncementQueue: Codable, Equatable {
     /// The queue in `group`, or an empty one with a note when the file is unreadable, corrupt, from
     /// another version, or holds times that no clock reading `now` could have written (the device's
     /// time was set back): then it is replaced on the next save, and composed files it named are
-    /// found as leftovers and deleted a minute later.
+    /// found as leftovers and deleted a minute later. A damaged queue still keeps every transaction
+    /// id in it that reads whole (`salvagedTransactions`): a retry of a payment already heard is
+    /// never announced again because the file around its id was damaged.
     /// - Throws: `GroupFailure` when the system refuses to open it (data protection): a queue that
     ///   cannot be read must not be written over.
     static func load(_ group: OpenGroup, at now: Double) throws(GroupFailure) -> (queue: AnnouncementQueue, note: String?) {
@@ -132,17 +145,20 @@ struct AnnouncementQueue: Codable, Equatable {
             default: return (AnnouncementQueue(), "\(shownName) \(error.reason), \(again)")
             }
         }
+        /// The ids that read whole, kept in a queue started again.
+        func damaged(_ what: String) -> (queue: AnnouncementQueue, note: String?) {
+            var kept = AnnouncementQueue()
+            kept.transactions = salvagedTransactions(data)
+            let ids = kept.transactions.isEmpty ? "" : " (keeping the \(kept.transactions.count) transaction ids that read whole)"
+            return (kept, "\(shownName) \(what), \(again)\(ids)")
+        }
         struct Version: Decodable { var schemaVersion: Int }
-        guard let version = try? JSONDecoder().decode(Version.self, from: data) else {
-            return (AnnouncementQueue(), "\(shownName) was corrupt (not a queue's JSON), \(again)")
-        }
+        guard let version = try? JSONDecoder().decode(Version.self, from: data) else { return damaged("was corrupt (not a queue's JSON)") }
         guard version.schemaVersion == currentSchemaVersion else {
-            return (AnnouncementQueue(), "\(shownName) was written by another version of soundset (schema \(version.schemaVersion)), \(again)")
+            return damaged("was written by another version of soundset (schema \(version.schemaVersion))")
         }
-        guard let queue = try? JSONDecoder().decode(AnnouncementQueue.self, from: data) else {
-            return (AnnouncementQueue(), "\(shownName) was corrupt (not a queue's JSON), \(again)")
-        }
-        if let problem = queue.problem { return (AnnouncementQueue(), "\(shownName) was corrupt (\(problem)), \(again)") }
+        guard let queue = try? JSONDecoder().decode(AnnouncementQueue.self, from: data) else { return damaged("was corrupt (not a queue's JSON)") }
+        if let problem = queue.problem { return damaged("was corrupt (\(problem))") }
         let setBack = (queue.clock ?? -Double.infinity) > now + clockSlack
         let tooLate = queue.announcements.contains { $0.start > now + longestWait + clockSlack }
         if setBack || tooLate {
@@ -155,8 +171,38 @@ struct AnnouncementQueue: Codable, Equatable {
         return (queue, nil)
     }
 
-    /// Writes the queue over the file in place when it is large enough (it is read and written only
-    /// under the lock), else as a new file renamed into place, moving aside what is in the way.
+    /// Every transaction that reads whole in the bytes of a damaged queue: a JSON string of a
+    /// 32-digit lower-case hex hash, a space and a time in milliseconds no clock is far from
+    /// (`Transaction`'s form), wherever it stands; the latest `maxTransactions`, each hash once
+    /// (its latest time), oldest first.
+    static func salvagedTransactions(_ data: Data) -> [Transaction] {
+        let quote = UInt8(ascii: "\""), space = UInt8(ascii: " ")
+        func isHex(_ byte: UInt8) -> Bool { (48...57).contains(byte) || (97...102).contains(byte) }
+        var latest: [String: Int64] = [:]
+        data.withUnsafeBytes { (bytes: UnsafeRawBufferPointer) in
+            var index = 0
+            while index + 35 < bytes.count {
+                defer { index += 1 }
+                guard bytes[index] == quote, bytes[index + 33] == space, (1...32).allSatisfy({ isHex(bytes[index + $0]) }) else { continue }
+                var end = index + 34
+                var milliseconds: Int64 = 0
+                while end < bytes.count, end < index + 34 + 15, (48...57).contains(bytes[end]) {
+                    milliseconds = milliseconds * 10 + Int64(bytes[end] - 48)
+                    end += 1
+                }
+                guard end > index + 34, end < bytes.count, bytes[end] == quote, Double(milliseconds) / 1000 < maxTime else { continue }
+                let hash = String(decoding: UnsafeRawBufferPointer(rebasing: bytes[(index + 1)...(index + 32)]), as: UTF8.self)
+                latest[hash] = max(latest[hash] ?? 0, milliseconds)
+                index = end
+            }
+        }
+        let kept = latest.map { Transaction(hash: $0.key, milliseconds: $0.value) }.sorted { ($0.milliseconds, $0.hash) < ($1.milliseconds, $1.hash) }
+        return Array(kept.suffix(maxTransactions))
+    }
+
+    /// Writes the queue as a new file, flushed, renamed over the old one, and the folder flushed
+    /// (moving aside what is in the way): a kill or a power cut at any byte leaves the old queue or
+    /// the new one, whole, never a mix. Only ever under the group's lock.
     /// - Returns: the note of what was moved, if anything.
     @discardableResult
     func save(_ group: OpenGroup) throws(GroupFailure) -> String? {
@@ -166,11 +212,7 @@ struct AnnouncementQueue: Codable, Equatable {
         guard data.count <= Self.maxBytes else {
             throw GroupFailure(reason: "\(Self.shownName) would be \(data.count) bytes, more than the \(Self.maxBytes) it is read with")
         }
-        if try group.state.overwrite(GroupFolder.queueName, with: data) { return nil }
-        // A new file has room to grow (white space after the JSON value), so the next saves are in
-        // place: the first 100 pushes of a shop grew it each time, each a rename (1-9 ms on ext4).
-        let room = min(Self.maxBytes, (data.count + data.count / 4 + 4095) / 4096 * 4096)
-        return try group.replace(GroupFolder.queueName, in: group.state, with: data + Data(repeating: UInt8(ascii: " "), count: room - data.count))
+        return try group.replace(GroupFolder.queueName, in: group.state, with: data, durable: true)
     }
 
     /// What makes this queue one this library did not write, or nil.
@@ -230,6 +272,23 @@ struct AnnouncementQueue: Codable, Equatable {
     mutating func remember(_ hash: String, at now: Double) {
         transactions.append(Transaction(hash: hash, at: now))
         if transactions.count > Self.maxTransactions { transactions.removeFirst(transactions.count - Self.maxTransactions) }
+    }
+
+    /// Drops the composed announcements whose file is neither in `sounds` nor claimed by a live
+    /// process (`FolderHandle.claim`): their process was killed between the decision and the file,
+    /// so they never played. Their transactions are forgotten with them, so a retry is announced.
+    /// - Returns: the hashes of the transactions given back.
+    mutating func reclaim(unwrittenIn sounds: FolderHandle) -> Set<String> {
+        var given = Set<String>()
+        announcements.removeAll { entry in
+            guard entry.kind == .composed, let file = entry.file, sounds.kind(of: file) != S_IFREG, !sounds.isClaimed(file) else { return false }
+            if let hash = entry.transaction {
+                given.insert(hash)
+                if let seen = transactions.lastIndex(where: { $0.hash == hash }) { transactions.remove(at: seen) }
+            }
+            return true
+        }
+        return given
     }
 
     /// The entry `key` withdrawn (a chain the system refused to schedule), with its transaction, so

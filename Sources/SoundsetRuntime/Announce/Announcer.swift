@@ -53,6 +53,22 @@ public struct Announcer: Sendable {
     var whileDeciding: (@Sendable () -> Void)?
     /// A test's look at the composed file's writing, called after the lock is released.
     var beforeWriting: (@Sendable () -> Void)?
+    /// A test's kill: told each step of a push as it is done (`Step`); when it returns true the push
+    /// stops there, leaving what a process killed at that moment leaves (`soundset announce` kills
+    /// itself there for the kill tests through the binary).
+    package var stopAfter: (@Sendable (Step) -> Bool)?
+
+    /// The steps of one push, in order: between any two, a kill leaves the group as it is.
+    package enum Step: String, CaseIterable, Sendable {
+        /// The set is installed in `Library/Sounds`.
+        case installed
+        /// The decision is made and the queue saved (the lock released).
+        case decided
+        /// The composed file's bytes are made, not yet written.
+        case composed
+        /// The composed file (or the chain's checked clips) is in place: the push can be handed over.
+        case written
+    }
 
     /// - Parameters:
     ///   - settings: defaults to the manifest's `announcement`.
@@ -106,6 +122,7 @@ public struct Announcer: Sendable {
             if (try? made.get()) == nil || settings.delivery != .composed { fallback = fallbackSound(set, open) }
         }
         let listing = open.sounds.names() ?? []
+        if stopAfter?(.installed) == true { return early.failure("stopped after the install (a test's kill)", sound: nil) }
 
         let decided: Decided
         do {
@@ -120,15 +137,17 @@ public struct Announcer: Sendable {
         // After the lock: what the decision dropped is deleted, and the composed file written (or a
         // chain's files checked) under the names the queue holds.
         for name in decided.deletions { open.sounds.remove(name) }
+        if stopAfter?(.decided) == true { return decided.decision }
         guard let work = decided.work, case .success(let set) = installed else { return decided.decision }
         beforeWriting?()
         switch work {
-        case .compose(let plan, let leadIn, let name):
+        case .compose(let plan, let leadIn, let claim):
             let data: Data
             do { data = try compose(plan, set, open, leadIn: leadIn) } catch {
                 return revise(decided, Reason((error as? GroupFailure)?.reason ?? "\(error)"), set, open, gate)
             }
-            do { try open.sounds.replace(name, with: data, protection: open.protection) } catch {
+            if stopAfter?(.composed) == true { return decided.decision }
+            do { try claim.fill(data) } catch {
                 return revise(decided, Reason(error.reason), set, open, gate)
             }
         case .chain(let plan):
@@ -136,7 +155,12 @@ public struct Announcer: Sendable {
             do { try SoundSetInstaller.mend(Set(plan.steps.map(\.file)), of: set, from: self.set, in: open) } catch {
                 return revise(decided, Reason(error.description), set, open, gate)
             }
+        case .clip(let file):
+            do { try SoundSetInstaller.mend([file], of: set, from: self.set, in: open) } catch {
+                return revise(decided, Reason(error.description), set, open, gate)
+            }
         }
+        _ = stopAfter?(.written)
         return decided.decision
     }
 
@@ -194,10 +218,13 @@ public struct Announcer: Sendable {
         var work: Work?
 
         enum Work {
-            /// Compose `plan` into the file `name`.
-            case compose(AnnouncementPlan, leadIn: Int, name: String)
+            /// Compose `plan` into the file `claim` holds (claimed under the lock, before the queue
+            /// naming it was saved: see `AnnouncementQueue.reclaim`).
+            case compose(AnnouncementPlan, leadIn: Int, claim: FileClaim)
             /// Check the files of the chain that plays `plan`.
             case chain(AnnouncementPlan)
+            /// Check the installed clip file that plays alone (a rush sound).
+            case clip(String)
         }
     }
 
@@ -235,6 +262,12 @@ public struct Announcer: Sendable {
         }
 
         let hash = request.transactionID.map(AnnouncementQueue.hash)
+        // Composed announcements whose process died before their file was in place never played:
+        // they give their place and their transaction back, so a retry is announced.
+        let reclaimed = queue.reclaim(unwrittenIn: open.sounds)
+        if let hash, reclaimed.contains(hash), let id = request.transactionID {
+            context.notes.append("an earlier push of transaction \(id: Self.shown(id)) was never heard (its process ended before its sound was in place)")
+        }
         if let id = request.transactionID, let hash, let seen = queue.seen(hash, within: settings.dedupeSeconds, at: now) {
             return saving {
                 $0.decision(.duplicate, .none, reason: "transaction \(id: Self.shown(id)) was announced \(String(format: "%.1f", now - seen)) s ago")
@@ -269,17 +302,34 @@ public struct Announcer: Sendable {
         case nil: return failing("the announcement was not planned")
         }
         // The banner, delivery and pending rules: the one rule every preview shows (`PlayedAnnouncement`).
-        let played: PlayedAnnouncement
+        var played: PlayedAnnouncement
         do { played = try PlayedAnnouncement.choosing(chosen, settings: settings, pending: queue.pendingNotifications(at: now)) } catch {
             return failing(Reason(error.description))
         }
-        let (delivery, plan, outcome, reason) = (played.delivery, played.plan, played.outcome, played.reason)
-
         let startTime = start(in: queue, at: now)
-        guard startTime - now <= settings.maxWaitSeconds else {
-            // Handed over at once with no custom sound; it does not extend the queue.
-            return saving { $0.decision(.fallback, .none, reason: Reason(busy(startTime - now, "an announcement"))) }
+        // A rush: a push that waits behind another says the amount alone, and when even that would
+        // leave no room within the wait for one more push's rush sound, it plays its rush sound.
+        let rush = rushSound(set)
+        if startTime > now, played.delivery == .composed { played = played.rushed(chosen, settings: settings) }
+        let reserve = rush.map { $0.seconds + settings.spacingSeconds } ?? 0
+        if startTime > now, startTime - now > settings.maxWaitSeconds - reserve {
+            guard let rush, startTime - now <= settings.maxWaitSeconds else {
+                // Handed over at once with no custom sound; it does not extend the queue.
+                return saving { $0.decision(.fallback, .none, reason: Reason(busy(startTime - now, "an announcement"))) }
+            }
+            guard let dropped = queue.makeRoom(at: now) else { return saving { $0.decision(.fallback, .none, reason: Self.full) } }
+            deletions += dropped
+            queue.announcements.append(
+                .init(key: key, kind: .clip, start: startTime, end: startTime + rush.seconds, set: set.id, file: nil, notifications: [], transaction: hash))
+            if let hash { queue.remember(hash, at: now) }
+            let reason = String(
+                format: "a rush: the queue is busy for %.2f s, and the amount would leave no room for the next push within announcement.maxWaitSeconds (%g s): its rush sound (%@) plays instead",
+                startTime - now, settings.maxWaitSeconds, rush.clip)
+            var decided = saving { $0.failure(Reason(reason), sound: rush, start: startTime) }
+            decided.work = .clip(rush.file)
+            return decided
         }
+        let (delivery, plan, outcome, reason) = (played.delivery, played.plan, played.outcome, played.reason)
         guard let dropped = queue.makeRoom(at: now) else { return saving { $0.decision(.fallback, .none, reason: Self.full) } }
         deletions += dropped
 
@@ -294,7 +344,11 @@ public struct Announcer: Sendable {
             let name = GroupFolder.composedName(key, container: set.manifest.container)
             seconds = Double(leadIn + plan.totalFrames) / Double(plan.sampleRate)
             entry.file = name
-            work = .compose(plan, leadIn: leadIn, name: name)
+            // Claimed before the queue naming it is saved: while this process lives, another one
+            // finding the entry without its file knows it is being written, not abandoned.
+            let claim: FileClaim
+            do { claim = try open.sounds.claim(name, protection: open.protection) } catch { return failing(Reason(error.reason)) }
+            work = .compose(plan, leadIn: leadIn, claim: claim)
         } else {
             let schedule: NotificationSchedule
             do { schedule = try NotificationSchedule(plan: plan, announcementID: key) } catch { return failing(Reason("\(error)")) }
@@ -400,6 +454,13 @@ public struct Announcer: Sendable {
         guard let name = settings.fallback ?? settings.prefix, let clip = installed.manifest.clip(named: name),
             (try? SoundSetInstaller.mend([clip.file], of: installed, from: set, in: open)) != nil
         else { return nil }
+        return FallbackSound(file: clip.file, clip: clip.name, seconds: Double(clip.frames) / Double(installed.manifest.sampleRate))
+    }
+
+    /// The rush sound: `announcement.rushSound`, or else the prefix, when the set has it (its file is
+    /// checked after the decision, as a chain's are).
+    private func rushSound(_ installed: InstalledSet) -> FallbackSound? {
+        guard let name = settings.rushSound ?? settings.prefix, let clip = installed.manifest.clip(named: name) else { return nil }
         return FallbackSound(file: clip.file, clip: clip.name, seconds: Double(clip.frames) / Double(installed.manifest.sampleRate))
     }
 

@@ -142,14 +142,17 @@ final class OpenGroup {
     }
 
     /// Writes `data` over soundset's own file `name` in `folder` in one rename, first moving aside
-    /// what is in the way.
+    /// what is in the way: a kill at any moment leaves the old file or the new one, whole.
+    /// - Parameter durable: flush the new file before the rename and the folder after it, so that a
+    ///   power cut leaves the old file or the new one too (write, `fsync`, `rename`, `fsync` the folder).
     /// - Returns: the note of what was moved, if anything.
     @discardableResult
-    func replace(_ name: String, in folder: FolderHandle, with data: Data) throws(GroupFailure) -> String? {
-        let temporary = try folder.writeTemporary(for: name, data, protection: protection)
+    func replace(_ name: String, in folder: FolderHandle, with data: Data, durable: Bool = false) throws(GroupFailure) -> String? {
+        let temporary = try folder.writeTemporary(for: name, data, protection: protection, durable: durable)
         do {
             let note = try clearWay(for: name, in: folder)
             try folder.rename(temporary, to: name)
+            if durable { folder.sync() }
             return note
         } catch {
             folder.remove(temporary)

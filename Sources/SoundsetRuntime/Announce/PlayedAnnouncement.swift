@@ -104,6 +104,20 @@ public struct PlayedAnnouncement: Sendable, Equatable {
         return played
     }
 
+    /// This composed announcement as a push waiting behind another plays it (a rush): the amount
+    /// alone, with no lead-in (what plays just before it has woken the speaker). Unchanged when it
+    /// is already that, or is a chain.
+    func rushed(_ plans: AnnouncementRules.Plans, settings: AnnouncementSettings) -> PlayedAnnouncement {
+        guard delivery == .composed, plan.steps.count > plans.bare.steps.count || leadInFrames > 0 else { return self }
+        var rushed = self
+        rushed.plan = plans.bare
+        rushed.leadInFrames = 0
+        rushed.outcome = plans.full.steps.count > plans.bare.steps.count ? .shortened : .announced
+        rushed.reason = "the amount alone, with no prefix, suffix or lead-in: a rush (it waits behind another announcement)"
+        rushed.note = rushed.describe(plans, settings: settings)
+        return rushed
+    }
+
     /// The one line for a person: what was dropped, what the banner does, and the lead-in.
     private func describe(_ plans: AnnouncementRules.Plans, settings: AnnouncementSettings) -> String? {
         let rate = Double(max(1, whole.sampleRate))

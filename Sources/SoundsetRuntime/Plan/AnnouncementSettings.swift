@@ -48,12 +48,15 @@ public struct AnnouncementSettings: Codable, Sendable, Equatable {
     /// The clip played when an announcement fails; nil means the prefix when the set has it, else
     /// the system's default sound.
     public var fallback: String?
+    /// The short sound a push plays in a rush, when the queue has no room left within
+    /// `maxWaitSeconds` for its amount; nil means the prefix clip alone.
+    public var rushSound: String?
 
     /// - Parameter gapMs: nil for the join's default.
     public init(
         prefix: String? = nil, suffix: String? = nil, join: Join = .speech, gapMs: Double? = nil, delivery: Delivery = .composed,
         bannerSeconds: Double = 5, spacingSeconds: Double = 0.3, maxWaitSeconds: Double = 20, dedupeSeconds: Double = 600, leadInMs: Double = 0,
-        fallback: String? = nil
+        fallback: String? = nil, rushSound: String? = nil
     ) {
         self.prefix = prefix
         self.suffix = suffix
@@ -66,6 +69,7 @@ public struct AnnouncementSettings: Codable, Sendable, Equatable {
         self.dedupeSeconds = dedupeSeconds
         self.leadInMs = leadInMs
         self.fallback = fallback
+        self.rushSound = rushSound
     }
 
     /// A numeric setting: its key, range and unit, in one place for the configuration's reader, the
@@ -104,7 +108,7 @@ public struct AnnouncementSettings: Codable, Sendable, Equatable {
     ]
 
     /// Every key `announcement` accepts.
-    public static let keys = ["prefix", "suffix", "join", "delivery", "fallback"] + numericKeys.map(\.key)
+    public static let keys = ["prefix", "suffix", "join", "delivery", "fallback", "rushSound"] + numericKeys.map(\.key)
 
     /// The first setting out of its range, as `key: reason`, or nil when all are in range.
     public var problem: String? {
@@ -115,7 +119,7 @@ public struct AnnouncementSettings: Codable, Sendable, Equatable {
                     format: "announcement.%@ %g %@ is out of range (%g to %g)", key.key, value, key.unit, key.range.lowerBound, key.range.upperBound)
             }
         }
-        for (key, name) in [("prefix", prefix), ("suffix", suffix), ("fallback", fallback)] {
+        for (key, name) in [("prefix", prefix), ("suffix", suffix), ("fallback", fallback), ("rushSound", rushSound)] {
             if let name, let reason = ClipNameRules.problem(with: name) {
                 return "announcement.\(key) '\(ClipNameRules.printable(name))' is not a clip name: \(reason)"
             }
@@ -124,7 +128,7 @@ public struct AnnouncementSettings: Codable, Sendable, Equatable {
     }
 
     private enum CodingKeys: String, CodingKey {
-        case prefix, suffix, join, gapMs, delivery, bannerSeconds, spacingSeconds, maxWaitSeconds, dedupeSeconds, leadInMs, fallback
+        case prefix, suffix, join, gapMs, delivery, bannerSeconds, spacingSeconds, maxWaitSeconds, dedupeSeconds, leadInMs, fallback, rushSound
     }
 
     /// Keys an older manifest lacks take their defaults, except `join`: a manifest without it was
@@ -143,5 +147,6 @@ public struct AnnouncementSettings: Codable, Sendable, Equatable {
         dedupeSeconds = try values.decodeIfPresent(Double.self, forKey: .dedupeSeconds) ?? defaults.dedupeSeconds
         leadInMs = try values.decodeIfPresent(Double.self, forKey: .leadInMs) ?? defaults.leadInMs
         fallback = try values.decodeIfPresent(String.self, forKey: .fallback)
+        rushSound = try values.decodeIfPresent(String.self, forKey: .rushSound)
     }
 }
