@@ -117,7 +117,8 @@ enum AnnounceCommand {
             var settings = set.manifest.announcement ?? AnnouncementSettings()
             if let delivery { settings.delivery = delivery }
             if let prefix { settings.prefix = prefix }
-            let announcer = Announcer(set: set, group: GroupFolder(URL(fileURLWithPath: groupPath)), settings: settings)
+            var announcer = Announcer(set: set, group: GroupFolder(URL(fileURLWithPath: groupPath)), settings: settings)
+            KillPoint.arm(&announcer)
             decision = announcer.announce(request)
         } catch {
             let hint = if case .unreadable = error { " (run \(spelling.build(output: output.relativePath)) first)" } else { "" }

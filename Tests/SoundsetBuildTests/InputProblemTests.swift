@@ -125,7 +125,7 @@ import Testing
         #expect(problems.contains("Assets/soundset.json: announcement.bannerSeconds: 40 s is out of range (1 to 30)"))
         #expect(
             problems.contains(
-                "Assets/soundset.json: announcement.maxWait: unknown key (known keys here: prefix, suffix, join, delivery, fallback, gapMs, bannerSeconds, spacingSeconds, maxWaitSeconds, dedupeSeconds, leadInMs)"
+                "Assets/soundset.json: announcement.maxWait: unknown key (known keys here: prefix, suffix, join, delivery, fallback, rushSound, gapMs, bannerSeconds, spacingSeconds, maxWaitSeconds, dedupeSeconds, leadInMs)"
             ))
         let missing = try await failures { assets in
             try Data(#"{"announcement": {"fallback": "ghost"}}"#.utf8).write(to: assets.appendingPathComponent("soundset.json"))

@@ -118,7 +118,7 @@ import Testing
         // The transactions are kept: a retry is still a duplicate.
         #expect(try announce(["1", "--id", "a", "--now", "951"], in: folder).outcome == .duplicate)
         // A moment back (two pushes decided out of order) is not a clock set back.
-        #expect(try announce(["3", "--now", "948"], in: folder).reason == nil)
+        #expect(try announce(["3", "--now", "948"], in: folder).reason?.contains("queue.json") == false)
     }
 
     /// With soundset/sets a link, the announcer deleted every *.json in the folder it points to; with

@@ -49,6 +49,13 @@ enum FileProblem: Error, Equatable {
     }
 }
 
+/// A kill test's look at the writing of every temporary file of the group's: told the file's name
+/// and the bytes written so far after each 4 KiB page (`soundset announce` kills itself at one, for
+/// the tests through the binary). Set once, before any write; nil otherwise.
+package enum TemporaryWrites {
+    package nonisolated(unsafe) static var pageWritten: ((_ name: String, _ bytes: Int) -> Void)?
+}
+
 /// A folder opened once and used by its descriptor from then on: every file in it is opened,
 /// created, renamed and removed relative to the descriptor (`openat`, `renameat`, `unlinkat`), never
 /// through a path, so a link put where the folder or one of its files was cannot send a write or a
@@ -186,7 +193,16 @@ final class FolderHandle {
         let file = openFile(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)
         guard file >= 0 else { throw .system("\(display)/\(name)", "written", errno) }
         protection.apply(to: file, path: url.appendingPathComponent(temporary).path)
-        var failure = RegularFile.writeAll(data, to: file)
+        var failure: Int32?
+        if let observer = TemporaryWrites.pageWritten {
+            // A page at a time, told after each: the kill tests stop the process at every page.
+            for offset in stride(from: 0, to: data.count, by: 4096) where failure == nil {
+                failure = RegularFile.writeAll(data[(data.startIndex + offset)..<(data.startIndex + min(data.count, offset + 4096))], to: file)
+                observer(name, min(data.count, offset + 4096))
+            }
+        } else {
+            failure = RegularFile.writeAll(data, to: file)
+        }
         if failure == nil, durable, fsync(file) != 0 { failure = errno }
         if close(file) != 0, failure == nil { failure = errno }
         if let failure {
