@@ -161,12 +161,16 @@ enum Help {
         The rules (announcement in soundset.json): an announcement starts at the later of its arrival
         and the previous one's end plus spacingSeconds; a composed one longer than bannerSeconds loses
         its prefix and suffix, and when even the amount alone is longer, delivery decides (composed
-        plays it and the banner cuts it, auto chains it); a push that would wait over maxWaitSeconds
-        keeps its own sound; a chain never makes more than 64 notifications pending; the same --id
+        plays it and the banner cuts it, auto chains it); a push waiting behind another says the amount
+        alone (a rush), or, when even that would leave no room within maxWaitSeconds for one more push,
+        plays announcement.rushSound (the prefix by default); a push that would wait over
+        maxWaitSeconds keeps its own sound; a chain never makes more than 64 notifications pending; the same --id
         within dedupeSeconds is a duplicate (ids are compared by their bytes); any failure falls back
         to the fallback clip (or the prefix, or the system's sound); composed files are deleted a
-        minute after they end. The lock is held only while the queue is read, decided on and written;
-        a push that cannot take it within 2 s falls back, saying so.
+        minute after they end. The lock is held only while the queue is read, decided on and written
+        (a new file, flushed and renamed: a kill leaves the old queue or the new one); a push that
+        cannot take it within 2 s falls back, saying so. A push killed before its composed file was in
+        place is announced on its retry, not called a duplicate.
         --payload reads the push's JSON exactly as APNs delivers it ({"aps": {...}, "amount": "123.45",
         "transactionId": "..."}, or "amountMinor": 12345) through the runtime's PushPayload, as the
         extension reads its userInfo: a QA engineer replays captured pushes with it.
