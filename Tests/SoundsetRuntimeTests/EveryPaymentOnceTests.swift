@@ -139,6 +139,27 @@ import Testing
     }
 }
 
+extension EveryPaymentOnceTests {
+    /// The gate closing (the process is about to be suspended) between the decision and the file:
+    /// the file is not written (its claim's flock would be held while suspended: 0xdead10cc), the
+    /// push falls back saying why, and its retry is announced.
+    @Test func aGateClosedBeforeTheFileIsWrittenLeavesTheRetryToBeHeard() throws {
+        let shop = try Shop()
+        defer { shop.folder.remove() }
+        let gate = SuspensionGate()
+        var announcer = shop.announcer()
+        announcer.beforeWriting = { gate.close() }
+        let first = announcer.announce(AnnouncementRequest(amount: .text("12"), transactionID: "tx-1", arrival: 1000), gate: gate)
+        #expect(first.outcome == .fallback && first.sound == nil)
+        #expect(first.reason == GroupLock.closedGate.reason)
+        #expect(shop.composedFiles.isEmpty)
+        #expect(!shop.soundFiles.contains { $0.hasSuffix(".tmp") })
+        let retry = shop.announce("12", id: "tx-1", at: 1030)
+        #expect(retry.outcome == .announced)
+        #expect(retry.reason == "an earlier push of transaction tx-1 was never heard (its process ended before its sound was in place)")
+    }
+}
+
 /// A lunch rush on a demo-like pack: the demo's clip lengths (its words' speech, 0.23-0.41 s;
 /// 收款到账 1.30 s) and its settings (prefix, 0.3 s spacing, maxWaitSeconds 25).
 @Suite struct LunchRushTests {

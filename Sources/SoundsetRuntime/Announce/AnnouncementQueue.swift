@@ -279,9 +279,12 @@ struct AnnouncementQueue: Codable, Equatable {
     /// so they never played. Their transactions are forgotten with them, so a retry is announced.
     /// - Returns: the hashes of the transactions given back.
     mutating func reclaim(unwrittenIn sounds: FolderHandle) -> Set<String> {
+        let missing = Set(announcements.compactMap { $0.kind == .composed ? $0.file : nil }.filter { sounds.kind(of: $0) != S_IFREG })
+        guard !missing.isEmpty else { return [] }
+        let claimed = sounds.claimed(among: missing)
         var given = Set<String>()
         announcements.removeAll { entry in
-            guard entry.kind == .composed, let file = entry.file, sounds.kind(of: file) != S_IFREG, !sounds.isClaimed(file) else { return false }
+            guard entry.kind == .composed, let file = entry.file, missing.contains(file), !claimed.contains(file) else { return false }
             if let hash = entry.transaction {
                 given.insert(hash)
                 if let seen = transactions.lastIndex(where: { $0.hash == hash }) { transactions.remove(at: seen) }

@@ -142,14 +142,29 @@ public struct Announcer: Sendable {
         beforeWriting?()
         switch work {
         case .compose(let plan, let leadIn, let claim):
-            let data: Data
-            do { data = try compose(plan, set, open, leadIn: leadIn) } catch {
-                return revise(decided, Reason((error as? GroupFailure)?.reason ?? "\(error)"), set, open, gate)
+            // The claim's flock is a lock in the shared container too: it is held only while the gate
+            // is open, so a process about to be suspended never holds it (0xdead10cc).
+            var failure: Reason?
+            var stopped = false
+            let write = {
+                do {
+                    let data = try compose(plan, set, open, leadIn: leadIn)
+                    if stopAfter?(.composed) == true {
+                        stopped = true
+                        return
+                    }
+                    try claim.fill(data)
+                } catch {
+                    failure = Reason((error as? GroupFailure)?.reason ?? "\(error)")
+                }
             }
-            if stopAfter?(.composed) == true { return decided.decision }
-            do { try claim.fill(data) } catch {
-                return revise(decided, Reason(error.reason), set, open, gate)
+            if let gate {
+                if gate.whileOpen(write) == nil { failure = Reason(GroupLock.closedGate.reason) }
+            } else {
+                write()
             }
+            if stopped { return decided.decision }
+            if let failure { return revise(decided, failure, set, open, gate) }
         case .chain(let plan):
             // iOS plays a chain's files as they are: they are checked first, as the composer does.
             do { try SoundSetInstaller.mend(Set(plan.steps.map(\.file)), of: set, from: self.set, in: open) } catch {

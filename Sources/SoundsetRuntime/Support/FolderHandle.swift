@@ -235,14 +235,19 @@ final class FolderHandle {
 
     /// Whether a live process holds a claim on `name` (see `claim`): one of its temporary files is
     /// locked.
-    func isClaimed(_ name: String) -> Bool {
-        for entry in names() ?? [] where RegularFile.replacedName(ofTemporary: entry) == name {
+    func isClaimed(_ name: String) -> Bool { claimed(among: [name]).contains(name) }
+
+    /// Those of `names` on which a live process holds a claim, from one listing of the folder.
+    func claimed(among names: Set<String>) -> Set<String> {
+        var claimed = Set<String>()
+        for entry in self.names() ?? [] {
+            guard let name = RegularFile.replacedName(ofTemporary: entry), names.contains(name), !claimed.contains(name) else { continue }
             let file = openFile(entry, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
             guard file >= 0 else { continue }
-            defer { close(file) }
-            if flock(file, LOCK_SH | LOCK_NB) != 0 { return true }
+            if flock(file, LOCK_SH | LOCK_NB) != 0 { claimed.insert(name) }
+            close(file)
         }
-        return false
+        return claimed
     }
 
     /// Renames `from` to `to` in this folder, in one step: readers see the old file or the new one.
