@@ -255,15 +255,6 @@ final class FolderHandle {
         guard renameat(descriptor, from, descriptor, to) == 0 else { throw .system("\(display)/\(to)", "written", errno) }
     }
 
-    /// Writes `data` under a temporary name and renames it over `name`.
-    func replace(_ name: String, with data: Data, protection: GroupProtection) throws(GroupFailure) {
-        let temporary = try writeTemporary(for: name, data, protection: protection)
-        do { try rename(temporary, to: name) } catch {
-            unlinkat(descriptor, temporary, 0)
-            throw error
-        }
-    }
-
     /// Opens (creating when missing, with `protection`) the regular file `name` for reading and
     /// writing, never through a link, without blocking: a lock file.
     /// - Returns: the descriptor.
