@@ -56,6 +56,10 @@ import Testing
         let build = try SoundsetExecutable.run(["build"], in: folder.url)
         #expect(build.status == 0, "\(build.stderr)")
         #expect(!build.stdout.contains("up to date"), "\(build.stdout)")
+        #expect(
+            build.stderr.contains(
+                "soundset: Output/\(item) is a link to \(moved.path), which a commit or an app bundle carries instead of the file: the set is written again with files in their place\n"
+            ), "\(build.stderr)")
         #expect(!Self.isLink(output.appendingPathComponent(item)))
         #expect(snapshot(of: elsewhere) == outside)
         // The file in the set holds what the link pointed to.
