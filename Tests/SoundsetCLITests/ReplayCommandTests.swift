@@ -162,7 +162,9 @@ import Testing
         #expect(run.status == 1)
         #expect(run.maxRSSKilobytes < 50_000, "peak \(run.maxRSSKilobytes) KB")
         let result = try SoundsetExecutable.run(["replay", "huge.txt", "--group", "G"], in: folder.url)
-        #expect(result.stderr.hasPrefix("error: huge.txt:2: is \(40 << 20 + 22) bytes, more than the \(PushPayload.maxJSONBytes) a line may have"), "\(result.stderr)")
+        #expect(
+            result.stderr.hasPrefix("error: huge.txt:2: is \(40 << 20 + 22) bytes, more than the \(PushPayload.maxJSONBytes) a line may have"),
+            "\(result.stderr)")
     }
 
     @Test func jsonLinesHaveMillisecondsAndNullIDs() throws {

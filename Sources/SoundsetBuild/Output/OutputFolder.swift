@@ -167,8 +167,8 @@ public struct OutputFolder: Sendable {
             if SetLink.isLink(file) { return false }
             guard let head = try? RegularFile.head(file, count: 12, followingLinks: false).bytes, head.count == 12 else { return true }
             let tag = { (range: Range<Int>) in String(decoding: head[range], as: UTF8.self) }
-            return !(tag(0..<4) == "caff" || (tag(0..<4) == "RIFF" && tag(8..<12) == "WAVE")
-                || (tag(0..<4) == "FORM" && ["AIFF", "AIFC"].contains(tag(8..<12))))
+            let (kind, form) = (tag(0..<4), tag(8..<12))
+            return !(kind == "caff" || (kind == "RIFF" && form == "WAVE") || (kind == "FORM" && ["AIFF", "AIFC"].contains(form)))
         }
         return stranger.map { .stranger("\(SoundSetLayout.soundsName)/\(ClipName.printable($0))") } ?? .damaged
     }
