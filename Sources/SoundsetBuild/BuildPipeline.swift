@@ -134,6 +134,14 @@ public enum BuildPipeline {
         }
         let (decision, finished, set) = try await derive(prepared, copies: catalog.copies, configuration: configuration, memo: memo, options: options)
         var notes = notes
+        // Why a set with links in it is written again (the memo finds no such set up to date).
+        let links = SetLink.links(in: outputURL)
+        if let link = links.first {
+            let more = links.count > 1 ? " (and \(links.count - 1) more link\(links.count == 2 ? "" : "s"))" : ""
+            notes.append(
+                "\(options.outputDisplay)/\(link.path) is a link to \(link.target)\(more), which a commit or an app bundle carries instead of the file: the set is written again with files in their place"
+            )
+        }
         if let current {
             let differences = ManifestDifferences.between(current, set.manifest)
             if differences.isEmpty {

@@ -113,6 +113,12 @@ enum AnnounceCommand {
     ) -> AnnouncementDecision {
         let decision: AnnouncementDecision
         do {
+            // A link in the set is not the set (a commit or an app carries the link): not read.
+            if let refusal = SetLink.refusal(in: output, display: output.relativePath) {
+                return Announcer.unavailable(
+                    "\(refusal) (run \(spelling.build(output: output.relativePath)) first)", transactionID: request.transactionID,
+                    at: request.arrival ?? SystemClock().now())
+            }
             let set = try SoundSet(folder: output)
             var settings = set.manifest.announcement ?? AnnouncementSettings()
             if let delivery { settings.delivery = delivery }

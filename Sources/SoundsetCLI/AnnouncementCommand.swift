@@ -68,6 +68,11 @@ enum AnnouncementCommand {
         _ kind: Kind, amount: Amount, parsed: Arguments, outputFolder: URL, outPath: String?, locale: SpeechLocale?, gapMs: Double?, format: String,
         console: Console, spelling: CommandSpelling
     ) throws -> Int32 {
+        // A link in the set is not the set (a commit or an app carries the link): not read.
+        if let refusal = SetLink.refusal(in: outputFolder, display: parsed.options["--output"] ?? "Output") {
+            console.err("soundset: \(refusal) (run \(spelling.build(output: parsed.options["--output"] ?? "Output")) first)")
+            return ExitCode.failure
+        }
         let manifest: Manifest
         do { manifest = try Manifest.load(from: outputFolder.appendingPathComponent(SoundSetLayout.manifestName)) } catch {
             console.err("soundset: \(error) (run \(spelling.build(output: parsed.options["--output"] ?? "Output")) first)")

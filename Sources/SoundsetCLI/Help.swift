@@ -206,7 +206,8 @@ enum Help {
           {"aps": {"alert": {"title": "收款到账"}, "mutable-content": 1}, "amount": "123.45",
            "transactionId": "tx-1", "at": 1000.5}
         Blank lines and lines starting with # are skipped; times must not go back. A line that cannot
-        be read is named (FILE:LINE) and nothing is run.
+        be read (not UTF-8, longer than 65536 bytes, the most a push's JSON may have, or not a push)
+        is named (FILE:LINE) and nothing is run.
         Prints one aligned line per decision (time, amount, id, outcome, delivery, start, wait,
         reason; - for no id), then the tally: how many were announced, shortened, fallback and
         duplicate, the longest wait, and how many announcements overlapped (the queue keeps that at 0).
@@ -230,7 +231,8 @@ enum Help {
         Checks the built set without writing anything (but its lock file in .soundset-cache when it is
         missing), and reports every problem, one line each:
           integrity     every file the manifest lists is there with its sha256, frames, rate, channels,
-                        container and encoding; copies are byte-identical; no unlisted files
+                        container and encoding; copies are byte-identical; no unlisted files; the
+                        manifest, Sounds and the clips are files and folders, not symbolic links
           freshness     recordings, output settings and tool version are what the set was built from
                         (the settings' digest leaves out keys at their defaults), and every value
                         of the manifest is the one the build makes of them (its key, both values)

@@ -107,6 +107,67 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: folder.url.appendingPathComponent("G").path))
     }
 
+    /// A line is at most what a push's JSON may be (64 KiB, as `announce --payload` reads one): a
+    /// longer one is named by its line, with its length, and nothing is run; a line of exactly that
+    /// length is a push. The file is read a line at a time: a long line is never held whole.
+    @Test func aLineLongerThanAPushsJSONIsNamed() throws {
+        let folder = try TemporaryDirectory()
+        defer { folder.remove() }
+        try Self.shop(folder)
+        let cap = PushPayload.maxJSONBytes
+        /// A push's JSON of exactly `bytes` bytes, padded with spaces inside it.
+        func payload(_ bytes: Int, at: Int) -> String {
+            let head = #"{"aps": {"mutable-content": 1}, "amount": "1.00", "at": \#(at)"#
+            return head + String(repeating: " ", count: bytes - head.utf8.count - 1) + "}"
+        }
+        let fits = "1000 1 tx-1\n" + payload(cap, at: 1001) + "\n1002 2.00\n"
+        try Data(fits.utf8).write(to: folder.url.appendingPathComponent("fits.txt"))
+        let replayed = try SoundsetExecutable.run(["replay", "fits.txt", "--group", "G1"], in: folder.url)
+        #expect(replayed.status == 0, "\(replayed.stderr)")
+        #expect(replayed.stdout.contains("\n3 pushes: 3 announced, 0 shortened, 0 fallback, 0 duplicate; "), "\(replayed.stdout)")
+
+        // One byte more, and a words line as long, with CRLF line ends: each is named.
+        let words = "1003 3.00 " + String(repeating: "x", count: cap)
+        let over = "1000 1 tx-1\r\n" + payload(cap + 1, at: 1001) + "\r\n1002 2.00\r\n" + words + "\r\n"
+        try Data(over.utf8).write(to: folder.url.appendingPathComponent("over.txt"))
+        let refused = try SoundsetExecutable.run(["replay", "over.txt", "--group", "G2"], in: folder.url)
+        #expect(refused.status == 1)
+        #expect(
+            refused.stderr == """
+                error: over.txt:2: is \(cap + 2) bytes, more than the \(cap) a line may have (a push's JSON is at most \(cap) bytes): write one push a line
+                error: over.txt:4: is \(words.utf8.count + 1) bytes, more than the \(cap) a line may have (a push's JSON is at most \(cap) bytes): write one push a line
+                soundset: 2 lines of over.txt cannot be replayed; nothing was run
+
+                """)
+        #expect(refused.stdout == "")
+        #expect(!FileManager.default.fileExists(atPath: folder.url.appendingPathComponent("G2").path))
+    }
+
+    /// A 40 MB line (a file cut wrong, a log's dump) is read in bounded memory: named, not held
+    /// (a whole-file read held it several times over, 1.2 GB for 50 MB).
+    @Test func aHugeLineIsNotHeldInMemory() throws {
+        let folder = try TemporaryDirectory()
+        defer { folder.remove() }
+        try Self.shop(folder)
+        let file = folder.url.appendingPathComponent("huge.txt")
+        try Data("1000 1 tx-1\n{\"at\": 1001, \"id\": \"".utf8).write(to: file)
+        let handle = try FileHandle(forWritingTo: file)
+        try handle.seekToEnd()
+        let chunk = Data(repeating: UInt8(ascii: "x"), count: 1 << 20)
+        for _ in 0..<40 { try handle.write(contentsOf: chunk) }
+        try handle.write(contentsOf: Data("\"}\n".utf8))
+        try handle.close()
+        let run = try SoundsetExecutable.runMeasuringMemory([
+            "replay", file.path, "--group", folder.url.appendingPathComponent("G").path, "--output", folder.url.appendingPathComponent("Output").path,
+        ])
+        #expect(run.status == 1)
+        #expect(run.maxRSSKilobytes < 50_000, "peak \(run.maxRSSKilobytes) KB")
+        let result = try SoundsetExecutable.run(["replay", "huge.txt", "--group", "G"], in: folder.url)
+        #expect(
+            result.stderr.hasPrefix("error: huge.txt:2: is \(40 << 20 + 22) bytes, more than the \(PushPayload.maxJSONBytes) a line may have"),
+            "\(result.stderr)")
+    }
+
     @Test func jsonLinesHaveMillisecondsAndNullIDs() throws {
         let folder = try TemporaryDirectory()
         defer { folder.remove() }

@@ -121,6 +121,33 @@ import Testing
             broken["error"] as? String == "no valid sound set: Output/Sounds/3.caf is not the file the manifest describes (run soundset build --output Output)")
     }
 
+    /// A set whose manifest, Sounds folder or a clip is a link to a file outside it is no set to
+    /// serve (a commit or an app carries the link, not the file), whatever the link points to: 503,
+    /// naming the link and the fix; once the build has put the files in their place, it is served.
+    @Test(arguments: [("Sounds/3.caf", "the sound"), ("Sounds", "the sounds"), ("manifest.json", "the manifest")])
+    func aSetWithALinkInItIsNotServed(item: String, carried: String) throws {
+        let server = try served()
+        defer { server.folder.remove() }
+        let elsewhere = try server.folder.folder("elsewhere")
+        let moved = elsewhere.appendingPathComponent((item as NSString).lastPathComponent)
+        try FileManager.default.moveItem(at: server.output.appendingPathComponent(item), to: moved)
+        try FileManager.default.createSymbolicLink(at: server.output.appendingPathComponent(item), withDestinationURL: moved)
+        for target in ["/healthz", "/v1/announcements/3.wav"] {
+            let response = server.get(target)
+            #expect(response.status == 503, "\(target)")
+            #expect(
+                try server.json(response)["error"] as? String
+                    == "no valid sound set: Output/\(item) is a link to \(moved.path): a commit or an app bundle carries the link, not \(carried) (run soundset build --output Output)",
+                "\(target)")
+        }
+        // The build's swap puts a whole new set in its place.
+        let staging = server.folder.url.appendingPathComponent("staging")
+        try FakeSets.write(in: staging, prefix: "received", frames: { _ in 500 })
+        try FileManager.default.moveItem(at: server.output, to: server.folder.url.appendingPathComponent("retired"))
+        try FileManager.default.moveItem(at: staging, to: server.output)
+        #expect(server.get("/healthz").status == 200)
+    }
+
     @Test(arguments: [
         ("/", 404), ("/v1", 404), ("/v1/", 404), ("/v1/set/", 404), ("/v1/set/x", 404), ("/v1/announcements", 404),
         ("/v1/announcements/1.ogg", 404), ("/v1/announcements/12", 404), ("/v1/announcements/1.wav/x", 404), ("/v1/sets/abc", 404),

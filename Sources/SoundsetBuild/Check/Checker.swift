@@ -68,6 +68,13 @@ public enum Checker {
             problems += error.problems.map { CheckProblem(.configuration, $0.subject, $0.message) }
         }
 
+        // A manifest or a Sounds folder that is a link is not the set, whatever it points to: what
+        // it points to is not looked at.
+        let folderLinks = SetLink.links(in: output).filter { !$0.isInSounds }
+        if !folderLinks.isEmpty {
+            problems += folderLinks.map { CheckProblem(.integrity, "\(outputDisplay)/\($0.path)", "\($0.problem): run \(rebuild), which replaces the link") }
+            return CheckReport(ok: false, problems: problems, budget: nil, clips: 0)
+        }
         let manifestPath = "\(outputDisplay)/\(SoundSetLayout.manifestName)"
         let manifest: Manifest
         do { manifest = try Manifest.load(from: output.appendingPathComponent(SoundSetLayout.manifestName)) } catch {
@@ -76,7 +83,15 @@ public enum Checker {
             case .unreadable: message = "missing or unreadable: run \(rebuild)"
             case .newerSchema(_, let found, let supported):
                 message = "schema version \(found) is newer than this soundset reads (\(supported)): update soundset"
-            case .invalid(_, let reason): message = "not a soundset manifest (\(reason)): run \(rebuild)"
+            case .invalid(_, let reason):
+                // The build replaces a set whose manifest is damaged, unless the folder holds what it did not write.
+                let entries = (try? FileManager.default.contentsOfDirectory(atPath: output.path)) ?? []
+                if case .stranger(let stranger) = OutputFolder.damagedSet(output, entries: entries) {
+                    message =
+                        "not a soundset manifest (\(reason)), and the build will not replace \(outputDisplay) while it holds \(outputDisplay)/\(stranger), which soundset did not write: move it out, then run \(rebuild)"
+                } else {
+                    message = "not a soundset manifest (\(reason)): run \(rebuild)"
+                }
             }
             problems.append(CheckProblem(.integrity, manifestPath, message))
             return CheckReport(ok: false, problems: problems, budget: nil, clips: 0)
@@ -193,18 +208,26 @@ public enum Checker {
         let fix = rebuild.map { ": run \($0)" } ?? ""
         var problems: [CheckProblem] = []
         var listed = Set<String>()
+        // A clip file that is a link is said as one, whatever it points to (which is not read).
+        let links = Dictionary(
+            SetLink.links(in: sounds.deletingLastPathComponent()).filter(\.isInSounds).map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
+        let linkFix = rebuild.map { ": run \($0), which replaces the link" } ?? ""
         for clip in manifest.clips {
             listed.insert(clip.file)
             if let copy = clip.copy { listed.insert(copy) }
             let path = "\(soundsDisplay)/\(clip.file)"
-            if placed.contains(clip.file) {
+            if let link = links[clip.file] {
+                problems.append(CheckProblem(.integrity, path, "\(link.problem)\(linkFix)"))
+            } else if placed.contains(clip.file) {
                 if FileStamp(path: sounds.appendingPathComponent(clip.file).path) == nil { problems.append(CheckProblem(.integrity, path, "missing\(fix)")) }
             } else if let problem = fileProblem(clip, manifest: manifest, in: sounds, path: path, rebuild: rebuild) {
                 problems.append(problem)
             }
             if let copy = clip.copy {
                 let copyPath = "\(soundsDisplay)/\(copy)"
-                if let copyData = try? RegularFile.read(sounds.appendingPathComponent(copy), maxBytes: Composer.maxClipBytes) {
+                if let link = links[copy] {
+                    problems.append(CheckProblem(.integrity, copyPath, "\(link.problem)\(linkFix)"))
+                } else if let copyData = try? RegularFile.read(sounds.appendingPathComponent(copy), maxBytes: Composer.maxClipBytes) {
                     // Compared with the original as built (its recorded sha256), so a damaged original
                     // is reported once, not again through its copy.
                     if SHA256.hex(copyData) != clip.sha256 {

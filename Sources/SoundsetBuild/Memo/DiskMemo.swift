@@ -164,7 +164,8 @@ public final class DiskMemo: BuildMemo, @unchecked Sendable {
             return nil
         }
         let hashes = Dictionary(recordings.items.map { ($0.recording.fileName, $0.sha256) }, uniquingKeysWith: { a, _ in a })
-        guard let manifest = try? ManifestFiles.load(from: output.appendingPathComponent(SoundSetLayout.manifestName)),
+        // A set with a link for its manifest, its Sounds folder or a clip is not the set, whatever the link points to.
+        guard SetLink.links(in: output).isEmpty, let manifest = try? ManifestFiles.load(from: output.appendingPathComponent(SoundSetLayout.manifestName)),
             Freshness.isFresh(manifest, settingsHash: configurationHash, recordings: hashes)
         else { return nil }
         let recorded = Dictionary(manifest.clips.map { ($0.source.file, $0) }, uniquingKeysWith: { a, _ in a })
@@ -225,7 +226,8 @@ public final class DiskMemo: BuildMemo, @unchecked Sendable {
             let output = record.outputs["\(SoundSetLayout.soundsName)/\(fileName)"]
         else { return nil }
         let url = sounds.appendingPathComponent(fileName)
-        guard let stamp = FileStamp(path: url.path), stamp == output.stamp else { return nil }
+        // Never a link, nor a file through a linked Sounds folder: the file placed is the set's own.
+        guard !SetLink.isLink(sounds), let stamp = FileStamp(path: url.path, followingLinks: false), stamp == output.stamp else { return nil }
         // Stamped in the tick it was written: its bytes are checked instead.
         if !stamp.proves(output.stamp, stampedAt: record.outputsStampedAt) {
             guard (try? SHA256.hex(fileAt: url)) == fact.figures.sha256 else { return nil }

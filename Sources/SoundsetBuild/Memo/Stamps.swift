@@ -11,15 +11,18 @@ import SoundsetRuntime
 /// The stamps of the files a build reads and writes.
 enum Stamps {
     /// Stamps of every file in the output folder (the manifest and `Sounds/*`) by path in it, or nil
-    /// if one cannot be stat'ed.
+    /// if one cannot be stat'ed, or is a link (`SetLink`: a set with one is not up to date), or the
+    /// `Sounds` folder is.
     static func outputs(of output: URL) -> [String: FileStamp]? {
         var stamps: [String: FileStamp] = [:]
-        guard let manifest = FileStamp(path: output.appendingPathComponent(SoundSetLayout.manifestName).path) else { return nil }
+        guard let manifest = FileStamp(path: output.appendingPathComponent(SoundSetLayout.manifestName).path, followingLinks: false) else { return nil }
         stamps[SoundSetLayout.manifestName] = manifest
         // Paths joined as strings: a URL per file is most of a no-op rebuild's work otherwise.
         let sounds = output.appendingPathComponent(SoundSetLayout.soundsName).path
+        var info = stat()
+        guard lstat(sounds, &info) != 0 || info.st_mode & S_IFMT != S_IFLNK else { return nil }
         for name in (try? FileManager.default.contentsOfDirectory(atPath: sounds)) ?? [] {
-            guard let stamp = FileStamp(path: sounds + "/" + name) else { return nil }
+            guard let stamp = FileStamp(path: sounds + "/" + name, followingLinks: false) else { return nil }
             stamps["\(SoundSetLayout.soundsName)/\(name)"] = stamp
         }
         return stamps

@@ -88,7 +88,14 @@ public struct OutputFolder: Sendable {
         let entries = (try? FileManager.default.contentsOfDirectory(atPath: url.path)) ?? []
         if entries.filter({ $0 != ".DS_Store" }).isEmpty { return nil }
         guard let manifest = try? ManifestFiles.load(from: url.appendingPathComponent(SoundSetLayout.manifestName)) else {
-            return refused("holds files but no soundset manifest; refusing to replace it (empty it or choose another --output)")
+            switch Self.damagedSet(url, entries: entries) {
+            case .damaged: return nil
+            case .stranger(let stranger):
+                return refused(
+                    "its \(SoundSetLayout.manifestName) does not decode, and it holds \(stranger), which soundset did not write; refusing to replace it (move \(stranger) out, or empty it)"
+                )
+            case .notASet: return refused("holds files but no soundset manifest; refusing to replace it (empty it or choose another --output)")
+            }
         }
         if let stranger = Self.unwritten(in: url, entries: entries, manifest: manifest) {
             return BuildProblem(
@@ -102,16 +109,68 @@ public struct OutputFolder: Sendable {
     /// `.DS_Store` files; and what soundset 0.8 also wrote there, its report (`report.html`, which
     /// the build moves out) and that report's temporary file.
     static func unwritten(in url: URL, entries: [String], manifest: Manifest) -> String? {
-        let known: Set<String> = [SoundSetLayout.manifestName, SoundSetLayout.soundsName, ".DS_Store"]
-        let legacy = Report.legacyFileName
-        let ours = { (name: String) in
-            known.contains(name) || RegularFile.replacedName(ofTemporary: name) == legacy
-                || (name == legacy && Report.head(of: url.appendingPathComponent(legacy)).map(Report.isSoundsetReport) == true)
-        }
-        if let stranger = entries.sorted().first(where: { !ours($0) }) { return stranger }
+        if let stranger = entries.sorted().first(where: { !isSetEntry($0, in: url) }) { return stranger }
         let listed = Set(manifest.clips.flatMap { [$0.file] + [$0.copy].compactMap { $0 } } + [".DS_Store"])
         let sounds = (try? FileManager.default.contentsOfDirectory(atPath: url.appendingPathComponent(SoundSetLayout.soundsName).path)) ?? []
         return sounds.sorted().first { !listed.contains($0) }.map { "\(SoundSetLayout.soundsName)/\($0)" }
+    }
+
+    /// Whether `name`, in the folder at `url`, is what a set holds at its top: its manifest,
+    /// `Sounds/`, the system's `.DS_Store`, and soundset 0.8's report and its temporary file.
+    private static func isSetEntry(_ name: String, in url: URL) -> Bool {
+        let known: Set<String> = [SoundSetLayout.manifestName, SoundSetLayout.soundsName, ".DS_Store"]
+        let legacy = Report.legacyFileName
+        return known.contains(name) || RegularFile.replacedName(ofTemporary: name) == legacy
+            || (name == legacy && Report.head(of: url.appendingPathComponent(legacy)).map(Report.isSoundsetReport) == true)
+    }
+
+    /// What a folder whose manifest cannot be loaded is.
+    enum DamagedSet: Equatable {
+        /// A set whose manifest no longer decodes (a merge conflict, a cut file) or is a link: it
+        /// holds nothing but what a set holds, its `Sounds/` clip files; the build replaces it.
+        case damaged
+        /// It would be one, but holds this (a path inside it), which soundset did not write.
+        case stranger(String)
+        /// No manifest, or one that a newer soundset wrote, or too large to read: no set to replace.
+        case notASet
+    }
+
+    /// Whether the folder at `url` (holding `entries`), whose manifest cannot be loaded, is a set
+    /// whose manifest is damaged: its `manifest.json` a regular file that reads but does not decode
+    /// as a manifest, or a link; beside it only what a set holds (`isSetEntry`); and `Sounds` a
+    /// link, or a folder of clip files only (a clip's name and a sound's extension, each a link or
+    /// a file that begins as a CAF, WAV or AIFF file does). The marks of a build's own folder,
+    /// which another tool's folder does not have.
+    static func damagedSet(_ url: URL, entries: [String]) -> DamagedSet {
+        let manifestURL = url.appendingPathComponent(SoundSetLayout.manifestName)
+        guard !SetLink.isLink(manifestURL) else { return whatElse(url, entries: entries) }
+        do { _ = try Manifest.load(from: manifestURL) } catch {
+            // A newer soundset's manifest is not damaged; nor one that cannot be read at all.
+            guard case .invalid = error else { return .notASet }
+            return whatElse(url, entries: entries)
+        }
+        return .notASet
+    }
+
+    /// `damagedSet` once the manifest is known damaged: what else the folder holds.
+    private static func whatElse(_ url: URL, entries: [String]) -> DamagedSet {
+        if let stranger = entries.sorted().first(where: { !isSetEntry($0, in: url) }) { return .stranger(ClipName.printable(stranger)) }
+        let sounds = url.appendingPathComponent(SoundSetLayout.soundsName)
+        if SetLink.isLink(sounds) { return .damaged }
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: sounds.path, isDirectory: &isFolder), isFolder.boolValue else { return .notASet }
+        let names = ((try? FileManager.default.contentsOfDirectory(atPath: sounds.path)) ?? []).filter { $0 != ".DS_Store" }
+        let stranger = names.sorted().first { name in
+            let base = (name as NSString).deletingPathExtension
+            guard ClipName.problem(with: base) == nil, Container(fileExtension: (name as NSString).pathExtension) != nil else { return true }
+            let file = sounds.appendingPathComponent(name)
+            if SetLink.isLink(file) { return false }
+            guard let head = try? RegularFile.head(file, count: 12, followingLinks: false).bytes, head.count == 12 else { return true }
+            let tag = { (range: Range<Int>) in String(decoding: head[range], as: UTF8.self) }
+            let (kind, form) = (tag(0..<4), tag(8..<12))
+            return !(kind == "caff" || (kind == "RIFF" && form == "WAVE") || (kind == "FORM" && ["AIFF", "AIFC"].contains(form)))
+        }
+        return stranger.map { .stranger("\(SoundSetLayout.soundsName)/\(ClipName.printable($0))") } ?? .damaged
     }
 
     /// A file beside the output folder that goes with the set (its report): written, or removed

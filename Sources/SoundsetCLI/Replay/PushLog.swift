@@ -18,26 +18,93 @@ struct ReplayPush {
 /// 1000.5}`), read through `PushPayload` as the extension reads it. Blank lines and lines starting
 /// with `#` are skipped. Times must not go back: the pushes are replayed in the order they arrive.
 enum PushLog {
-    /// The lines of `data` that are not UTF-8 text, as `FILE:LINE: problem` (a byte that is not
-    /// UTF-8 would be read as U+FFFD, and two ids that differ only there would be one).
-    static func undecodable(_ data: Data, file: String) -> [String] {
-        data.split(separator: 0x0A, omittingEmptySubsequences: false).enumerated().compactMap { index, line in
-            String(data: Data(line), encoding: .utf8) == nil
-                ? "\(file):\(index + 1): is not UTF-8 text: save the file as UTF-8 (a push's JSON is UTF-8)" : nil
-        }
+    /// The longest line read, in bytes: what a push's JSON may have (`PushPayload.maxJSONBytes`,
+    /// the cap of `announce --payload` and of the extension's reading). A longer line is named and
+    /// not kept: the file is read a chunk at a time, so memory holds one line at most, whatever
+    /// the file's lines.
+    static let maxLineBytes = PushPayload.maxJSONBytes
+
+    /// The pushes in the file at `url` (named `file` in problems), and every line that cannot be
+    /// read, as `FILE:LINE: problem`: a line that is not UTF-8 text (a byte that is not would be
+    /// read as U+FFFD, and two ids that differ only there would be one), or longer than
+    /// `maxLineBytes`, or not a push.
+    /// - Throws: `RegularFile.Failure` when the file cannot be read.
+    static func read(_ url: URL, file: String) throws(RegularFile.Failure) -> (pushes: [ReplayPush], problems: [String]) {
+        var reader = LineReader(file: file)
+        try RegularFile.stream(url) { chunk in reader.take(chunk) }
+        reader.finish()
+        return (reader.pushes, reader.problems)
     }
 
-    /// The pushes in `text`, and every line that cannot be read, as `FILE:LINE: problem`.
-    static func read(_ text: String, file: String) -> (pushes: [ReplayPush], problems: [String]) {
+    /// The file's bytes as they come, cut at each line feed into lines of at most `maxLineBytes`
+    /// (a longer one is counted, not kept), each read as it ends.
+    private struct LineReader {
+        let file: String
         var pushes: [ReplayPush] = []
         var problems: [String] = []
-        // Split at any line end ("\r\n" is one Character, and a file written on Windows has them).
-        for (index, raw) in text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).enumerated() {
+        /// The current line's bytes, while it is no longer than `maxLineBytes`.
+        private var line: [UInt8] = []
+        /// The current line's length, kept or not.
+        private var length = 0
+        /// The lines read so far, as a text editor counts them (any line end: `\r\n`, `\r`, U+2028 ...).
+        private var number = 0
+
+        init(file: String) { self.file = file }
+
+        mutating func take(_ chunk: UnsafeRawBufferPointer) {
+            var start = 0
+            while start < chunk.count {
+                let rest = UnsafeRawBufferPointer(rebasing: chunk[start...])
+                let end = rest.firstIndex(of: 0x0A).map { start + $0 }
+                let piece = UnsafeRawBufferPointer(rebasing: chunk[start..<(end ?? chunk.count)])
+                length += piece.count
+                if length <= maxLineBytes { line.append(contentsOf: piece) } else { line = [] }
+                guard let end else { return }
+                endLine()
+                start = end + 1
+            }
+        }
+
+        /// The last line, when the file does not end with a line feed.
+        mutating func finish() {
+            if length > 0 { endLine() }
+        }
+
+        private mutating func endLine() {
+            defer {
+                line.removeAll(keepingCapacity: true)
+                length = 0
+            }
+            guard length <= maxLineBytes else {
+                number += 1
+                problems.append(
+                    "\(file):\(number): is \(length) bytes, more than the \(maxLineBytes) a line may have (a push's JSON is at most \(maxLineBytes) bytes): write one push a line"
+                )
+                return
+            }
+            // "\r\n" ends one line, as it does in the text.
+            if line.last == 0x0D { line.removeLast() }
+            let text = String(decoding: line, as: UTF8.self)
+            // Split at any line end, as an editor shows the lines.
+            let lines = text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline)
+            guard String(validating: line, as: UTF8.self) != nil else {
+                problems.append("\(file):\(number + 1): is not UTF-8 text: save the file as UTF-8 (a push's JSON is UTF-8)")
+                number += lines.count
+                return
+            }
+            for raw in lines {
+                number += 1
+                read(String(raw))
+            }
+        }
+
+        /// One line of text, numbered `number`.
+        private mutating func read(_ raw: String) {
             let line = raw.trimmingCharacters(in: .whitespacesAndNewlines)
-            guard !line.isEmpty, !line.hasPrefix("#") else { continue }
-            let place = "\(file):\(index + 1)"
+            guard !line.isEmpty, !line.hasPrefix("#") else { return }
+            let place = "\(file):\(number)"
             do {
-                let push = try line.hasPrefix("{") ? json(line, line: index + 1) : words(line, line: index + 1)
+                let push = try line.hasPrefix("{") ? json(line, line: number) : words(line, line: number)
                 if let last = pushes.last, push.at < last.at {
                     problems.append(
                         "\(place): \(format(push.at)) is before the push above it (\(format(last.at))): list the pushes in the order they arrive")
@@ -47,7 +114,6 @@ enum PushLog {
                 problems.append("\(place): \(error.reason)")
             }
         }
-        return (pushes, problems)
     }
 
     struct Problem: Error {

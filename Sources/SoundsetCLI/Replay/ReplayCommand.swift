@@ -27,8 +27,12 @@ enum ReplayCommand {
         let format = parsed.options["--format"] ?? "text"
         guard format == "text" || format == "jsonl" else { throw UsageError("--format must be text or jsonl") }
 
-        let data: Data
-        do { data = try RegularFile.read(URL(fileURLWithPath: path), maxBytes: maxFileBytes) } catch {
+        // The size first: the file is then read a chunk at a time (`PushLog.read`).
+        let url = URL(fileURLWithPath: path)
+        do throws(RegularFile.Failure) {
+            let size = try RegularFile.head(url, count: 0).size
+            guard size <= maxFileBytes else { throw RegularFile.Failure(reason: "is \(size) bytes, more than the \(maxFileBytes) allowed", kind: .tooLarge) }
+        } catch {
             console.err("soundset: \(ClipNamePrinting.safe(path)): \(error.reason)")
             return ExitCode.failure
         }
@@ -47,8 +51,11 @@ enum ReplayCommand {
                 return ExitCode.failure
             }
         }
-        var log = PushLog.read(String(decoding: data, as: UTF8.self), file: ClipNamePrinting.safe(path))
-        log.problems = PushLog.undecodable(data, file: ClipNamePrinting.safe(path)) + log.problems
+        let log: (pushes: [ReplayPush], problems: [String])
+        do { log = try PushLog.read(url, file: ClipNamePrinting.safe(path)) } catch {
+            console.err("soundset: \(ClipNamePrinting.safe(path)): \(error.reason)")
+            return ExitCode.failure
+        }
         guard log.problems.isEmpty else {
             for problem in log.problems { console.err("error: \(problem)") }
             console.err(
@@ -68,6 +75,10 @@ enum ReplayCommand {
             // The set is read (and installed) while no build swaps a new one in.
             decisions = try OutputFolder.reading(output) { () throws -> [(push: ReplayPush, decision: AnnouncementDecision)] in
                 let set: SoundSet
+                // A link in the set is not the set (a commit or an app carries the link): not read.
+                if let refusal = SetLink.refusal(in: output, display: outputName) {
+                    throw Unavailable(description: "\(refusal) (run \(spelling.build(output: outputName)) first)")
+                }
                 do { set = try SoundSet(folder: output) } catch {
                     throw Unavailable(
                         description: "\(error)\((error as? ManifestError)?.isUnreadable == true ? " (run \(spelling.build(output: outputName)) first)" : "")")

@@ -59,6 +59,10 @@ final class SetSource: @unchecked Sendable {
                 guard let stamp = FileIdentity(of: manifestURL) else {
                     return .unavailable("\(display) has no \(SoundSetLayout.manifestName) (\(fix))", stamp: nil)
                 }
+                // A link in the set is not the set (a commit or an app carries the link): not read.
+                if let refusal = SetLink.refusal(in: output, display: display) {
+                    return .unavailable("\(refusal) (\(fix))", stamp: stamp)
+                }
                 do {
                     let manifest = try Manifest.load(from: manifestURL)
                     return .loaded(try read(SoundSet(manifest: manifest, folder: output)), stamp: stamp)
