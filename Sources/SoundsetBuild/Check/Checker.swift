@@ -77,6 +77,9 @@ public enum Checker {
             case .newerSchema(_, let found, let supported):
                 message = "schema version \(found) is newer than this soundset reads (\(supported)): update soundset"
             case .invalid(_, let reason): message = "not a soundset manifest (\(reason)): run \(rebuild)"
+            case .tooLarge(_, let size, let limit):
+                message =
+                    "is \(size) bytes, more than the \(limit) an app's extension can afford to read: run \(rebuild) (a set of several hundred clips must be split)"
             }
             problems.append(CheckProblem(.integrity, manifestPath, message))
             return CheckReport(ok: false, problems: problems, budget: nil, clips: 0)

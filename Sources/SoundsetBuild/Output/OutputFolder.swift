@@ -153,6 +153,17 @@ public struct OutputFolder: Sendable {
         let staging = try makeStaging()
         defer { Interruption.shared.done(staging) }
         do throws(BuildProblem) {
+            let manifest: Data
+            do { manifest = try set.manifest.encoded() } catch {
+                throw BuildProblem("\(displayName)/\(SoundSetLayout.manifestName)", "cannot be encoded (\(error))")
+            }
+            // The app's extension reads no larger manifest (see `Manifest.maxBytes`): refused before a clip is written.
+            guard manifest.count <= Manifest.maxBytes else {
+                throw BuildProblem(
+                    "\(displayName)/\(SoundSetLayout.manifestName)",
+                    "would be \(manifest.count) bytes for \(set.manifest.clips.count) clips, more than the \(Manifest.maxBytes) an app's extension"
+                        + " can afford to read: split the set into sets of fewer clips")
+            }
             let sounds = staging.appendingPathComponent(SoundSetLayout.soundsName)
             for clip in set.clips {
                 try write(clip.content, to: sounds.appendingPathComponent(clip.name), shownAs: clip.name)
@@ -168,10 +179,6 @@ public struct OutputFolder: Sendable {
                     }
                     try write(.bytes(bytes), to: sounds.appendingPathComponent(copy), shownAs: copy)
                 }
-            }
-            let manifest: Data
-            do { manifest = try set.manifest.encoded() } catch {
-                throw BuildProblem("\(displayName)/\(SoundSetLayout.manifestName)", "cannot be encoded (\(error))")
             }
             do { try RegularFile.write(manifest, to: staging.appendingPathComponent(SoundSetLayout.manifestName)) } catch {
                 throw BuildProblem("\(displayName)/\(SoundSetLayout.manifestName)", "cannot be written (\(error.reason))")
