@@ -1,0 +1,69 @@
+import Foundation
+import SoundsetRuntime
+import SoundsetRuntimeTestSupport
+import SoundsetTestSupport
+import Testing
+
+/// What the runtime refuses to read, through the binary: a push whose text repeats a key or whose
+/// amount fields disagree falls back as every unreadable amount does (exit 0, the reason printed),
+/// and a manifest over the runtime's cap is refused by check and announce alike, by its size.
+@Suite struct InputLimitsTests {
+    /// `soundset announce --payload -`, the push on standard input.
+    func announce(_ push: String, in folder: TemporaryDirectory, now: Int) throws -> RunResult {
+        try Data(push.utf8).write(to: folder.url.appendingPathComponent("push.json"))
+        let stdin = ["/bin/sh", "-c", "exec \"$0\" \"$@\" < push.json"]
+        return try SoundsetExecutable.run(["announce", "--payload", "-", "--group", "G", "--now", "\(now)"], in: folder.url, prefix: stdin)
+    }
+
+    @Test func aPushThatRepeatsAKeyOrDisagreesFallsBack() throws {
+        let folder = try TemporaryDirectory()
+        defer { folder.remove() }
+        try FakeSets.write(in: folder.url.appendingPathComponent("Output"), prefix: "received", gapMs: 0)
+
+        let repeated = try announce(#"{"aps": {}, "amount": "1.00", "transactionId": "tx-1", "amount": "9999.00"}"#, in: folder, now: 1000)
+        #expect(repeated.status == 0, "\(repeated.stderr)")
+        let lines = repeated.stdout.split(separator: "\n")
+        #expect(lines.first?.hasPrefix("fallback tx-1: ") == true, "\(repeated.stdout)")
+        #expect(lines.last == #"reason: the push repeats the key "amount", which JSON readers take differently: send each key once"#)
+
+        let disagreeing = try announce(#"{"aps": {}, "amount": "12.34", "amountMinor": 1235, "transactionId": "tx-2"}"#, in: folder, now: 1100)
+        #expect(disagreeing.status == 0, "\(disagreeing.stderr)")
+        #expect(disagreeing.stdout.hasPrefix("fallback tx-2: "), "\(disagreeing.stdout)")
+        #expect(
+            disagreeing.stdout.hasSuffix(
+                "\nreason: the push's amount and amountMinor are two different amounts: send one of them, or both for the same amount\n"))
+
+        // The same amount twice over is announced.
+        let agreeing = try announce(#"{"aps": {}, "amount": "12.34", "amountMinor": 1234, "transactionId": "tx-3"}"#, in: folder, now: 1200)
+        #expect(agreeing.stdout.hasPrefix("announced tx-3: "), "\(agreeing.stdout)")
+    }
+
+    /// A manifest one byte over 256 KiB (a real one, padded with spaces, which would decode): check
+    /// and announce name it, its size, the cap and the fix; the demo's own manifest is 10.5 KB.
+    @Test func aManifestOverTheCapIsRefusedByCheckAndAnnounce() throws {
+        let folder = try TemporaryDirectory()
+        defer { folder.remove() }
+        let output = folder.url.appendingPathComponent("Output")
+        try FakeSets.write(in: output, prefix: "received", gapMs: 0)
+        let assets = try folder.folder("Assets")
+        try Data("{}".utf8).write(to: assets.appendingPathComponent("soundset.json"))
+        let manifest = output.appendingPathComponent("manifest.json")
+        var data = try Data(contentsOf: manifest)
+        data.append(Data(repeating: UInt8(ascii: " "), count: 262_145 - data.count))
+        try data.write(to: manifest)
+
+        let check = try SoundsetExecutable.run(["check", "--assets", "Assets", "--output", "Output"], in: folder.url)
+        #expect(check.status == 1)
+        #expect(
+            check.stdout.contains(
+                "[integrity] Output/manifest.json: is 262145 bytes, more than the 262144 an app's extension can afford to read: run soundset build"),
+            "\(check.stdout)")
+
+        let announce = try SoundsetExecutable.run(["announce", "1", "--group", "G", "--now", "1000"], in: folder.url)
+        #expect(announce.status == 0)
+        #expect(
+            announce.stdout.hasSuffix(
+                "manifest.json: the manifest is 262145 bytes, more than the 262144 an app's extension can afford to read; soundset build writes"
+                    + " none larger: build the set again (a set of several hundred clips must be split)\n"), "\(announce.stdout)")
+    }
+}
