@@ -38,21 +38,23 @@ import Testing
         #expect(agreeing.stdout.hasPrefix("announced tx-3: "), "\(agreeing.stdout)")
     }
 
-    /// A manifest one byte over 256 KiB (a real one, padded with spaces, which would decode): check
-    /// and announce name it, its size, the cap and the fix; the demo's own manifest is 10.5 KB.
-    @Test func aManifestOverTheCapIsRefusedByCheckAndAnnounce() throws {
+    /// A built set's manifest one byte over 256 KiB (padded with spaces, so it would decode): check
+    /// and announce name it, its size, the cap and the fix, and the fix works: the build replaces it.
+    @Test func aManifestOverTheCapIsRefusedByCheckAndAnnounceAndReplacedByTheBuild() throws {
         let folder = try TemporaryDirectory()
         defer { folder.remove() }
-        let output = folder.url.appendingPathComponent("Output")
-        try FakeSets.write(in: output, prefix: "received", gapMs: 0)
-        let assets = try folder.folder("Assets")
-        try Data("{}".utf8).write(to: assets.appendingPathComponent("soundset.json"))
-        let manifest = output.appendingPathComponent("manifest.json")
-        var data = try Data(contentsOf: manifest)
+        try AssetPacks.small(in: try folder.folder("Assets"))
+        let built = try SoundsetExecutable.run(["build"], in: folder.url)
+        #expect(built.status == 0, "\(built.stderr)")
+        let manifest = folder.url.appendingPathComponent("Output/manifest.json")
+        let original = try Data(contentsOf: manifest)
+        let checkedBefore = try SoundsetExecutable.run(["check"], in: folder.url)
+        #expect(!checkedBefore.stdout.contains("[integrity]"))
+        var data = original
         data.append(Data(repeating: UInt8(ascii: " "), count: 262_145 - data.count))
         try data.write(to: manifest)
 
-        let check = try SoundsetExecutable.run(["check", "--assets", "Assets", "--output", "Output"], in: folder.url)
+        let check = try SoundsetExecutable.run(["check"], in: folder.url)
         #expect(check.status == 1)
         #expect(
             check.stdout.contains(
@@ -65,5 +67,11 @@ import Testing
             announce.stdout.hasSuffix(
                 "manifest.json: the manifest is 262145 bytes, more than the 262144 an app's extension can afford to read; soundset build writes"
                     + " none larger: build the set again (a set of several hundred clips must be split)\n"), "\(announce.stdout)")
+
+        let rebuilt = try SoundsetExecutable.run(["build"], in: folder.url)
+        #expect(rebuilt.status == 0, "\(rebuilt.stderr)")
+        #expect(try Data(contentsOf: manifest) == original)
+        // The check is back to what it said of the set as built (the small pack lacks words: it says so).
+        #expect(try SoundsetExecutable.run(["check"], in: folder.url).stdout == checkedBefore.stdout)
     }
 }

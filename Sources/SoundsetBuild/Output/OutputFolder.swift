@@ -87,7 +87,9 @@ public struct OutputFolder: Sendable {
         }
         let entries = (try? FileManager.default.contentsOfDirectory(atPath: url.path)) ?? []
         if entries.filter({ $0 != ".DS_Store" }).isEmpty { return nil }
-        guard let manifest = try? ManifestFiles.load(from: url.appendingPathComponent(SoundSetLayout.manifestName)) else {
+        let manifestURL = url.appendingPathComponent(SoundSetLayout.manifestName)
+        // A manifest over the runtime's cap (which check names, with the build as its fix) still makes the folder a set's.
+        guard let manifest = (try? ManifestFiles.load(from: manifestURL)) ?? (try? Manifest.load(from: manifestURL, upTo: 16 << 20)) else {
             return refused("holds files but no soundset manifest; refusing to replace it (empty it or choose another --output)")
         }
         if let stranger = Self.unwritten(in: url, entries: entries, manifest: manifest) {

@@ -212,12 +212,18 @@ extension Manifest {
     /// Reads and decodes the manifest at `url` (a regular file of at most `maxBytes`).
     /// - Throws: `ManifestError`; `tooLarge` before reading a byte of a file over `maxBytes`.
     public static func load(from url: URL) throws(ManifestError) -> Manifest {
+        try load(from: url, upTo: maxBytes)
+    }
+
+    /// `load(from:)` with another cap: the build's judgement of whether a folder holds a set it may
+    /// replace (an earlier soundset read and wrote manifests up to 16 MiB).
+    package static func load(from url: URL, upTo limit: Int) throws(ManifestError) -> Manifest {
         let data: Data
         do {
-            data = try RegularFile.read(url, maxBytes: maxBytes)
+            data = try RegularFile.read(url, maxBytes: limit)
         } catch {
             if error.kind == .tooLarge, let size = try? RegularFile.head(url, count: 0).size {
-                throw ManifestError.tooLarge(path: url.path, size: size, limit: maxBytes)
+                throw ManifestError.tooLarge(path: url.path, size: size, limit: limit)
             }
             throw ManifestError.unreadable(path: url.path, reason: error.kind == .missing ? "the file is missing or unreadable" : "the file \(error.reason)")
         }
