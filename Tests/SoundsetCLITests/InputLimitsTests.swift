@@ -38,6 +38,29 @@ import Testing
         #expect(agreeing.stdout.hasPrefix("announced tx-3: "), "\(agreeing.stdout)")
     }
 
+    /// `soundset replay` reads its JSON lines as text too: the same fallbacks, line by line.
+    @Test func replayFallsBackOnARepeatedKeyOrDisagreeingAmounts() throws {
+        let folder = try TemporaryDirectory()
+        defer { folder.remove() }
+        try FakeSets.write(in: folder.url.appendingPathComponent("Output"), prefix: "received", gapMs: 0)
+        let pushes = """
+            {"aps": {}, "amount": "1.00", "transactionId": "tx-1", "amount": "9999.00", "at": 1000}
+            {"aps": {}, "amount": "12.34", "amountMinor": 1235, "at": 1010}
+            {"aps": {}, "amount": "12.34", "amountMinor": 1234, "at": 1020}
+            """
+        try Data(pushes.utf8).write(to: folder.url.appendingPathComponent("pushes.txt"))
+        let result = try SoundsetExecutable.run(["replay", "pushes.txt", "--group", "G"], in: folder.url)
+        #expect(result.status == 0, "\(result.stderr)")
+        let lines = result.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.count == 5, "\(result.stdout)")
+        guard lines.count == 5 else { return }
+        #expect(lines[1].contains(" tx-1 ") && lines[1].contains(" fallback "), "\(lines[1])")
+        #expect(lines[1].hasSuffix(#"  the push repeats the key "amount", which JSON readers take differently: send each key once"#))
+        #expect(lines[2].contains(" fallback "), "\(lines[2])")
+        #expect(lines[2].hasSuffix("  the push's amount and amountMinor are two different amounts: send one of them, or both for the same amount"))
+        #expect(lines[3].contains(" 12.34 ") && lines[3].contains(" announced "), "\(lines[3])")
+    }
+
     /// A built set's manifest one byte over 256 KiB (padded with spaces, so it would decode): check
     /// and announce name it, its size, the cap and the fix, and the fix works: the build replaces it.
     @Test func aManifestOverTheCapIsRefusedByCheckAndAnnounceAndReplacedByTheBuild() throws {
