@@ -34,6 +34,36 @@ import Testing
         #expect(snapshot(of: output) == before)
     }
 
+    /// A set whose manifest would be over the runtime's cap (`Manifest.maxBytes`, what the app's
+    /// extension can afford to decode) is refused before a clip is written: the build never writes a
+    /// manifest the phone refuses.
+    @Test func aManifestOverTheRuntimesCapIsNeverWritten() async throws {
+        let folder = try TemporaryDirectory()
+        defer { folder.remove() }
+        let (output, assets, files) = try await builtSet(in: folder)
+        let before = snapshot(of: output)
+        var large = files
+        let model = files.manifest.clips[0]
+        large.manifest.clips = (0..<600).map { index in
+            var clip = model
+            clip.name = String(format: "c%03d", index)
+            clip.file = "\(clip.name).caf"
+            clip.copy = nil
+            return clip
+        }
+        large.clips = large.manifest.clips.map { SoundSetFiles.ClipFile(name: $0.file, copyName: nil, content: .bytes(Data())) }
+        let size = try large.manifest.encoded().count
+        #expect(size > Manifest.maxBytes)
+        #expect(
+            throws: BuildProblem(
+                "Output/manifest.json",
+                "would be \(size) bytes for 600 clips, more than the 262144 an app's extension can afford to read: split the set into sets of fewer clips")
+        ) { try commit(large, to: output, assets: assets) }
+        #expect(snapshot(of: output) == before)
+        // The small set's manifest is far under it.
+        #expect(try files.manifest.encoded().count * 20 < Manifest.maxBytes)
+    }
+
     @Test func aClipNotAsTheManifestSaysIsRefusedBeforeTheSwap() async throws {
         let folder = try TemporaryDirectory()
         defer { folder.remove() }

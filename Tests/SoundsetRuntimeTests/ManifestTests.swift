@@ -127,9 +127,43 @@ import Testing
         let handle = try FileHandle(forWritingTo: huge)
         try handle.truncate(atOffset: UInt64(Manifest.maxBytes) + 1)
         try handle.close()
-        #expect(throws: ManifestError.unreadable(path: huge.path, reason: "the file is 16777217 bytes, more than the 16777216 allowed")) {
-            try Manifest.load(from: huge)
+        #expect(throws: ManifestError.tooLarge(path: huge.path, size: 262_145, limit: 262_144)) { try Manifest.load(from: huge) }
+    }
+
+    /// A manifest one byte over the cap is refused by its size: a valid manifest padded with spaces
+    /// (which would decode) and bytes that are not JSON (which would say so) give the same reason.
+    @Test func aManifestOverTheCapIsRefusedBeforeDecoding() throws {
+        let folder = try TemporaryDirectory()
+        defer { folder.remove() }
+        #expect(Manifest.maxBytes == 256 << 10)
+        var padded = try Self.sample.encoded()
+        padded.append(Data(repeating: UInt8(ascii: " "), count: Manifest.maxBytes + 1 - padded.count))
+        let garbage = Data(repeating: UInt8(ascii: "x"), count: Manifest.maxBytes + 1)
+        for (name, data) in [("padded.json", padded), ("garbage.json", garbage)] {
+            let url = folder.url.appendingPathComponent(name)
+            try data.write(to: url)
+            #expect(throws: ManifestError.tooLarge(path: url.path, size: 262_145, limit: 262_144)) { try Manifest.load(from: url) }
+            #expect(
+                ManifestError.tooLarge(path: url.path, size: 262_145, limit: 262_144).description
+                    == "\(url.path): the manifest is 262145 bytes, more than the 262144 an app's extension can afford to read; soundset build"
+                    + " writes none larger: build the set again (a set of several hundred clips must be split)")
         }
+        // At the cap, the padded manifest decodes.
+        let url = folder.url.appendingPathComponent("at-cap.json")
+        try padded.dropLast().write(to: url)
+        #expect(try Manifest.load(from: url) == Self.sample)
+    }
+
+    /// The demo's manifest, a set of 18 clips, is a small fraction of the cap.
+    @Test func theDemoManifestIsFarUnderTheCap() throws {
+        // The tests' folder, through the runtime-alone package's link to it, then the repository's Output.
+        let tests = URL(fileURLWithPath: #filePath).resolvingSymlinksInPath().deletingLastPathComponent()
+        let demo = tests.appendingPathComponent("../../Output/manifest.json").standardized
+        let data = try Data(contentsOf: demo)
+        let manifest = try Manifest.decode(data)
+        #expect(manifest.clips.count == 18)
+        #expect(data.count < 12 << 10)
+        #expect(data.count * 20 < Manifest.maxBytes)
     }
 
     @Test func thePlannerThrowsInsteadOfTrappingOnAManifestMadeInMemory() {

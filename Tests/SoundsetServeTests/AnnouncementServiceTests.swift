@@ -148,6 +148,22 @@ import Testing
         #expect(server.get("/healthz").status == 200)
     }
 
+    /// A manifest over the runtime's cap is no valid set here either, refused by its size as the app
+    /// and check refuse it.
+    @Test func aManifestOverTheRuntimesCapIs503() throws {
+        let server = try served()
+        defer { server.folder.remove() }
+        let manifest = server.output.appendingPathComponent("manifest.json")
+        var data = try Data(contentsOf: manifest)
+        data.append(Data(repeating: UInt8(ascii: " "), count: Manifest.maxBytes + 1 - data.count))
+        try data.write(to: manifest)
+        let response = server.get("/healthz")
+        #expect(response.status == 503)
+        let error = try server.json(response)["error"] as? String ?? ""
+        #expect(error.hasPrefix("no valid sound set: Output/manifest.json: "), "\(error)")
+        #expect(error.contains("manifest.json: the manifest is 262145 bytes, more than the 262144 an app's extension can afford to read"), "\(error)")
+    }
+
     @Test(arguments: [
         ("/", 404), ("/v1", 404), ("/v1/", 404), ("/v1/set/", 404), ("/v1/set/x", 404), ("/v1/announcements", 404),
         ("/v1/announcements/1.ogg", 404), ("/v1/announcements/12", 404), ("/v1/announcements/1.wav/x", 404), ("/v1/sets/abc", 404),

@@ -92,6 +92,9 @@ public enum Checker {
                 } else {
                     message = "not a soundset manifest (\(reason)): run \(rebuild)"
                 }
+            case .tooLarge(_, let size, let limit):
+                message =
+                    "is \(size) bytes, more than the \(limit) an app's extension can afford to read: run \(rebuild) (a set of several hundred clips must be split)"
             }
             problems.append(CheckProblem(.integrity, manifestPath, message))
             return CheckReport(ok: false, problems: problems, budget: nil, clips: 0)

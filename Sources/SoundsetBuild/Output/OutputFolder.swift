@@ -87,7 +87,9 @@ public struct OutputFolder: Sendable {
         }
         let entries = (try? FileManager.default.contentsOfDirectory(atPath: url.path)) ?? []
         if entries.filter({ $0 != ".DS_Store" }).isEmpty { return nil }
-        guard let manifest = try? ManifestFiles.load(from: url.appendingPathComponent(SoundSetLayout.manifestName)) else {
+        let manifestURL = url.appendingPathComponent(SoundSetLayout.manifestName)
+        // A manifest over the runtime's cap (which check names, with the build as its fix) still makes the folder a set's.
+        guard let manifest = (try? ManifestFiles.load(from: manifestURL)) ?? (try? Manifest.load(from: manifestURL, upTo: 16 << 20)) else {
             switch Self.damagedSet(url, entries: entries) {
             case .damaged: return nil
             case .stranger(let stranger):
@@ -212,6 +214,17 @@ public struct OutputFolder: Sendable {
         let staging = try makeStaging()
         defer { Interruption.shared.done(staging) }
         do throws(BuildProblem) {
+            let manifest: Data
+            do { manifest = try set.manifest.encoded() } catch {
+                throw BuildProblem("\(displayName)/\(SoundSetLayout.manifestName)", "cannot be encoded (\(error))")
+            }
+            // The app's extension reads no larger manifest (see `Manifest.maxBytes`): refused before a clip is written.
+            guard manifest.count <= Manifest.maxBytes else {
+                throw BuildProblem(
+                    "\(displayName)/\(SoundSetLayout.manifestName)",
+                    "would be \(manifest.count) bytes for \(set.manifest.clips.count) clips, more than the \(Manifest.maxBytes) an app's extension"
+                        + " can afford to read: split the set into sets of fewer clips")
+            }
             let sounds = staging.appendingPathComponent(SoundSetLayout.soundsName)
             for clip in set.clips {
                 try write(clip.content, to: sounds.appendingPathComponent(clip.name), shownAs: clip.name)
@@ -227,10 +240,6 @@ public struct OutputFolder: Sendable {
                     }
                     try write(.bytes(bytes), to: sounds.appendingPathComponent(copy), shownAs: copy)
                 }
-            }
-            let manifest: Data
-            do { manifest = try set.manifest.encoded() } catch {
-                throw BuildProblem("\(displayName)/\(SoundSetLayout.manifestName)", "cannot be encoded (\(error))")
             }
             do { try RegularFile.write(manifest, to: staging.appendingPathComponent(SoundSetLayout.manifestName)) } catch {
                 throw BuildProblem("\(displayName)/\(SoundSetLayout.manifestName)", "cannot be written (\(error.reason))")

@@ -131,7 +131,8 @@ enum PushLog {
         return ReplayPush(line: number, at: at, amount: words[1], request: AnnouncementRequest(amount: .text(words[1]), transactionID: id, arrival: at))
     }
 
-    /// A JSON payload with `"at"`, read as iOS reads it (`PushPayload.userInfo(fromJSON:)`).
+    /// A JSON payload with `"at"`, read as iOS reads it (`PushPayload.userInfo(fromJSON:)`); having
+    /// the text, a key it repeats falls back, as with `announce --payload` (`request(fromJSON:)`).
     private static func json(_ line: String, line number: Int) throws(Problem) -> ReplayPush {
         let info: [AnyHashable: Any]
         do { info = try PushPayload.userInfo(fromJSON: Data(line.utf8)) } catch { throw Problem(reason: "the payload \(error.description)") }
@@ -139,7 +140,7 @@ enum PushLog {
         guard let time = info["at"] as? NSNumber, String(cString: time.objCType) != "c", case let at = time.doubleValue,
             at.isFinite, at >= 0, at < 1e10
         else { throw Problem(reason: "the payload needs \"at\": the push's arrival in seconds from 0 to 9999999999, e.g. \"at\": 1000.5") }
-        let request = PushPayload.request(from: info, arrival: at)
+        let request = (try? PushPayload.request(fromJSON: Data(line.utf8), arrival: at)) ?? PushPayload.request(from: info, arrival: at)
         let amount: String?
         switch request.amount {
         case .text(let text): amount = text

@@ -128,7 +128,7 @@ public struct Announcer: Sendable {
         do {
             decided = try GroupLock.withLock(open, gate: gate, wait: lockWait) { () throws(GroupFailure) -> Decided in
                 whileDeciding?()
-                return try decideHoldingLock(request, key: key, open, installed, plans, fallback, listing, notes)
+                return try decideHoldingLock(request, key: key, open, installed, plans, fallback, listing, notes + open.takeNotes().map { Reason($0) })
             }
         } catch {
             return early.failure("the queue cannot be used: \(error.reason)", sound: nil)

@@ -13,7 +13,8 @@ import Foundation
 /// DIR/Library/Sounds/soundset-<key>.<ext>         composed announcements, one name per announcement
 /// DIR/soundset/queue.json, queue.lock             the announcement queue, under a file lock
 /// DIR/soundset/sets/<set id>.json                 what an installed set's files are (for a cheap check)
-/// DIR/soundset/aside/                             what stood where soundset's own files belong
+/// DIR/soundset/aside/                             what stood where soundset's own files belong,
+///                                                  the newest 16 (`OpenGroup.asideLimit`) kept
 /// ```
 ///
 /// soundset deletes only regular files with those names (and its own temporary files, from a
@@ -115,6 +116,17 @@ final class OpenGroup {
     let state: FolderHandle
     let sets: FolderHandle
     let protection: GroupProtection
+    /// Notes of what was moved aside before a decision had begun (the lock file, in the way of the
+    /// lock itself), for the decision (or the install) that follows to say; see `takeNotes()`.
+    private var pendingNotes: [String] = []
+
+    /// How many things `soundset/aside` keeps: each time one is moved there, the oldest beyond
+    /// these are deleted (a group that something keeps getting in the way of would otherwise fill
+    /// the phone: issue 27 found 1,000 entries and 12 MB, never removed).
+    static let asideLimit = 16
+    /// The most files and folders one move aside deletes of older entries: a huge folder moved aside
+    /// is deleted over several pushes, never in one push's time.
+    static let asideRemovalBudget = 4096
 
     init(sounds: FolderHandle, state: FolderHandle, sets: FolderHandle, protection: GroupProtection) {
         self.sounds = sounds
@@ -130,6 +142,7 @@ final class OpenGroup {
 
     /// Makes room for soundset's own file `name` in `folder`: a folder (even with files in it), a
     /// FIFO or a device there is moved into `soundset/aside`; a link is removed (it is only a name).
+    /// `soundset/aside` then keeps its newest `asideLimit` entries: older ones are deleted, whole.
     /// - Returns: a note saying what was moved, or nil when nothing was in the way.
     func clearWay(for name: String, in folder: FolderHandle) throws(GroupFailure) -> String? {
         guard let kind = folder.kind(of: name), kind != S_IFREG else { return nil }
@@ -137,8 +150,22 @@ final class OpenGroup {
             unlinkat(folder.descriptor, name, 0)
             return nil
         }
-        try folder.moveAside(name, into: try aside())
+        let aside = try aside()
+        try folder.moveAside(name, into: aside)
+        aside.keepNewestAside(Self.asideLimit, budget: Self.asideRemovalBudget)
         return "\(folder.display)/\(name) was in the way (not a regular file): moved to \(SoundSetLayout.stateName)/\(GroupFolder.asideName)"
+    }
+
+    /// `clearWay` for the lock file, whose note no decision has begun to collect: kept for the next
+    /// `takeNotes()`.
+    func clearWayForLock() throws(GroupFailure) {
+        if let note = try clearWay(for: GroupFolder.lockName, in: state) { pendingNotes.append(note) }
+    }
+
+    /// The notes kept by `clearWayForLock()` since the last call, which the caller now says.
+    func takeNotes() -> [String] {
+        defer { pendingNotes = [] }
+        return pendingNotes
     }
 
     /// Writes `data` over soundset's own file `name` in `folder` in one rename, first moving aside

@@ -61,7 +61,8 @@ enum GroupLock {
     ) throws(GroupFailure) -> T {
         let lockName = "\(SoundSetLayout.stateName)/\(GroupFolder.lockName)"
         if gate?.isClosed == true { throw closedGate }
-        _ = try group.clearWay(for: GroupFolder.lockName, in: group.state)
+        // What is moved out of the lock's way is said by the decision (or install) holding it.
+        try group.clearWayForLock()
         let lock = LockFile(
             descriptor: try group.state.openLockFile(GroupFolder.lockName, protection: group.protection),
             url: group.state.url.appendingPathComponent(GroupFolder.lockName))

@@ -8,7 +8,8 @@ import Foundation
 /// ```
 ///
 /// `amount` is a string, read exactly (a JSON number is a binary float, and 123.45 is not one);
-/// `amountMinor`, a whole number of minor units (分, cents), may stand instead. The transaction id
+/// `amountMinor`, a whole number of minor units (分, cents), may stand instead; a push that sends
+/// both falls back unless they are the same amount (and both read). The transaction id
 /// is the payment's, the same on every retry; never the push's `request.identifier`, which is the
 /// collapse id when the server sets one.
 ///
@@ -40,9 +41,31 @@ public enum PushPayload {
 
     /// The request for a push whose JSON, as APNs delivers it, is `data`: read through
     /// `JSONSerialization`, as the extension's `userInfo` is, then as `request(from:arrival:)`.
-    /// - Throws: `JSONError` when `data` is not a JSON object, or is larger than `maxJSONBytes`.
+    ///
+    /// The text is also read for what `userInfo` cannot show: a key the object repeats at its top
+    /// level (where the amount and the transaction id are). `JSONSerialization` keeps the last of
+    /// the two silently, and another reader (the server's log, a proxy) may keep the first, so such
+    /// a push falls back, its reason naming the key. On iOS the extension gets `userInfo` already
+    /// read, so this check is made only where soundset gets the text (`soundset announce --payload`).
+    /// - Throws: `JSONError` when `data` is not a JSON object in UTF-8, or is larger than `maxJSONBytes`.
     public static func request(fromJSON data: Data, arrival: Double? = nil) throws(JSONError) -> AnnouncementRequest {
-        request(from: try userInfo(fromJSON: data), arrival: arrival)
+        var request = request(from: try userInfo(fromJSON: data), arrival: arrival)
+        guard let keys = JSONObjectKeys.topLevel(of: data) else {
+            throw JSONError(description: "is not JSON in UTF-8 (APNs sends a push's JSON as UTF-8)")
+        }
+        var seen = Set<String>()
+        // Compared as Swift compares the keys of `userInfo`: "é" composed and decomposed are one key there.
+        if let repeated = keys.first(where: { !seen.insert($0).inserted }) {
+            request.amount = .missing("the push repeats the key \(shownKey(repeated)), which JSON readers take differently: send each key once")
+            if repeated == transactionKey { request.transactionID = nil }
+        }
+        return request
+    }
+
+    /// A key as a reason shows it: quoted, printable, at most 32 characters.
+    private static func shownKey(_ key: String) -> String {
+        let shown = ClipNameRules.printable(String(key.prefix(32)))
+        return "\"\(shown)\(key.count > 32 ? "…" : "")\""
     }
 
     /// The `userInfo` iOS hands the extension for a push whose JSON is `data` (`JSONSerialization`:
@@ -76,7 +99,21 @@ public enum PushPayload {
     }
 
     static func amount(in payload: [AnyHashable: Any]) -> AnnouncementRequest.AmountInput {
-        if let text = payload[amountKey] as? String { return .text(text) }
+        if let text = payload[amountKey] as? String {
+            // Both fields: both are read, and must say the same amount (a server that fills them
+            // from two sources would otherwise have the phone say one and the receipt the other).
+            guard let value = payload[minorUnitsKey] else { return .text(text) }
+            switch minorUnits(value) {
+            case .failure(let refusal):
+                return .missing(
+                    "the push's \(minorUnitsKey) is \(refusal.what): send a whole number of minor units from 0 to \(Amount.maxMinorUnits)"
+                        + ", or only \(amountKey)")
+            case .success(let units):
+                // An amount that does not read is refused for what it is, by the announcer.
+                guard let amount = try? Amount(text), amount.minorUnits != units else { return .text(text) }
+                return .missing("the push's \(amountKey) and \(minorUnitsKey) are two different amounts: send one of them, or both for the same amount")
+            }
+        }
         if let value = payload[amountKey] {
             return .missing("the push's \(amountKey) is \(kind(of: value)), not a string: send \"\(amountKey)\": \"123.45\"")
         }

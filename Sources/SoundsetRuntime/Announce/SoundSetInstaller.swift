@@ -103,7 +103,7 @@ public enum SoundSetInstaller {
             let notes: [String]
             do throws(GroupFailure) {
                 notes = try GroupLock.withLock(open, gate: gate, wait: wait) { () throws(GroupFailure) -> [String] in
-                    var notes: [String] = []
+                    var notes = open.takeNotes()
                     for (temporary, name) in temporaries {
                         if let note = try open.clearWay(for: name, in: open.sounds) { notes.append(note) }
                         try open.sounds.rename(temporary, to: name)

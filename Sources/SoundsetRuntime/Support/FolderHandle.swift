@@ -284,12 +284,44 @@ final class FolderHandle {
         unlinkat(descriptor, name, 0)
     }
 
-    /// Moves `name` (whatever it is) into `aside` as `<name>.<UUID>`, out of the way of a file soundset
-    /// must write there; nothing in it is deleted.
+    /// Moves `name` (whatever it is) into `aside` as `<name>.<stamp>.<UUID>`, out of the way of a file
+    /// soundset must write there; nothing in it is deleted. The stamp (16 digits of microseconds
+    /// since 1970, rising within a process) orders the entries for `keepNewestAside`.
     func moveAside(_ name: String, into aside: FolderHandle) throws(GroupFailure) {
-        guard renameat(descriptor, name, aside.descriptor, "\(name).\(UUID().uuidString)") == 0 else {
+        guard renameat(descriptor, name, aside.descriptor, "\(name).\(AsideStamp.next()).\(UUID().uuidString)") == 0 else {
             throw .system("\(display)/\(name)", "moved aside", errno)
         }
+    }
+
+    /// Deletes the oldest entries of this folder (`soundset/aside`) beyond the newest `limit`, whole:
+    /// oldest by the stamp `moveAside` puts in their names (a name without one, from an earlier
+    /// version, is older than any with one), then by name. Deletes at most `budget` files and
+    /// folders; what is left is deleted by a later call.
+    func keepNewestAside(_ limit: Int, budget: Int) {
+        guard let names = names(), names.count > limit else { return }
+        let oldest = names.map { (stamp: AsideStamp.of($0), name: $0) }.sorted { ($0.stamp, $0.name) < ($1.stamp, $1.name) }
+        var budget = budget
+        for entry in oldest.prefix(names.count - limit) where budget > 0 { _ = removeWhole(entry.name, budget: &budget, depth: 0) }
+    }
+
+    /// Deletes `name`, and when it is a folder everything in it first, never following a link, at
+    /// most `budget` entries and 32 folders deep.
+    /// - Returns: whether it is gone.
+    private func removeWhole(_ name: String, budget: inout Int, depth: Int) -> Bool {
+        guard let kind = kind(of: name) else { return true }
+        guard budget > 0 else { return false }
+        if kind == S_IFDIR {
+            guard depth < 32 else { return false }
+            let inner = openat(descriptor, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+            guard inner >= 0 else { return false }
+            let folder = FolderHandle(descriptor: inner, url: url.appendingPathComponent(name), display: "\(display)/\(name)", refusal: refusal)
+            for entry in folder.names() ?? [] {
+                guard folder.removeWhole(entry, budget: &budget, depth: depth + 1) else { return false }
+            }
+            guard budget > 0 else { return false }
+        }
+        budget -= 1
+        return unlinkat(descriptor, name, kind == S_IFDIR ? AT_REMOVEDIR : 0) == 0 || errno == ENOENT
     }
 
     /// Gives `name` (a file or folder of soundset's own) `protection` again.
@@ -332,5 +364,35 @@ final class FileClaim {
     deinit {
         if !filled { unlinkat(folder.descriptor, temporary, 0) }
         if descriptor >= 0 { close(descriptor) }
+    }
+}
+
+/// The stamp in the name of what is moved aside: microseconds since 1970 in 16 digits, so names sort
+/// by it, and never the same twice in a process (two moves within a microsecond, or a clock set back).
+enum AsideStamp {
+    // @unchecked: `last` is read and written under `lock` only.
+    private final class Last: @unchecked Sendable {
+        let lock = NSLock()
+        var value: Int64 = 0
+    }
+    private static let last = Last()
+
+    static func next() -> String {
+        let now = Int64(Date().timeIntervalSince1970 * 1_000_000)
+        let stamp = last.lock.withLock { () -> Int64 in
+            last.value = max(now, last.value + 1)
+            return last.value
+        }
+        let digits = String(stamp)
+        return String(repeating: "0", count: max(0, 16 - digits.count)) + digits
+    }
+
+    /// The stamp in an entry's name (`<name>.<stamp>.<UUID>`), or 0 when it has none.
+    static func of(_ entry: String) -> Int64 {
+        let parts = entry.split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count >= 3 else { return 0 }
+        let stamp = parts[parts.count - 2]
+        guard stamp.utf8.count == 16, stamp.utf8.allSatisfy({ (48...57).contains($0) }) else { return 0 }
+        return Int64(stamp) ?? 0
     }
 }
