@@ -19,7 +19,7 @@ endif
 DEMO_APT   := espeak-ng sox
 RELEASE    := .build/release/soundset
 
-.PHONY: all setup sounds watch test test-runtime-alone test-suite test-reuse check build install uninstall bench bench-serve bench-tools \
+.PHONY: all setup sounds watch test test-runtime-alone test-suite test-by-version test-bench-helpers test-reuse check build install uninstall bench bench-serve bench-tools \
 	report-screenshot demo-pack fuzz sanitize format clean help examples
 
 all: sounds
@@ -122,7 +122,12 @@ report-screenshot: sounds
 #   minutes unoptimized; optimized, under one);
 # - test-suite: in the package's own build, the plan SwiftPM wrote shows the runtime and its test
 #   support compiled against each other alone (Tests/Scripts/runtime-graph.sh); every test runs.
-# The two are independent and run at once (neither keeps both cores busy all the time: a module
+# - test-by-version: an app adds SoundsetRuntime by version: a package depending on a tagged copy of
+#   this one `from:` its version builds it with no C library found (Tests/Scripts/by-version.sh;
+#   SwiftPM refuses a version dependency on a product with unsafe flags);
+# - test-bench-helpers: what make bench compiles besides soundset still compiles
+#   (Tests/Scripts/bench-helpers.sh check).
+# They are independent and run two at once (none keeps both cores busy all the time: a module
 # waits for the one it imports, and tests wait for processes), their lines printed whole. Then
 # test-reuse: the build just done compiles nothing again, on a terminal or a pipe.
 # (--disable-xctest: the tests are Swift Testing's; XCTest would print "Executed 0 tests".)
@@ -132,7 +137,7 @@ TEST_FLAGS    := -Xswiftc -warnings-as-errors
 OUTPUT_SYNC   := $(if $(filter 3.%,$(MAKE_VERSION)),,--output-sync=line)
 
 test: setup
-	@$(MAKE) --no-print-directory -j2 $(OUTPUT_SYNC) test-runtime-alone test-suite
+	@$(MAKE) --no-print-directory -j2 $(OUTPUT_SYNC) test-runtime-alone test-suite test-by-version test-bench-helpers
 	@$(MAKE) --no-print-directory examples
 	@$(MAKE) --no-print-directory test-reuse
 
@@ -144,6 +149,12 @@ test-suite:
 	$(SWIFT_BUILD) --build-tests $(TEST_FLAGS)
 	@bash Tests/Scripts/runtime-graph.sh .build/debug.yaml
 	$(SWIFT_TEST) --skip-build --disable-xctest
+
+test-by-version:
+	@bash Tests/Scripts/by-version.sh '$(SWIFT)'
+
+test-bench-helpers:
+	@bash Tests/Scripts/bench-helpers.sh check
 
 test-reuse:
 	@bash Tests/Scripts/no-recompile.sh $(SWIFT_BUILD) --build-tests $(TEST_FLAGS)

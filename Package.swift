@@ -7,8 +7,11 @@ import PackageDescription
 // -> SoundsetServe (routing, cache, the set's reload, composition: no socket, no C module of its own).
 // SoundsetRuntime is what an iOS app imports: it depends on Foundation only. SoundsetBudget (the exact
 // worst-case search the check runs) is Foundation only too, over the runtime, and no app links it.
-// The DSP (SoundsetAudio) and the composer (SoundsetRuntime) run 10-50x slower unoptimized, and
-// the tests build sets through the debug tool: they are optimized in debug builds too.
+// The DSP (SoundsetAudio) runs 10-50x slower unoptimized, and the tests build sets through the debug
+// tool: it is optimized in debug builds too. Not the runtime: SwiftPM refuses a version dependency
+// on a product any of whose targets has unsafe flags ("contains unsafe build flags"), and an app adds
+// SoundsetRuntime by version (Tests/Scripts/by-version.sh holds it; the runtime's own tests run
+// optimized in Tests/RuntimeAlone). No target of SoundsetRuntime's may carry them.
 let optimizedInDebug: [SwiftSetting] = [.unsafeFlags(["-O"], .when(configuration: .debug))]
 
 let package = Package(
@@ -40,7 +43,7 @@ let package = Package(
         // Header-only: system calls Swift cannot make itself (see its shim.h).
         .systemLibrary(name: "CSystem"),
 
-        .target(name: "SoundsetRuntime", swiftSettings: optimizedInDebug),
+        .target(name: "SoundsetRuntime"),
         .target(name: "SoundsetBudget", dependencies: ["SoundsetRuntime"]),
         .target(
             name: "SoundsetAudio", dependencies: ["CSndFile", "CSampleRate", "CEBUR128", "CCrypto", "CRubberBand", "SoundsetRuntime"],
