@@ -56,7 +56,9 @@ let package = Package(
 
         // The runtime's tests need nothing but the runtime, as an iOS simulator would run them: they
         // are Tests/RuntimeAlone's (a package of the runtime and its tests alone; make test runs them
-        // there, optimized), and only their support, which the command's tests use too, is here.
+        // there, optimized), and only their support, which the command's tests use too, is here. So
+        // are the budget search's (SoundsetBudgetTests: Foundation only, and its brute-force
+        // comparisons call the runtime's readings millions of times, 52 CPU-s here unoptimized).
         .target(name: "SoundsetRuntimeTestSupport", dependencies: ["SoundsetRuntime"], path: "Tests/SoundsetRuntimeTestSupport"),
         .target(
             name: "SoundsetTestSupport", dependencies: ["SoundsetAudio", "SoundsetRuntime", "SoundsetRuntimeTestSupport", "CSndFile"],
@@ -64,7 +66,6 @@ let package = Package(
         .testTarget(name: "SoundsetAudioTests", dependencies: ["SoundsetAudio", "SoundsetTestSupport"]),
         .testTarget(name: "SoundsetBuildTests", dependencies: ["SoundsetBuild", "SoundsetTestSupport"]),
         .testTarget(name: "SoundsetServeTests", dependencies: ["SoundsetServe", "SoundsetAudio", "SoundsetTestSupport", "SoundsetRuntimeTestSupport"]),
-        .testTarget(name: "SoundsetBudgetTests", dependencies: ["SoundsetBudget", "SoundsetRuntime", "SoundsetRuntimeTestSupport"]),
         .testTarget(name: "SoundsetCLITests", dependencies: ["SoundsetTestSupport", "SoundsetRuntimeTestSupport", "SoundsetRuntime"]),
     ],
     swiftLanguageModes: [.v6]
