@@ -20,7 +20,7 @@ DEMO_APT   := espeak-ng sox
 RELEASE    := .build/release/soundset
 
 .PHONY: all setup sounds watch test test-runtime-alone test-suite test-by-version test-bench-helpers test-reuse check build install uninstall bench bench-serve bench-tools \
-	report-screenshot demo-pack fuzz sanitize format clean help examples
+	report-screenshot demo-pack fuzz sanitize format clean help examples release
 
 all: sounds
 
@@ -38,6 +38,7 @@ help:
 	@echo "make format     format the sources with swift format and .swift-format"
 	@echo "make demo-pack  regenerate the zh-CN demo recordings in $(ASSETS)/ with espeak-ng and sox"
 	@echo "make clean      remove .build"
+	@echo "make release    tag the current commit with the version (git tag $(VERSION)), which an app adds the runtime by"
 
 # Installs what pkg-config cannot find, or prints the exact command when it cannot.
 setup:
@@ -220,6 +221,19 @@ demo-pack:
 	  elif command -v brew >/dev/null 2>&1; then brew install espeak-ng sox; \
 	  else echo "install espeak-ng and sox"; exit 1; fi; }
 	bash Tests/Scripts/make-demo-pack.sh $(ASSETS)
+
+# A release is a git tag named for the version (ToolVersion.current, which soundset --version prints
+# and every manifest records), on a clean commit: an app adds SoundsetRuntime by it (docs/ios.md,
+# Releases). A version already tagged is refused: raise ToolVersion.current first.
+VERSION := $(shell sed -n 's/.*static let current = "\([0-9][0-9.]*\)".*/\1/p' Sources/SoundsetBuild/Support/ToolVersion.swift)
+
+release:
+	@[ -n "$(VERSION)" ] || { echo "Sources/SoundsetBuild/Support/ToolVersion.swift: no version found"; exit 1; }
+	@git diff --quiet HEAD -- || { echo "the working tree has changes: commit them, then make release"; exit 1; }
+	@if git rev-parse -q --verify "refs/tags/$(VERSION)" >/dev/null; then \
+	  echo "$(VERSION) is tagged already (on $$(git rev-parse --short "$(VERSION)^{commit}")): raise ToolVersion.current in Sources/SoundsetBuild/Support/ToolVersion.swift, run make sounds, commit, then make release"; exit 1; fi
+	git tag -a $(VERSION) -m "soundset $(VERSION)"
+	@echo "tagged $(VERSION): push it with git push origin $(VERSION)"
 
 # The toolchain's own formatter with the committed .swift-format.
 format:
