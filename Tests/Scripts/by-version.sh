@@ -22,7 +22,7 @@ trap 'rm -rf "$work"' EXIT
 repo=$work/soundset
 mkdir -p "$repo"
 cp -R Package.swift Sources Tests "$repo/"
-git_quiet() { git -C "$repo" -c user.name=soundset -c user.email=soundset@example.invalid -c commit.gpgsign=false -c tag.gpgsign=false "$@" >/dev/null; }
+git_quiet() { git -C "$repo" -c init.defaultBranch=main -c user.name=soundset -c user.email=soundset@example.invalid -c commit.gpgsign=false -c tag.gpgsign=false "$@" >/dev/null; }
 git_quiet init -q
 git_quiet add -A
 git_quiet commit -q -m "soundset $version"
@@ -66,6 +66,9 @@ if grep -qiE "sndfile|samplerate|ebur128|libcrypto|rubberband|microhttpd|pkg-con
   grep -iE "sndfile|samplerate|ebur128|libcrypto|rubberband|microhttpd|pkg-config|warning:" <<<"$output" | head -10
   exit 1
 fi
+# Resolved by its tag, as an app's Package.resolved records a version dependency.
+grep -q "\"version\" : \"$version\"" "$consumer/Package.resolved" || {
+  echo "the consumer did not resolve soundset to its tag $version:"; cat "$consumer/Package.resolved"; exit 1; }
 binary=$("$swift" build "${options[@]}" --show-bin-path)/Consumer
 said=$("$binary" "$root/Output" 123.45)
 case "$said" in
