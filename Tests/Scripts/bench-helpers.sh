@@ -45,10 +45,10 @@ case ${1:-} in
     done
     dir=$(mktemp -d "${TMPDIR:-/tmp}/soundset-bench-helpers.XXXXXX")
     trap 'rm -rf "$dir"' EXIT
-    start=$EPOCHREALTIME
+    start=$SECONDS
     for name in "${helpers[@]}"; do
       compile "$name" "$dir" check || { echo "make bench's $name does not compile"; exit 1; }
     done
-    echo "make bench's helpers compile: ${helpers[*]} ($(awk "BEGIN { printf \"%.0f\", $EPOCHREALTIME - $start }") s)";;
+    echo "make bench's helpers compile: ${helpers[*]} ($((SECONDS - start)) s)";;
   *) echo "usage: bash Tests/Scripts/bench-helpers.sh build DIR NAME... | check"; exit 64;;
 esac

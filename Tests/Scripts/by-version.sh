@@ -13,7 +13,7 @@
 set -euo pipefail
 swift=${1:-swift}
 root=$(pwd)
-start=$EPOCHREALTIME
+start=$SECONDS
 version=$(sed -n 's/.*static let current = "\([0-9][0-9.]*\)".*/\1/p' Sources/SoundsetBuild/Support/ToolVersion.swift)
 [ -n "$version" ] || { echo "Sources/SoundsetBuild/Support/ToolVersion.swift: no version found"; exit 1; }
 
@@ -75,4 +75,4 @@ case "$said" in
   "123.45: "*" bytes") ;;
   *) echo "the consumer built against soundset $version said: $said"; exit 1;;
 esac
-echo "a package depending on soundset from: \"$version\" (a local tag) built SoundsetRuntime with no C library and said \"$said\" ($(awk "BEGIN { printf \"%.0f\", $EPOCHREALTIME - $start }") s)"
+echo "a package depending on soundset from: \"$version\" (a local tag) built SoundsetRuntime with no C library and said \"$said\" ($((SECONDS - start)) s)"
