@@ -19,8 +19,8 @@ endif
 DEMO_APT   := espeak-ng sox
 RELEASE    := .build/release/soundset
 
-.PHONY: all setup sounds watch test test-runtime-alone test-suite test-reuse check build install uninstall bench bench-serve bench-tools \
-	report-screenshot demo-pack fuzz sanitize format clean help examples
+.PHONY: all setup sounds watch test test-runtime-alone test-suite test-by-version test-bench-helpers test-reuse check build install uninstall bench bench-serve bench-tools \
+	report-screenshot demo-pack fuzz sanitize format clean help examples release
 
 all: sounds
 
@@ -38,6 +38,7 @@ help:
 	@echo "make format     format the sources with swift format and .swift-format"
 	@echo "make demo-pack  regenerate the zh-CN demo recordings in $(ASSETS)/ with espeak-ng and sox"
 	@echo "make clean      remove .build"
+	@echo "make release    tag the current commit with the version (git tag $(VERSION)), which an app adds the runtime by"
 
 # Installs what pkg-config cannot find, or prints the exact command when it cannot.
 setup:
@@ -122,7 +123,12 @@ report-screenshot: sounds
 #   minutes unoptimized; optimized, under one);
 # - test-suite: in the package's own build, the plan SwiftPM wrote shows the runtime and its test
 #   support compiled against each other alone (Tests/Scripts/runtime-graph.sh); every test runs.
-# The two are independent and run at once (neither keeps both cores busy all the time: a module
+# - test-by-version: an app adds SoundsetRuntime by version: a package depending on a tagged copy of
+#   this one `from:` its version builds it with no C library found (Tests/Scripts/by-version.sh;
+#   SwiftPM refuses a version dependency on a product with unsafe flags);
+# - test-bench-helpers: what make bench compiles besides soundset still compiles
+#   (Tests/Scripts/bench-helpers.sh check).
+# They are independent and run two at once (none keeps both cores busy all the time: a module
 # waits for the one it imports, and tests wait for processes), their lines printed whole. Then
 # test-reuse: the build just done compiles nothing again, on a terminal or a pipe.
 # (--disable-xctest: the tests are Swift Testing's; XCTest would print "Executed 0 tests".)
@@ -132,7 +138,7 @@ TEST_FLAGS    := -Xswiftc -warnings-as-errors
 OUTPUT_SYNC   := $(if $(filter 3.%,$(MAKE_VERSION)),,--output-sync=line)
 
 test: setup
-	@$(MAKE) --no-print-directory -j2 $(OUTPUT_SYNC) test-runtime-alone test-suite
+	@$(MAKE) --no-print-directory -j2 $(OUTPUT_SYNC) test-runtime-alone test-suite test-by-version test-bench-helpers
 	@$(MAKE) --no-print-directory examples
 	@$(MAKE) --no-print-directory test-reuse
 
@@ -144,6 +150,12 @@ test-suite:
 	$(SWIFT_BUILD) --build-tests $(TEST_FLAGS)
 	@bash Tests/Scripts/runtime-graph.sh .build/debug.yaml
 	$(SWIFT_TEST) --skip-build --disable-xctest
+
+test-by-version:
+	@bash Tests/Scripts/by-version.sh '$(SWIFT)'
+
+test-bench-helpers:
+	@bash Tests/Scripts/bench-helpers.sh check
 
 test-reuse:
 	@bash Tests/Scripts/no-recompile.sh $(SWIFT_BUILD) --build-tests $(TEST_FLAGS)
@@ -209,6 +221,19 @@ demo-pack:
 	  elif command -v brew >/dev/null 2>&1; then brew install espeak-ng sox; \
 	  else echo "install espeak-ng and sox"; exit 1; fi; }
 	bash Tests/Scripts/make-demo-pack.sh $(ASSETS)
+
+# A release is a git tag named for the version (ToolVersion.current, which soundset --version prints
+# and every manifest records), on a clean commit: an app adds SoundsetRuntime by it (docs/ios.md,
+# Releases). A version already tagged is refused: raise ToolVersion.current first.
+VERSION := $(shell sed -n 's/.*static let current = "\([0-9][0-9.]*\)".*/\1/p' Sources/SoundsetBuild/Support/ToolVersion.swift)
+
+release:
+	@[ -n "$(VERSION)" ] || { echo "Sources/SoundsetBuild/Support/ToolVersion.swift: no version found"; exit 1; }
+	@git diff --quiet HEAD -- || { echo "the working tree has changes: commit them, then make release"; exit 1; }
+	@if git rev-parse -q --verify "refs/tags/$(VERSION)" >/dev/null; then \
+	  echo "$(VERSION) is tagged already (on $$(git rev-parse --short "$(VERSION)^{commit}")): raise ToolVersion.current in Sources/SoundsetBuild/Support/ToolVersion.swift, run make sounds, commit, then make release"; exit 1; fi
+	git tag -a $(VERSION) -m "soundset $(VERSION)"
+	@echo "tagged $(VERSION): push it with git push origin $(VERSION)"
 
 # The toolchain's own formatter with the committed .swift-format.
 format:

@@ -7,8 +7,11 @@ import PackageDescription
 // -> SoundsetServe (routing, cache, the set's reload, composition: no socket, no C module of its own).
 // SoundsetRuntime is what an iOS app imports: it depends on Foundation only. SoundsetBudget (the exact
 // worst-case search the check runs) is Foundation only too, over the runtime, and no app links it.
-// The DSP (SoundsetAudio) and the composer (SoundsetRuntime) run 10-50x slower unoptimized, and
-// the tests build sets through the debug tool: they are optimized in debug builds too.
+// The DSP (SoundsetAudio) runs 10-50x slower unoptimized, and the tests build sets through the debug
+// tool: it is optimized in debug builds too. Not the runtime: SwiftPM refuses a version dependency
+// on a product any of whose targets has unsafe flags ("contains unsafe build flags"), and an app adds
+// SoundsetRuntime by version (Tests/Scripts/by-version.sh holds it; the runtime's own tests run
+// optimized in Tests/RuntimeAlone). No target of SoundsetRuntime's may carry them.
 let optimizedInDebug: [SwiftSetting] = [.unsafeFlags(["-O"], .when(configuration: .debug))]
 
 let package = Package(
@@ -40,7 +43,7 @@ let package = Package(
         // Header-only: system calls Swift cannot make itself (see its shim.h).
         .systemLibrary(name: "CSystem"),
 
-        .target(name: "SoundsetRuntime", swiftSettings: optimizedInDebug),
+        .target(name: "SoundsetRuntime"),
         .target(name: "SoundsetBudget", dependencies: ["SoundsetRuntime"]),
         .target(
             name: "SoundsetAudio", dependencies: ["CSndFile", "CSampleRate", "CEBUR128", "CCrypto", "CRubberBand", "SoundsetRuntime"],
@@ -53,7 +56,9 @@ let package = Package(
 
         // The runtime's tests need nothing but the runtime, as an iOS simulator would run them: they
         // are Tests/RuntimeAlone's (a package of the runtime and its tests alone; make test runs them
-        // there, optimized), and only their support, which the command's tests use too, is here.
+        // there, optimized), and only their support, which the command's tests use too, is here. So
+        // are the budget search's (SoundsetBudgetTests: Foundation only, and its brute-force
+        // comparisons call the runtime's readings millions of times, 52 CPU-s here unoptimized).
         .target(name: "SoundsetRuntimeTestSupport", dependencies: ["SoundsetRuntime"], path: "Tests/SoundsetRuntimeTestSupport"),
         .target(
             name: "SoundsetTestSupport", dependencies: ["SoundsetAudio", "SoundsetRuntime", "SoundsetRuntimeTestSupport", "CSndFile"],
@@ -61,7 +66,6 @@ let package = Package(
         .testTarget(name: "SoundsetAudioTests", dependencies: ["SoundsetAudio", "SoundsetTestSupport"]),
         .testTarget(name: "SoundsetBuildTests", dependencies: ["SoundsetBuild", "SoundsetTestSupport"]),
         .testTarget(name: "SoundsetServeTests", dependencies: ["SoundsetServe", "SoundsetAudio", "SoundsetTestSupport", "SoundsetRuntimeTestSupport"]),
-        .testTarget(name: "SoundsetBudgetTests", dependencies: ["SoundsetBudget", "SoundsetRuntime", "SoundsetRuntimeTestSupport"]),
         .testTarget(name: "SoundsetCLITests", dependencies: ["SoundsetTestSupport", "SoundsetRuntimeTestSupport", "SoundsetRuntime"]),
     ],
     swiftLanguageModes: [.v6]

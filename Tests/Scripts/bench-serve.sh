@@ -16,7 +16,7 @@ connections=64
 mkdir -p "$root"
 command -v wrk >/dev/null || { echo "wrk is missing: apt-get install wrk (or brew install wrk)"; exit 1; }
 
-cc -O2 -o "$root/serve-bench-server" Tests/Scripts/serve-bench-server.c $(pkg-config --cflags --libs libmicrohttpd)
+bash Tests/Scripts/bench-helpers.sh build "$root" serve-bench-server
 
 # Lua for wrk: distinct amounts (10000.00 to 99999.99, every request another), or 20 repeated ones.
 cat > "$root/distinct.lua" <<'LUA'

@@ -7,13 +7,14 @@
 #   changing one recording (with and without the report), and the report's size;
 #   soundset on one core without the report (--jobs 1), against a plain C pipeline over the same
 #   libraries (Tests/Scripts/baseline.c: libsndfile, trim, libsamplerate SINC_FASTEST, libebur128
-#   with true peak), built here with the system's C compiler;
+#   with true peak), built with the system's C compiler (bench-helpers.sh);
 #   the classic sox recipe (one process per clip: trim both ends, rate -v, norm), run on all cores;
 #   ffmpeg-normalize (two-pass EBU R128), when it is installed;
 #   one push as the app's extension handles it (soundset announce on the demo set): its decision and
 #   composition time above a process that does nothing (soundset version), and its peak heap;
 #   the longest time the group's lock is held, over 1,000 decisions and a fresh install of the demo
-#   set (Tests/Scripts/LockHold.swift, compiled with the runtime's sources).
+#   set (Tests/Scripts/LockHold.swift, compiled with the runtime's sources by bench-helpers.sh, which
+#   make test runs too, so that it keeps compiling).
 # Quality is measured with `soundset measure` (whole-clip loudness, true peak) on every tool's output.
 # Usage: bash Tests/Scripts/bench.sh [SOUNDSET_BINARY]
 set -euo pipefail
@@ -116,7 +117,7 @@ report_bytes=$([ -n "$report_file" ] && stat -c %s "$report_file" || echo 0)
 printf '%-36s %s, %.1f MB\n' "the report" "${report_file#"$work"/}" "$(awk "BEGIN { print $report_bytes / 1048576 }")"
 
 # One core, no report: soundset's CPU against the plain C pipeline over the same libraries.
-cc -O2 -o "$root/baseline" Tests/Scripts/baseline.c $(pkg-config --cflags --libs sndfile samplerate libebur128) -lm
+bash Tests/Scripts/bench-helpers.sh build "$root" baseline
 mkdir -p "$work/c"
 RUNS=3 RESET="aside '$work/One' '$work/.soundset-cache'; sync" \
   timed core "soundset on one core, --no-report" "$soundset" build --quiet --no-report --jobs 1 --assets "$work/Assets" --output "$work/One"
@@ -191,8 +192,7 @@ fi
 # is held only for a decision (read the queue, decide, write it) and an install's renames.
 echo
 echo "the group's lock (the runtime's own clock around each hold; 1,000 pushes 6 s apart, each with an id):"
-swiftc -O -wmo -parse-as-library -module-name SoundsetRuntime $(find Sources/SoundsetRuntime -name '*.swift' | sort) \
-  Tests/Scripts/LockHold.swift -o "$root/lock-hold"
+bash Tests/Scripts/bench-helpers.sh build "$root" lock-hold
 aside "$work/lock-group"
 "$root/lock-hold" "$work/demo" "$work/lock-group" | sed 's/^/  /'
 echo "  (targets: under 5 ms for a decision, under 10 ms for an install)"
