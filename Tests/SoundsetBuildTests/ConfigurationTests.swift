@@ -74,8 +74,8 @@ import Testing
     @Test func theSettingsDigestIsCanonicalAndPinned() throws {
         let demo = try ConfigurationLoader.load(
             from: SoundsetExecutable.packageRoot.appendingPathComponent("Assets/soundset.json"), displayPath: "Assets/soundset.json")
-        #expect(SettingsDigest.text(of: demo, sections: [.build]) == "soundset-settings 1\nannouncement.prefix=\"received\"\ntempo=0.85\n")
-        #expect(demo.hash == "5df1ac7b3bdb42b7c10b62e288db841e578e242777f43d9ad1873f41e92d9f3b")
+        #expect(SettingsDigest.text(of: demo, sections: [.build]) == "soundset-settings 1\nannouncement.maxWaitSeconds=25\nannouncement.prefix=\"received\"\ntempo=0.85\n")
+        #expect(demo.hash == "65999ecca1bd148e3066e0c4571e36b8e02e644e61363a2f2ff585b01ac421d1")
         // Every setting at its default: the version line alone.
         #expect(SettingsDigest.text(of: Configuration(), sections: [.build, .check, .report]) == "soundset-settings 1\n")
         #expect(Configuration().hash == "f2be87b82856bbc4f91d80aff4e9a2bfb819d0c39c55bbff9084f1cadc548fbe")
