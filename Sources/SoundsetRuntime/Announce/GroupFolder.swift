@@ -30,19 +30,25 @@ public struct GroupFolder: Sendable {
     /// A test's stand-in for the system refusing to open a path below the container.
     let refusal: (@Sendable (String) -> Int32?)?
     /// Which groups this process has given their class again (`ProtectionRenewal.process`; a
-    /// test's own stands for another process).
-    let renewal: ProtectionRenewal
+    /// test's own stands for another process); nil where there is no data protection to renew.
+    let renewal: ProtectionRenewal?
 
     /// - Parameter protection: the class of what soundset creates; `none` (the default) keeps the
     ///   announcement working before the phone's first unlock after a restart (see
     ///   `GroupFileProtection`).
     public init(_ url: URL, protection: GroupFileProtection = .none) {
-        self.init(url, protection: protection, protector: GroupProtection.system, refusal: nil)
+        #if canImport(Darwin)
+            self.init(url, protection: protection, protector: GroupProtection.system, refusal: nil)
+        #else
+            // No data protection here: the system's protector does nothing, and a command-line
+            // announce (one push a process) need not list the group to do it.
+            self.init(url, protection: protection, protector: GroupProtection.system, refusal: nil, renewal: nil)
+        #endif
     }
 
     init(
         _ url: URL, protection: GroupFileProtection, protector: @escaping @Sendable (Int32, String, GroupFileProtection) -> Void,
-        refusal: (@Sendable (String) -> Int32?)?, renewal: ProtectionRenewal = .process
+        refusal: (@Sendable (String) -> Int32?)?, renewal: ProtectionRenewal? = .process
     ) {
         self.url = url
         self.protection = protection
@@ -117,7 +123,7 @@ public struct GroupFolder: Sendable {
         let sets = try state.folder(Self.setsName, display: "\(SoundSetLayout.stateName)/\(Self.setsName)", create: true, protection: groupProtection)
         let open = OpenGroup(sounds: sounds, state: state, sets: sets, protection: groupProtection)
         let key = "\(protection.rawValue) \(url.standardizedFileURL.path)"
-        if renewal.claim(key) {
+        if let renewal, renewal.claim(key) {
             open.renewedProtection = true
             if !open.protectAll() { renewal.release(key) }
         }
