@@ -53,7 +53,8 @@ expect_broken() {
 
 if [ "$(uname -s)" = Darwin ]; then
   # The real SDK: what Xcode compiles the Examples against. (Written for a Mac with Xcode 16 or
-  # later; the Linux run above checks behaviour, this one the SDK's actual declarations.)
+  # later, and not yet run on one; the Linux run below checks behaviour, this one the SDK's actual
+  # declarations.) The runtime is compiled as the extension links it: extension-safe API only.
   command -v xcrun >/dev/null 2>&1 && xcrun --sdk iphonesimulator --show-sdk-path >/dev/null 2>&1 || {
     echo "make examples: on a Mac it type-checks Examples/ against the iOS SDK: install Xcode (xcode-select --install is not enough) and run sudo xcode-select -s /Applications/Xcode.app"; exit 1; }
   ios=(xcrun --sdk iphonesimulator swiftc -target arm64-apple-ios15.0-simulator)
@@ -61,7 +62,7 @@ if [ "$(uname -s)" = Darwin ]; then
   mkdir -p "$out/ios"
   runtime=()
   while IFS= read -r file; do runtime+=("$file"); done < <(find Sources/SoundsetRuntime -name '*.swift' | sort)
-  "${ios[@]}" -emit-module -module-name SoundsetRuntime -package-name soundset "${flags[@]}" \
+  "${ios[@]}" -emit-module -application-extension -module-name SoundsetRuntime -package-name soundset "${flags[@]}" \
     -emit-module-path "$out/ios/SoundsetRuntime.swiftmodule" "${runtime[@]}"
   "${ios[@]}" -typecheck "${flags[@]}" -I "$out/ios" Examples/Shared/*.swift Examples/App/*.swift
   "${ios[@]}" -typecheck -application-extension "${flags[@]}" -I "$out/ios" Examples/Shared/*.swift Examples/NotificationService/*.swift
