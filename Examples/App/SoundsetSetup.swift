@@ -4,10 +4,12 @@ import UIKit
 import UserNotifications
 import os
 
-// The app's side of soundset. Call `setUpAnnouncements()` once at launch, on the main actor:
+// The app's side of soundset. Call `setUpAnnouncements()` once at launch, on the main actor, after
+// any push SDK (JPush, Getui, Firebase Messaging...) has set itself up:
 //
 //     func application(_ application: UIApplication,
 //                      didFinishLaunchingWithOptions options: [UIApplication.LaunchOptionsKey: Any]?) -> Bool {
+//         // the push SDK's own set-up first: it sets the notification centre's delegate
 //         setUpAnnouncements()
 //         return true
 //     }
@@ -16,27 +18,110 @@ import os
 
 private var logger: Logger { Logger(subsystem: "com.example.pay", category: "soundset") }
 
-/// Sets the notification centre's delegate, so an announcement plays while the app is open, and
+/// Sets the notification centre's delegate, so an announcement plays while the app is open (the
+/// delegate that was there, a push SDK's or the app's, is kept and given every other callback),
+/// checks each time the app becomes active that no SDK has taken the delegate's place since, and
 /// installs the sound set.
 @MainActor func setUpAnnouncements() {
-    UNUserNotificationCenter.current().delegate = ForegroundAnnouncements.shared
+    ForegroundAnnouncements.shared.install(on: UNUserNotificationCenter.current())
+    if !DelegateWatch.started {
+        DelegateWatch.started = true
+        // An observer for the app's life, never removed; it runs where the notification is posted
+        // (the main thread) and checks on the main actor.
+        _ = NotificationCenter.default.addObserver(forName: UIApplication.didBecomeActiveNotification, object: nil, queue: nil) { _ in
+            Task { @MainActor in checkAnnouncementDelegate() }
+        }
+    }
     installAnnouncementSounds()
 }
 
-/// Shows a push that arrives while the app is in the foreground, and plays its sound. With no
-/// delegate, iOS neither shows such a notification nor plays its sound: a merchant with the app
-/// open at the till would hear nothing. (The delegate is held weakly: `shared` keeps it.)
-final class ForegroundAnnouncements: NSObject, UNUserNotificationCenterDelegate, Sendable {
+/// Logs an error when the notification centre's delegate is no longer ours: an SDK set up after
+/// `setUpAnnouncements()` took the single slot, and a payment that arrives while the app is open is
+/// then shown and heard only if that SDK's delegate says so. Called each time the app becomes
+/// active; the fix is to call `setUpAnnouncements()` after the SDK's set-up (docs/ios.md).
+/// - Returns: whether the delegate is ours.
+@MainActor @discardableResult func checkAnnouncementDelegate() -> Bool {
+    let current = UNUserNotificationCenter.current().delegate
+    guard current !== ForegroundAnnouncements.shared else { return true }
+    let holder = current.map { String(describing: type(of: $0)) } ?? "nothing"
+    logger.error(
+        "the notification centre's delegate is \(holder, privacy: .public), not soundset's: a payment that arrives while the app is open may be neither shown nor heard (call setUpAnnouncements() after the push SDK's set-up)"
+    )
+    return false
+}
+
+@MainActor private enum DelegateWatch {
+    static var started = false
+}
+
+/// The notification centre's delegate: shows a payment push that arrives while the app is in the
+/// foreground and plays its sound, and forwards every other callback to the delegate it replaced
+/// (a push SDK's, or the app's own), so taking the single delegate slot breaks nothing.
+///
+/// With no delegate, iOS neither shows a foreground notification nor plays its sound: a merchant
+/// with the app open at the till would hear nothing. The centre holds its delegate weakly: `shared`
+/// keeps this one, and this one keeps the one it replaced.
+final class ForegroundAnnouncements: NSObject, UNUserNotificationCenterDelegate, @unchecked Sendable {
+    // @unchecked: `replaced` is read and written under `lock`.
     static let shared = ForegroundAnnouncements()
 
-    /// What a foreground notification does: a banner, a place in Notification Centre, its sound.
+    /// What a foreground payment does: a banner, a place in Notification Centre, its sound.
     static let options: UNNotificationPresentationOptions = [.banner, .list, .sound]
+
+    private let lock = NSLock()
+    private var replaced: (any UNUserNotificationCenterDelegate)?
+
+    /// The delegate this one replaced, which gets every callback this one does not handle.
+    var forwardingTo: (any UNUserNotificationCenterDelegate)? { lock.withLock { replaced } }
+
+    /// Becomes `center`'s delegate, keeping the one there (unless it is this one: a second call
+    /// changes nothing).
+    @MainActor func install(on center: UNUserNotificationCenter) {
+        let current = center.delegate
+        if current !== self { lock.withLock { replaced = current } }
+        center.delegate = self
+    }
+
+    /// Whether `notification` is a payment push: it carries what `PushPayload` reads.
+    static func isPayment(_ notification: UNNotification) -> Bool {
+        let userInfo = notification.request.content.userInfo
+        return userInfo["amount"] != nil || userInfo["amountMinor"] != nil
+    }
 
     func userNotificationCenter(
         _ center: UNUserNotificationCenter, willPresent notification: UNNotification,
         withCompletionHandler completionHandler: @escaping @Sendable (UNNotificationPresentationOptions) -> Void
     ) {
-        completionHandler(Self.options)
+        guard !Self.isPayment(notification), let replaced = forwardingTo else {
+            completionHandler(Self.options)
+            return
+        }
+        // An optional requirement in the SDK: nil when the delegate does not implement it.
+        let forward: ((UNUserNotificationCenter, UNNotification, @escaping @Sendable (UNNotificationPresentationOptions) -> Void) -> Void)? =
+            replaced.userNotificationCenter(_:willPresent:withCompletionHandler:)
+        guard let forward else {
+            completionHandler([])  // what iOS does for that delegate: nothing shown
+            return
+        }
+        forward(center, notification, completionHandler)
+    }
+
+    func userNotificationCenter(
+        _ center: UNUserNotificationCenter, didReceive response: UNNotificationResponse,
+        withCompletionHandler completionHandler: @escaping @Sendable () -> Void
+    ) {
+        let forward: ((UNUserNotificationCenter, UNNotificationResponse, @escaping @Sendable () -> Void) -> Void)? =
+            forwardingTo?.userNotificationCenter(_:didReceive:withCompletionHandler:)
+        guard let forward else {
+            completionHandler()
+            return
+        }
+        forward(center, response, completionHandler)
+    }
+
+    func userNotificationCenter(_ center: UNUserNotificationCenter, openSettingsFor notification: UNNotification?) {
+        let forward: ((UNUserNotificationCenter, UNNotification?) -> Void)? = forwardingTo?.userNotificationCenter(_:openSettingsFor:)
+        forward?(center, notification)
     }
 }
 
@@ -58,12 +143,12 @@ final class ForegroundAnnouncements: NSObject, UNUserNotificationCenterDelegate,
     }
     // Off the main thread: the first install after an update copies every clip.
     Task.detached(priority: .utility) {
-        let outcome = install(gate: gate)
-        await task.end(application)
-        switch outcome {
-        case .success(let id): logger.info("sound set \(id, privacy: .public) installed")
+        switch install(gate: gate) {
+        case .success(let id): logger.notice("sound set \(id, privacy: .public) installed")
         case .failure(let failure): logger.error("the sound set cannot be installed: \(failure.reason, privacy: .public)")
         }
+        // Ended last: the line is logged inside the task (and whoever waits for the end sees it).
+        await task.end(application)
     }
 }
 
@@ -100,17 +185,39 @@ private struct InstallFailure: Error {
     }
 }
 
-/// Asks for permission to show alerts and play sounds.
+/// Asks for permission to show alerts, play sounds and badge the icon, then registers for remote
+/// notifications: iOS answers with the device token in
+/// `application(_:didRegisterForRemoteNotificationsWithDeviceToken:)` (send `deviceTokenHex(_:)` of
+/// it to the payment server, which addresses its pushes to it).
 ///
-/// Every delivery needs it: the composed announcement (the default) is the push's own sound, and
-/// a chain (`delivery` `chain` or `auto`) adds local notifications, which use the same permission.
-/// A payment app usually asks already where it registers for remote notifications; then nothing
-/// more is needed, and this function is only for an app that does not.
+/// Every delivery needs the permission: the composed announcement (the default) is the push's own
+/// sound, and a chain (`delivery` `chain` or `auto`) adds local notifications, which use the same
+/// one. iOS asks the merchant once; when it is denied, a payment push is neither shown nor heard
+/// until the merchant allows it in Settings > Notifications, and this logs an error saying so. A
+/// payment app usually asks already where it registers; then only the options matter.
+@MainActor func askForPaymentNotifications() async {
+    if !(await requestNotificationPermission()) {
+        logger.error("notifications are not allowed: payment pushes are neither shown nor heard (Settings > Notifications > the app)")
+    }
+    // The token comes whether or not alerts are allowed; pushes reach a phone that has one.
+    UIApplication.shared.registerForRemoteNotifications()
+}
+
+/// Asks for permission to show alerts, play sounds and badge the icon.
+/// - Returns: whether it is granted (false when denied, or when the request fails).
 func requestNotificationPermission() async -> Bool {
     do {
-        return try await UNUserNotificationCenter.current().requestAuthorization(options: [.alert, .sound])
+        return try await UNUserNotificationCenter.current().requestAuthorization(options: [.alert, .sound, .badge])
     } catch {
         logger.error("notification permission: \(String(describing: error), privacy: .public)")
         return false
     }
+}
+
+/// The device token as APNs requests name it (the path `/3/device/<token>`): its bytes in
+/// lower-case hex, 64 characters for today's 32-byte tokens. Call it in
+/// `application(_:didRegisterForRemoteNotificationsWithDeviceToken:)`; a token is not text, and
+/// `String(describing:)` of the `Data` gives "32 bytes".
+func deviceTokenHex(_ deviceToken: Data) -> String {
+    deviceToken.map { String(format: "%02x", $0) }.joined()
 }

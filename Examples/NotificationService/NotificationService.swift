@@ -7,9 +7,17 @@ import os
 // wait, 64 pending, duplicates, fallback, cleanup) is the runtime's, tested in
 // Tests/SoundsetRuntimeTests. Needs `Shared/AppGroup.swift` in the extension target.
 //
-// The push: custom keys beside "aps" ("aps" needs "mutable-content": 1 and an "alert"), read by
-// `PushPayload` (tested in the runtime, from JSON text as APNs delivers it):
+// The push (docs/push.json): an alert that the extension may change, with the system's sound for
+// when it cannot, and custom keys beside "aps", read by `PushPayload` (tested in the runtime, from
+// JSON text as APNs delivers it):
 //
+//     {"aps": {"alert": {"title": "收款到账", "body": "¥123.45"}, "sound": "default", "mutable-content": 1},
+//      "amount": "123.45", "transactionId": "P20240101-0001"}
+//
+//     "mutable-content": 1         the extension runs only for an alert push that carries it
+//     "sound": "default"           what the merchant hears when the extension is killed or its time
+//                                  runs out before it hands the content over: iOS then delivers
+//                                  the original push, with this sound; without it, nothing is heard
 //     "amount": "123.45"           the amount as a string, read exactly; a JSON number is refused
 //                                  (123.45 as a double is not exact)
 //     "amountMinor": 12345         or the amount as a whole number of minor units (分, cents);
@@ -20,9 +28,14 @@ import os
 //
 // `request.identifier` is never the transaction id: it is the apns-collapse-id when the server sets one.
 //
-// The log (Console, subsystem com.example.pay.notification-service): outcome, delivery, wait and key
-// are public; the reason is logged with the amount and transaction id masked (`maskedReason`), so it
-// reads in the field without showing who paid what.
+// The log (Console, subsystem com.example.pay.notification-service): one line a push, at `.notice`
+// (`.error` for a fallback; `.info` stays in memory and Console hides it), as docs/ios.md shows it:
+//
+//     fallback none wait 0.000 s key 4f0c…: the amount '<amount>' is refused: …
+//
+// outcome, delivery, wait (in seconds, to the millisecond: a Double without a format prints as
+// %f, 0.000000) and key are public; the reason is logged with the amount and transaction id masked
+// (`maskedReason`), so it reads in the field without showing who paid what.
 
 private var logger: Logger { Logger(subsystem: "com.example.pay.notification-service", category: "soundset") }
 
@@ -45,9 +58,15 @@ final class NotificationService: UNNotificationServiceExtension {
             // milliseconds), schedules a chain, waits for a composed sound's turn in the queue,
             // then hands over once.
             let decision = await flow.run(announcement)
-            logger.info(
-                "\(decision.outcome.rawValue, privacy: .public) \(decision.delivery.rawValue, privacy: .public) wait \(decision.wait, privacy: .public) s key \(decision.key, privacy: .public): \(decision.maskedReason ?? "", privacy: .public)"
-            )
+            if decision.outcome == .fallback {
+                logger.error(
+                    "\(decision.outcome.rawValue, privacy: .public) \(decision.delivery.rawValue, privacy: .public) wait \(decision.wait, format: .fixed(precision: 3), privacy: .public) s key \(decision.key, privacy: .public): \(decision.maskedReason ?? "", privacy: .public)"
+                )
+            } else {
+                logger.notice(
+                    "\(decision.outcome.rawValue, privacy: .public) \(decision.delivery.rawValue, privacy: .public) wait \(decision.wait, format: .fixed(precision: 3), privacy: .public) s key \(decision.key, privacy: .public): \(decision.maskedReason ?? "", privacy: .public)"
+                )
+            }
         }
     }
 

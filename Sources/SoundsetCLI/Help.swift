@@ -203,8 +203,8 @@ enum Help {
         queue carries over). FILE holds one push a line, either
           SECONDS AMOUNT [ID]      e.g. 1000.5 123.45 tx-1 (no ID: the push carried none)
         or a push's JSON payload as APNs delivers it, read as the extension reads it, with "at":
-          {"aps": {"alert": {"title": "收款到账"}, "mutable-content": 1}, "amount": "123.45",
-           "transactionId": "tx-1", "at": 1000.5}
+          {"aps": {"alert": {"title": "收款到账"}, "sound": "default", "mutable-content": 1},
+           "amount": "123.45", "transactionId": "tx-1", "at": 1000.5}
         Blank lines and lines starting with # are skipped; times must not go back. A line that cannot
         be read (not UTF-8, longer than 65536 bytes, the most a push's JSON may have, or not a push)
         is named (FILE:LINE) and nothing is run.

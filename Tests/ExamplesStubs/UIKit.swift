@@ -4,6 +4,7 @@ import Foundation
 // so `make examples` type-checks on Linux. UIApplication is main-actor isolated, as in the SDK.
 // Behind it, a fake that records the tasks begun and ended, and can expire them.
 @_exported import FoundationAppleAdditions
+@_spi(Testing) import FoundationAppleAdditions
 
 public struct UIBackgroundTaskIdentifier: RawRepresentable, Hashable, Sendable {
     public var rawValue: Int
@@ -15,6 +16,14 @@ public struct UIBackgroundTaskIdentifier: RawRepresentable, Hashable, Sendable {
 open class UIApplication {
     private static let instance = UIApplication()
     public class var shared: UIApplication { instance }
+    /// https://developer.apple.com/documentation/uikit/uiapplication/didbecomeactivenotification
+    nonisolated public static let didBecomeActiveNotification = Notification.Name("UIApplicationDidBecomeActiveNotification")
+
+    private var registrations = 0
+    /// https://developer.apple.com/documentation/uikit/uiapplication/registerforremotenotifications()
+    open func registerForRemoteNotifications() { registrations += 1 }
+    /// How often the app registered for remote notifications.
+    @_spi(Testing) public var remoteRegistrations: Int { registrations }
 
     private let lock = NSLock()
     nonisolated(unsafe) private var next = 1
@@ -35,8 +44,14 @@ open class UIApplication {
         beginBackgroundTask(withName: nil, expirationHandler: handler)
     }
 
+    /// In the background (`FakeSystem.inBackground`), ending the last task under way suspends the
+    /// app, as iOS may at once: what the caller does afterwards is recorded as done while suspended.
     nonisolated public func endBackgroundTask(_ identifier: UIBackgroundTaskIdentifier) {
-        lock.withLock { endedTasks.append(identifier.rawValue) }
+        let none = lock.withLock {
+            endedTasks.append(identifier.rawValue)
+            return Set(endedTasks).count >= next - 1
+        }
+        if none { FakeSystem.suspended = true }
     }
 
     /// The tasks begun, and those ended (each as often as it was).

@@ -69,7 +69,14 @@ open class UNNotificationTrigger: NSObject {}
 
 open class UNTimeIntervalNotificationTrigger: UNNotificationTrigger {
     @_spi(Testing) public let timeInterval: TimeInterval
-    public init(timeInterval: TimeInterval, repeats: Bool) { self.timeInterval = timeInterval }
+    /// As on iOS, which raises NSInternalInconsistencyException ("time interval must be greater than
+    /// 0", and at least 60 when repeating): the process stops, so an Example that schedules a
+    /// zero-second trigger fails `make examples`.
+    public init(timeInterval: TimeInterval, repeats: Bool) {
+        guard timeInterval > 0 else { fatalError("UNTimeIntervalNotificationTrigger: time interval must be greater than 0 (\(timeInterval))") }
+        guard !repeats || timeInterval >= 60 else { fatalError("UNTimeIntervalNotificationTrigger: time interval must be at least 60 if repeating") }
+        self.timeInterval = timeInterval
+    }
 }
 
 open class UNNotificationRequest: NSObject {
@@ -111,10 +118,32 @@ public struct UNAuthorizationOptions: OptionSet, Sendable {
     public static let alert = UNAuthorizationOptions(rawValue: 1 << 2)
 }
 
+open class UNNotificationResponse: NSObject {
+    private let storedNotification: UNNotification
+    private let storedAction: String
+    @_spi(Testing) public init(notification: UNNotification, actionIdentifier: String = UNNotificationDefaultActionIdentifier) {
+        storedNotification = notification
+        storedAction = actionIdentifier
+    }
+    open var notification: UNNotification { storedNotification }
+    open var actionIdentifier: String { storedAction }
+}
+
+public let UNNotificationDefaultActionIdentifier = "com.apple.UNNotificationDefaultActionIdentifier"
+
+/// Every requirement is optional in the SDK (`@objc optional`), which Linux cannot declare: here
+/// each is required, so a delegate of the Examples implements all three with the SDK's signatures,
+/// and code that calls another delegate's must read the method as an optional value first
+/// (`let forward: ((…) -> Void)? = other.userNotificationCenter(_:willPresent:withCompletionHandler:)`),
+/// which compiles against both.
 public protocol UNUserNotificationCenterDelegate: NSObjectProtocol {
     func userNotificationCenter(
         _ center: UNUserNotificationCenter, willPresent notification: UNNotification,
         withCompletionHandler completionHandler: @escaping @Sendable (UNNotificationPresentationOptions) -> Void)
+    func userNotificationCenter(
+        _ center: UNUserNotificationCenter, didReceive response: UNNotificationResponse,
+        withCompletionHandler completionHandler: @escaping @Sendable () -> Void)
+    func userNotificationCenter(_ center: UNUserNotificationCenter, openSettingsFor notification: UNNotification?)
 }
 
 open class UNUserNotificationCenter: NSObject {
@@ -122,10 +151,34 @@ open class UNUserNotificationCenter: NSObject {
     private let lock = NSLock()
     private var added: [String] = []
 
+    private var asked: [UNAuthorizationOptions] = []
+    private var answer = true
+
     open class func current() -> UNUserNotificationCenter { instance }
     weak open var delegate: (any UNUserNotificationCenterDelegate)?
-    open func requestAuthorization(options: UNAuthorizationOptions = []) async throws -> Bool { true }
-    open func add(_ request: UNNotificationRequest) async throws { lock.withLock { added.append(request.identifier) } }
+    open func requestAuthorization(options: UNAuthorizationOptions = []) async throws -> Bool {
+        lock.withLock {
+            asked.append(options)
+            return answer
+        }
+    }
+
+    /// What the merchant answers when asked for permission (true: allowed).
+    @_spi(Testing) public var grantsAuthorization: Bool {
+        get { lock.withLock { answer } }
+        set { lock.withLock { answer = newValue } }
+    }
+    /// The options of each permission request.
+    @_spi(Testing) public var authorizationRequests: [UNAuthorizationOptions] { lock.withLock { asked } }
+    private var delays: [TimeInterval] = []
+    open func add(_ request: UNNotificationRequest) async throws {
+        lock.withLock {
+            added.append(request.identifier)
+            if let trigger = request.trigger as? UNTimeIntervalNotificationTrigger { delays.append(trigger.timeInterval) }
+        }
+    }
+    /// The time intervals of the requests added with a time-interval trigger.
+    @_spi(Testing) public var addedDelays: [TimeInterval] { lock.withLock { delays } }
     open func removePendingNotificationRequests(withIdentifiers identifiers: [String]) {}
 
     /// The identifiers of the requests added.

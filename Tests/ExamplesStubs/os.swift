@@ -3,15 +3,17 @@ import Foundation
 // (https://developer.apple.com/documentation/os/logger), so `make examples` type-checks on Linux.
 // Behind it, a fake that records each message with the privacy of each interpolated value.
 @_exported import FoundationAppleAdditions
+@_spi(Testing) import FoundationAppleAdditions
 
 public struct Logger: Sendable {
     let subsystem: String
     public init(subsystem: String, category: String) { self.subsystem = subsystem }
-    public func debug(_ message: OSLogMessage) { LogRecord.add(subsystem, message) }
-    public func info(_ message: OSLogMessage) { LogRecord.add(subsystem, message) }
-    public func notice(_ message: OSLogMessage) { LogRecord.add(subsystem, message) }
-    public func error(_ message: OSLogMessage) { LogRecord.add(subsystem, message) }
-    public func fault(_ message: OSLogMessage) { LogRecord.add(subsystem, message) }
+    public func debug(_ message: OSLogMessage) { LogRecord.add(subsystem, "debug", message) }
+    public func info(_ message: OSLogMessage) { LogRecord.add(subsystem, "info", message) }
+    public func notice(_ message: OSLogMessage) { LogRecord.add(subsystem, "notice", message) }
+    public func log(_ message: OSLogMessage) { LogRecord.add(subsystem, "notice", message) }
+    public func error(_ message: OSLogMessage) { LogRecord.add(subsystem, "error", message) }
+    public func fault(_ message: OSLogMessage) { LogRecord.add(subsystem, "fault", message) }
 }
 
 public struct OSLogPrivacy: Sendable {
@@ -33,11 +35,17 @@ public struct OSLogStringAlignment: Sendable {
     public static var none: OSLogStringAlignment { OSLogStringAlignment() }
 }
 
+/// As the device prints it: `.fixed` is `%f` (six decimals: 2.3 prints as 2.300000), and
+/// `.fixed(precision: 3)` is `%.3f`.
 public struct OSLogFloatFormatting: Sendable {
-    public static var fixed: OSLogFloatFormatting { OSLogFloatFormatting() }
-    public static func fixed(precision: @autoclosure @escaping () -> Int, explicitPositiveSign: Bool = false) -> OSLogFloatFormatting {
-        OSLogFloatFormatting()
-    }
+    let precision: @Sendable () -> Int
+    let explicitPositiveSign: Bool
+    public static var fixed: OSLogFloatFormatting { OSLogFloatFormatting(precision: { 6 }, explicitPositiveSign: false) }
+    public static func fixed(precision: @autoclosure @escaping @Sendable () -> Int, explicitPositiveSign: Bool = false, uppercase: Bool = false)
+        -> OSLogFloatFormatting
+    { OSLogFloatFormatting(precision: precision, explicitPositiveSign: explicitPositiveSign) }
+
+    func format(_ number: Double) -> String { String(format: "%\(explicitPositiveSign ? "+" : "").\(precision())f", number) }
 }
 
 public struct OSLogIntegerFormatting: Sendable {
@@ -66,7 +74,7 @@ public struct OSLogInterpolation: StringInterpolationProtocol {
     public mutating func appendInterpolation(
         _ number: @autoclosure @escaping () -> Double, format: OSLogFloatFormatting = .fixed, align: OSLogStringAlignment = .none,
         privacy: OSLogPrivacy = .auto
-    ) { value("\(number())", privacy) }
+    ) { value(format.format(number()), privacy) }
     public mutating func appendInterpolation(
         _ number: @autoclosure @escaping () -> Int, format: OSLogIntegerFormatting = .decimal, align: OSLogStringAlignment = .none,
         privacy: OSLogPrivacy = .auto
@@ -86,14 +94,17 @@ public struct OSLogMessage: ExpressibleByStringInterpolation, ExpressibleByStrin
     }
 }
 
-/// Every message logged, as written and as the device's log shows it.
+/// Every message logged, at its level, as written and as the device's log shows it, and whether
+/// the app was suspended then (`FakeSystem.suspended`: on iOS the line would not be written yet).
 @_spi(Testing) public enum LogRecord {
+    public typealias Entry = (subsystem: String, level: String, text: String, shown: String, whileSuspended: Bool)
     private static let lock = NSLock()
-    nonisolated(unsafe) private static var entries: [(subsystem: String, text: String, shown: String)] = []
+    nonisolated(unsafe) private static var entries: [Entry] = []
 
-    static func add(_ subsystem: String, _ message: OSLogMessage) {
-        lock.withLock { entries.append((subsystem, message.interpolation.text, message.interpolation.shown)) }
+    static func add(_ subsystem: String, _ level: String, _ message: OSLogMessage) {
+        let suspended = FakeSystem.suspended
+        lock.withLock { entries.append((subsystem, level, message.interpolation.text, message.interpolation.shown, suspended)) }
     }
 
-    public static var all: [(subsystem: String, text: String, shown: String)] { lock.withLock { entries } }
+    public static var all: [Entry] { lock.withLock { entries } }
 }

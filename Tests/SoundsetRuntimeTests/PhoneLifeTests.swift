@@ -30,6 +30,16 @@ final class ProtectionLog: @unchecked Sendable {
     }
 }
 
+/// How often each path was given a class.
+final class PathLog: @unchecked Sendable {
+    // @unchecked: `times` is read and written under `lock`.
+    private let lock = NSLock()
+    private var times: [String: Int] = [:]
+
+    func record(_ descriptor: Int32, _ path: String, _ level: GroupFileProtection) { lock.withLock { times[path, default: 0] += 1 } }
+    var counts: [String: Int] { lock.withLock { times } }
+}
+
 /// A stand-in for the system refusing to open files: data protection before the first unlock.
 final class Refusal: @unchecked Sendable {
     // @unchecked: `prefix` is read and written under `lock`.
@@ -88,6 +98,60 @@ func lockIsFree(_ group: GroupFolder) -> Bool {
         for item in everything(below: shop.group.url) where item != "Library" {
             #expect(log.level(of: shop.group.url.appendingPathComponent(item).path) == .complete, "\(item)")
         }
+    }
+
+    @Test func theExtensionGivesTheClassAgainOncePerProcessOnEverythingOfItsOwn() async throws {
+        // A group an earlier version wrote with the app's default class (the recorder sees none of it).
+        let shop = try Shop()
+        defer { shop.folder.remove() }
+        _ = shop.announce("1", id: "tx-0", at: 1000)
+        let before = everything(below: shop.group.url).filter { $0 != "Library" }
+        #expect(before.contains("soundset/queue.json") && before.contains("Library/Sounds/ss\(shop.set.id)-1.caf"))
+
+        // The phone was updated and restarted overnight; the merchant has not opened the app. One
+        // extension process, three pushes, each with its own GroupFolder and flow, as the extension
+        // makes them.
+        let log = PathLog()
+        func push(_ amount: String, at time: Double, in process: ProtectionRenewal, refusal: Refusal? = nil) async -> AnnouncementDecision {
+            let group = GroupFolder(shop.group.url, protection: .none, protector: log.record, refusal: refusal?.code, renewal: process)
+            let recorder = Recorder(clock: shop.clock)
+            let flow = ExtensionFlow(
+                announcer: Announcer(set: shop.set, group: group, clock: shop.clock), scheduler: recorder, clock: shop.clock, sleep: { _ in },
+                handOver: recorder.handOver)
+            return await flow.run(AnnouncementRequest(amount: .text(amount), transactionID: "tx-\(amount)", arrival: time))
+        }
+        let process = ProtectionRenewal()
+        for (amount, time) in [("2", 1100.0), ("3", 1110), ("4", 1120)] {
+            #expect(await push(amount, at: time, in: process).outcome == .announced)
+        }
+        let root = shop.group.url.path + "/"
+        let counts = log.counts
+        // Every folder and file of soundset's that was there is given the class, once; nothing else
+        // is given it but what the pushes created (their own files, each once, as it is made).
+        for item in before { #expect(counts[root + item] == 1, "\(item): \(counts[root + item] ?? 0) times") }
+        for (path, count) in counts where !before.contains(String(path.dropFirst(root.count))) {
+            #expect(count == 1 && path.hasPrefix(root) && !path.hasSuffix("/Library"), "\(path): \(count) times")
+        }
+
+        // Another process (the next day's) gives it again, once.
+        let next = ProtectionRenewal()
+        for (amount, time) in [("5", 1200.0), ("6", 1210)] { _ = await push(amount, at: time, in: next) }
+        #expect(log.counts[root + "Library/Sounds/ss\(shop.set.id)-1.caf"] == 2)
+        #expect(log.counts[root + "soundset/sets/\(shop.set.id).json"] == 2)
+
+        // Before the first unlock the files cannot be opened: the push falls back, and the process
+        // tries again at its next push, after the unlock.
+        let locked = Refusal()
+        locked.refuse(below: "soundset/")
+        let third = ProtectionRenewal()
+        let queueCount = log.counts[root + "soundset/queue.json"] ?? 0
+        #expect(await push("7", at: 1300, in: third, refusal: locked).outcome == .fallback)
+        #expect(log.counts[root + "soundset/queue.json"] ?? 0 == queueCount)
+        locked.refuse(below: nil)
+        #expect(await push("8", at: 1310, in: third, refusal: locked).outcome == .announced)
+        #expect(log.counts[root + "soundset/queue.json"] == queueCount + 1)
+        _ = await push("9", at: 1320, in: third, refusal: locked)
+        #expect(log.counts[root + "soundset/queue.json"] == queueCount + 1)
     }
 
     @Test func protectedDataFallsBackWithTheReasonAndDamagesNothing() throws {

@@ -30,22 +30,32 @@ public struct GroupFolder: Sendable {
     let protector: @Sendable (Int32, String, GroupFileProtection) -> Void
     /// A test's stand-in for the system refusing to open a path below the container.
     let refusal: (@Sendable (String) -> Int32?)?
+    /// Which groups this process has given their class again (`ProtectionRenewal.process`; a
+    /// test's own stands for another process); nil where there is no data protection to renew.
+    let renewal: ProtectionRenewal?
 
     /// - Parameter protection: the class of what soundset creates; `none` (the default) keeps the
     ///   announcement working before the phone's first unlock after a restart (see
     ///   `GroupFileProtection`).
     public init(_ url: URL, protection: GroupFileProtection = .none) {
-        self.init(url, protection: protection, protector: GroupProtection.system, refusal: nil)
+        #if canImport(Darwin)
+            self.init(url, protection: protection, protector: GroupProtection.system, refusal: nil)
+        #else
+            // No data protection here: the system's protector does nothing, and a command-line
+            // announce (one push a process) need not list the group to do it.
+            self.init(url, protection: protection, protector: GroupProtection.system, refusal: nil, renewal: nil)
+        #endif
     }
 
     init(
         _ url: URL, protection: GroupFileProtection, protector: @escaping @Sendable (Int32, String, GroupFileProtection) -> Void,
-        refusal: (@Sendable (String) -> Int32?)?
+        refusal: (@Sendable (String) -> Int32?)?, renewal: ProtectionRenewal? = .process
     ) {
         self.url = url
         self.protection = protection
         self.protector = protector
         self.refusal = refusal
+        self.renewal = renewal
     }
 
     /// `Library/Sounds`: the second place iOS looks for a notification sound by name.
@@ -97,7 +107,14 @@ public struct GroupFolder: Sendable {
     /// The class, and the way it is given.
     var groupProtection: GroupProtection { GroupProtection(level: protection, applier: protector) }
 
-    /// Opens the folders soundset works in, creating (and protecting) those that are missing.
+    /// Opens the folders soundset works in, creating (and protecting) those that are missing. The
+    /// first open of this container with this class in a process (the extension's first push, the
+    /// app's launch) also gives the class again to soundset's folders and to every file of its own
+    /// in them (`OpenGroup.protectAll`): a group an earlier version wrote with the app's default
+    /// class (unreadable after a restart until the first unlock) is brought to this one by the
+    /// extension itself, without waiting for the merchant to open the app. It costs a listing and a
+    /// call per file, once; every later open, a lookup under a lock. When a file cannot be opened to
+    /// be protected (protected data, before the first unlock), the next open tries again.
     /// - Throws: `GroupFailure` when one is a link or a file, or cannot be opened or created.
     func open() throws(GroupFailure) -> OpenGroup {
         let root = try FolderHandle.root(url, display: url.path, refusal: refusal)
@@ -105,7 +122,13 @@ public struct GroupFolder: Sendable {
         let sounds = try library.folder("Sounds", display: "Library/Sounds", create: true, protection: groupProtection)
         let state = try root.folder(SoundSetLayout.stateName, display: SoundSetLayout.stateName, create: true, protection: groupProtection)
         let sets = try state.folder(Self.setsName, display: "\(SoundSetLayout.stateName)/\(Self.setsName)", create: true, protection: groupProtection)
-        return OpenGroup(sounds: sounds, state: state, sets: sets, protection: groupProtection)
+        let open = OpenGroup(sounds: sounds, state: state, sets: sets, protection: groupProtection)
+        let key = "\(protection.rawValue) \(url.standardizedFileURL.path)"
+        if let renewal, renewal.claim(key) {
+            open.renewedProtection = true
+            if !open.protectAll() { renewal.release(key) }
+        }
+        return open
     }
 }
 
@@ -127,6 +150,9 @@ final class OpenGroup {
     /// The most files and folders one move aside deletes of older entries: a huge folder moved aside
     /// is deleted over several pushes, never in one push's time.
     static let asideRemovalBudget = 4096
+    /// Whether opening the group gave the class again to soundset's folders and files (the first
+    /// open in this process): an install then need not do it again.
+    var renewedProtection = false
 
     init(sounds: FolderHandle, state: FolderHandle, sets: FolderHandle, protection: GroupProtection) {
         self.sounds = sounds
@@ -188,13 +214,23 @@ final class OpenGroup {
     }
 
     /// Gives the protection class again to soundset's own folders and to every file of its own in
-    /// them (an install does, so a group made by an earlier version, or by another class, is
-    /// brought to this one).
-    func protectAll() {
+    /// them (the first open in a process, and an install, do: a group made by an earlier version,
+    /// or with another class, is brought to this one).
+    /// - Returns: whether every one of them could be opened to be given it.
+    @discardableResult
+    func protectAll() -> Bool {
+        var all = true
         for folder in [sounds, state, sets] {
             protection.apply(to: folder.descriptor, path: folder.url.path)
-            for name in folder.names() ?? [] where isOwn(name, in: folder) { folder.protect(name, protection) }
+            guard let names = folder.names() else {
+                all = false
+                continue
+            }
+            for name in names where isOwn(name, in: folder) {
+                if !folder.protect(name, protection) { all = false }
+            }
         }
+        return all
     }
 
     /// Whether `name` in `folder` is a file soundset makes.
@@ -204,4 +240,21 @@ final class OpenGroup {
         }
         return folder.kind(of: name) == S_IFREG
     }
+}
+
+/// The groups (a container and a class) whose files this process has given their class again, so
+/// that it happens once per process and not on every push.
+final class ProtectionRenewal: @unchecked Sendable {
+    // @unchecked: `renewed` is read and written under `lock`.
+    /// This process's.
+    static let process = ProtectionRenewal()
+
+    private let lock = NSLock()
+    private var renewed: Set<String> = []
+
+    /// Whether the caller is the first in this process to renew `key`.
+    func claim(_ key: String) -> Bool { lock.withLock { renewed.insert(key).inserted } }
+
+    /// Lets the next open renew `key` again (a renewal that could not reach every file).
+    func release(_ key: String) { _ = lock.withLock { renewed.remove(key) } }
 }

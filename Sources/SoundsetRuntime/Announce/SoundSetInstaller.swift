@@ -60,7 +60,8 @@ public enum SoundSetInstaller {
         let open: OpenGroup
         do { open = try group.open() } catch { throw .group(reason: error.reason) }
         let installed = try ensure(set, in: open, gate: gate, now: now).installed
-        open.protectAll()
+        // The first open in this process gave the class again already (`GroupFolder.open`).
+        if !open.renewedProtection { open.protectAll() }
         return installed
     }
 

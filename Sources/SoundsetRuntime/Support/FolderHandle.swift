@@ -325,11 +325,14 @@ final class FolderHandle {
     }
 
     /// Gives `name` (a file or folder of soundset's own) `protection` again.
-    func protect(_ name: String, _ protection: GroupProtection) {
+    /// - Returns: false when it exists but cannot be opened (protected data, before the first unlock).
+    @discardableResult
+    func protect(_ name: String, _ protection: GroupProtection) -> Bool {
         let file = openFile(name, O_RDONLY | O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC)
-        guard file >= 0 else { return }
+        guard file >= 0 else { return errno == ENOENT || errno == ELOOP }
         defer { close(file) }
         protection.apply(to: file, path: url.appendingPathComponent(name).path)
+        return true
     }
 }
 
