@@ -160,6 +160,30 @@ extension EveryPaymentOnceTests {
     }
 }
 
+extension EveryPaymentOnceTests {
+    /// Pushes decided while others write their files: an entry whose file is being renamed into place
+    /// as another push looks at it is never taken for abandoned (the file is looked for again after
+    /// the claims are listed). 16 threads at once, 8 rounds: every push queued, none reclaimed.
+    @Test func anEntryWhoseFileLandsWhileAnotherPushLooksIsNotReclaimed() throws {
+        for round in 0..<8 {
+            let shop = try Shop(AnnouncementSettings(join: .file, maxWaitSeconds: 25))
+            defer { shop.folder.remove() }
+            let announcer = shop.announcer()
+            let lock = NSLock()
+            nonisolated(unsafe) var decisions: [AnnouncementDecision] = []
+            DispatchQueue.concurrentPerform(iterations: 16) { index in
+                let decision = announcer.announce(AnnouncementRequest(amount: .text("\(index % 9 + 1)"), transactionID: "tx-\(index)", arrival: 1000))
+                lock.withLock { decisions.append(decision) }
+            }
+            #expect(!decisions.contains { $0.reason?.contains("never heard") == true }, "round \(round)")
+            let played = decisions.filter { $0.sound != nil }.sorted { $0.start < $1.start }
+            for (earlier, later) in zip(played, played.dropFirst()) { #expect(later.start >= earlier.end + 0.3 - 1e-9, "round \(round)") }
+            let state = try JSONSerialization.jsonObject(with: Data(shop.queueText.utf8)) as? [String: Any]
+            #expect((state?["announcements"] as? [Any])?.count == played.count, "round \(round)")
+        }
+    }
+}
+
 /// A lunch rush on a demo-like pack: the demo's clip lengths (its words' speech, 0.23-0.41 s;
 /// 收款到账 1.30 s) and its settings (prefix, 0.3 s spacing, maxWaitSeconds 25).
 @Suite struct LunchRushTests {

@@ -281,10 +281,15 @@ struct AnnouncementQueue: Codable, Equatable {
     mutating func reclaim(unwrittenIn sounds: FolderHandle) -> Set<String> {
         let missing = Set(announcements.compactMap { $0.kind == .composed ? $0.file : nil }.filter { sounds.kind(of: $0) != S_IFREG })
         guard !missing.isEmpty else { return [] }
+        // A writer renames its file into place before it lets its claim go: a file missing before the
+        // claims were listed and found unclaimed may have been renamed in between, so it is looked
+        // for again after the listing; only then is it known to be abandoned.
         let claimed = sounds.claimed(among: missing)
+        let abandoned = missing.subtracting(claimed).filter { sounds.kind(of: $0) != S_IFREG }
+        guard !abandoned.isEmpty else { return [] }
         var given = Set<String>()
         announcements.removeAll { entry in
-            guard entry.kind == .composed, let file = entry.file, missing.contains(file), !claimed.contains(file) else { return false }
+            guard entry.kind == .composed, let file = entry.file, abandoned.contains(file) else { return false }
             if let hash = entry.transaction {
                 given.insert(hash)
                 if let seen = transactions.lastIndex(where: { $0.hash == hash }) { transactions.remove(at: seen) }
