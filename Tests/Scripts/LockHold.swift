@@ -70,10 +70,17 @@ import Foundation
                 times.append(ProcessInfo.processInfo.systemUptime - start)
             }
             times.sort()
+            var loads: [Double] = []
+            for _ in 0..<200 {
+                let start = ProcessInfo.processInfo.systemUptime
+                _ = try AnnouncementQueue.load(open, at: 9000)
+                loads.append(ProcessInfo.processInfo.systemUptime - start)
+            }
+            loads.sort()
             print(
                 String(
-                    format: "state save (new file, fsync, rename, fsync the folder), %@, %d bytes: median %.2f ms, 99th percentile %.2f ms",
-                    label, bytes, times[100] * 1000, times[198] * 1000))
+                    format: "state save (new file, fsync, rename, fsync the folder), %@, %d bytes: median %.2f ms, 99th percentile %.2f ms; its load: median %.2f ms",
+                    label, bytes, times[100] * 1000, times[198] * 1000, loads[100] * 1000))
         }
     }
 }

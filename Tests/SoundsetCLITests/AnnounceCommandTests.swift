@@ -130,7 +130,7 @@ import Testing
         #expect(Set(decisions.map(\.id)).count == 10)
         let state = try JSONSerialization.jsonObject(with: Data(contentsOf: folder.url.appendingPathComponent("G/soundset/queue.json"))) as! [String: Any]
         #expect((state["announcements"] as! [Any]).count == 10)
-        #expect(state["schemaVersion"] as? Int == 2)
+        #expect(state["schemaVersion"] as? Int == 3)
         let composed = try FileManager.default.contentsOfDirectory(atPath: folder.url.appendingPathComponent("G/Library/Sounds").path)
             .filter { $0.hasPrefix("soundset-") }
         #expect(composed.count == 10)

@@ -64,11 +64,8 @@ import Testing
             let torn = new.prefix(cut) + old.dropFirst(cut)
             // The ids whose text lies whole in the new head or in the old tail.
             let whole = hashes.filter { hash in
-                let token = Data("\"\(hash) ".utf8)
-                if let found = new.range(of: token), let close = new[(found.lowerBound + 1)...].firstIndex(of: UInt8(ascii: "\"")), close < cut {
-                    return true
-                }
-                if let found = old.range(of: token), found.lowerBound >= cut { return true }
+                if let token = Self.token(hash, in: new), token.upperBound <= cut { return true }
+                if let token = Self.token(hash, in: old), token.lowerBound >= cut { return true }
                 return false
             }
             #expect(!whole.isEmpty)
@@ -83,6 +80,29 @@ import Testing
         try Data(new.prefix(new.count / 2)).write(to: queueURL)
         let retry = shop.announce("1", id: "tx-7", at: 3102)
         #expect(retry.outcome == .duplicate)
+    }
+
+    /// Where `hash`'s transaction stands in a saved queue, its delimiters (`"` or `,`) included.
+    static func token(_ hash: String, in data: Data) -> Range<Int>? {
+        guard let found = data.range(of: Data("\(hash) ".utf8)), found.lowerBound > 0,
+            let close = data[found.upperBound...].firstIndex(where: { $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: ",") })
+        else { return nil }
+        return (found.lowerBound - 1)..<(close + 1)
+    }
+
+    /// A state an earlier version wrote (schema 2: the ids a list of strings) is read, not started
+    /// again: its ids stay duplicates, and the next save writes schema 3.
+    @Test func aStateOfTheEarlierSchemaIsReadWithItsIds() throws {
+        let shop = try Shop()
+        defer { shop.folder.remove() }
+        let hash = AnnouncementQueue.hash("tx-old")
+        let earlier = #"{"schemaVersion": 2, "clock": 990, "announcements": [], "transactions": ["\#(hash) 990000"], "leftovers": []}"#
+        _ = try shop.group.open()
+        try Data(earlier.utf8).write(to: shop.group.state.appendingPathComponent("queue.json"))
+        let retry = shop.announce("1", id: "tx-old", at: 1000)
+        #expect(retry.outcome == .duplicate)
+        #expect(retry.reason == "transaction tx-old was announced 10.0 s ago")
+        #expect(shop.queueText.contains(#""schemaVersion":3"#) && shop.queueText.contains(#""transactions":"\#(hash) 990000""#))
     }
 
     /// A push stopped (killed) after each of its steps, then retried 30 s later: heard exactly once.
@@ -140,47 +160,43 @@ import Testing
 }
 
 extension EveryPaymentOnceTests {
+    /// Whether a live claim stands in `Library/Sounds`.
+    static func anyClaimed(_ open: OpenGroup) -> Bool {
+        (open.sounds.names() ?? []).compactMap(RegularFile.replacedName(ofTemporary:)).contains { open.sounds.isClaimed($0) }
+    }
+
     /// The gate closing (the process is about to be suspended) between the decision and the file:
-    /// the file is not written (its claim's flock would be held while suspended: 0xdead10cc), the
-    /// push falls back saying why, and its retry is announced.
-    @Test func aGateClosedBeforeTheFileIsWrittenLeavesTheRetryToBeHeard() throws {
+    /// the claim's flock is let go first (held while suspended, it gets the process killed:
+    /// 0xdead10cc), the file is still written (expiry hands over the decided sound), and a retry is
+    /// a duplicate.
+    @Test func aGateClosedBeforeTheFileIsWrittenLetsTheClaimGoAndWrites() throws {
         let shop = try Shop()
         defer { shop.folder.remove() }
         let gate = SuspensionGate()
+        nonisolated(unsafe) let open = try shop.group.open()
+        nonisolated(unsafe) var lockedWhileWriting: Bool?
         var announcer = shop.announcer()
         announcer.beforeWriting = { gate.close() }
-        let first = announcer.announce(AnnouncementRequest(amount: .text("12"), transactionID: "tx-1", arrival: 1000), gate: gate)
-        #expect(first.outcome == .fallback && first.sound == nil)
-        #expect(first.reason == GroupLock.closedGate.reason)
-        #expect(shop.composedFiles.isEmpty)
-        #expect(!shop.soundFiles.contains { $0.hasSuffix(".tmp") })
-        let retry = shop.announce("12", id: "tx-1", at: 1030)
-        #expect(retry.outcome == .announced)
-        #expect(retry.reason == "an earlier push of transaction tx-1 was never heard (its process ended before its sound was in place)")
-    }
-}
-
-extension EveryPaymentOnceTests {
-    /// Pushes decided while others write their files: an entry whose file is being renamed into place
-    /// as another push looks at it is never taken for abandoned (the file is looked for again after
-    /// the claims are listed). 16 threads at once, 8 rounds: every push queued, none reclaimed.
-    @Test func anEntryWhoseFileLandsWhileAnotherPushLooksIsNotReclaimed() throws {
-        for round in 0..<8 {
-            let shop = try Shop(AnnouncementSettings(join: .file, maxWaitSeconds: 25))
-            defer { shop.folder.remove() }
-            let announcer = shop.announcer()
-            let lock = NSLock()
-            nonisolated(unsafe) var decisions: [AnnouncementDecision] = []
-            DispatchQueue.concurrentPerform(iterations: 16) { index in
-                let decision = announcer.announce(AnnouncementRequest(amount: .text("\(index % 9 + 1)"), transactionID: "tx-\(index)", arrival: 1000))
-                lock.withLock { decisions.append(decision) }
-            }
-            #expect(!decisions.contains { $0.reason?.contains("never heard") == true }, "round \(round)")
-            let played = decisions.filter { $0.sound != nil }.sorted { $0.start < $1.start }
-            for (earlier, later) in zip(played, played.dropFirst()) { #expect(later.start >= earlier.end + 0.3 - 1e-9, "round \(round)") }
-            let state = try JSONSerialization.jsonObject(with: Data(shop.queueText.utf8)) as? [String: Any]
-            #expect((state?["announcements"] as? [Any])?.count == played.count, "round \(round)")
+        announcer.stopAfter = { step in
+            // Composed, not yet written: is the claim still locked?
+            if step == .composed { lockedWhileWriting = Self.anyClaimed(open) }
+            return false
         }
+        let first = announcer.announce(AnnouncementRequest(amount: .text("12"), transactionID: "tx-1", arrival: 1000), gate: gate)
+        #expect(first.outcome == .announced && first.sound == "soundset-k0.caf")
+        #expect(lockedWhileWriting == false)
+        #expect(shop.composedFiles == ["soundset-k0.caf"])
+        #expect(!shop.soundFiles.contains { $0.hasSuffix(".tmp") })
+        #expect(shop.announce("12", id: "tx-1", at: 1030).outcome == .duplicate)
+        // With the gate open, the claim is locked while the file is made.
+        var open2 = shop.announcer()
+        nonisolated(unsafe) var lockedOpen: Bool?
+        open2.stopAfter = { step in
+            if step == .composed { lockedOpen = Self.anyClaimed(open) }
+            return false
+        }
+        _ = open2.announce(AnnouncementRequest(amount: .text("13"), transactionID: "tx-2", arrival: 1040), gate: SuspensionGate())
+        #expect(lockedOpen == true)
     }
 }
 

@@ -143,7 +143,8 @@ public struct Announcer: Sendable {
         switch work {
         case .compose(let plan, let leadIn, let claim):
             // The claim's flock is a lock in the shared container too: it is held only while the gate
-            // is open, so a process about to be suspended never holds it (0xdead10cc).
+            // is open, so a process about to be suspended never holds it (0xdead10cc); once the gate
+            // is closed the file is still written (expiry hands over the decided sound), unclaimed.
             var failure: Reason?
             var stopped = false
             let write = {
@@ -159,7 +160,10 @@ public struct Announcer: Sendable {
                 }
             }
             if let gate {
-                if gate.whileOpen(write) == nil { failure = Reason(GroupLock.closedGate.reason) }
+                if gate.whileOpen(write) == nil {
+                    claim.unlock()
+                    write()
+                }
             } else {
                 write()
             }

@@ -364,6 +364,11 @@ final class FileClaim {
         descriptor = -1
     }
 
+    /// Lets the lock go before the file is written: when the process is about to be suspended, a
+    /// lock held in the shared container gets it killed (0xdead10cc), and writing a few milliseconds
+    /// unclaimed is the lesser risk.
+    func unlock() { flock(descriptor, LOCK_UN) }
+
     deinit {
         if !filled { unlinkat(folder.descriptor, temporary, 0) }
         if descriptor >= 0 { close(descriptor) }
