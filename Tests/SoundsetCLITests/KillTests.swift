@@ -59,4 +59,18 @@ import Testing
             }
         }
     }
+
+    /// Killed before its file was in place, retried five minutes later, after other pushes pruned
+    /// the entry: still heard once.
+    @Test func aRetryMinutesLaterIsHeardOnce() throws {
+        let folder = try TemporaryDirectory()
+        defer { folder.remove() }
+        try FakeSets.write(in: folder.url.appendingPathComponent("Output"), prefix: "received", gapMs: 0)
+        let push = ["announce", "12", "--group", "G", "--id", "tx-1", "--format", "json"]
+        let killed = try SoundsetExecutable.run(push + ["--now", "1000"], in: folder.url, environment: ["SOUNDSET_KILL_AFTER": "decided"])
+        #expect(killed.status == 9)
+        #expect(try outcome(try SoundsetExecutable.run(["announce", "3", "--group", "G", "--now", "1100", "--format", "json"], in: folder.url)).outcome == .announced)
+        #expect(try outcome(try SoundsetExecutable.run(push + ["--now", "1300"], in: folder.url)).outcome == .announced)
+        #expect(try outcome(try SoundsetExecutable.run(push + ["--now", "1301"], in: folder.url)).outcome == .duplicate)
+    }
 }

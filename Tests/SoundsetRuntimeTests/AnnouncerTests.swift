@@ -65,9 +65,9 @@ struct Shop {
         let decisions = (0..<20).map { _ in shop.announce("1", at: 1000) }
         // The first plays whole (2.3 s); each after it waits, so it says the amount alone (0.8 s) and
         // starts 0.3 s after the one before: 1002.6, 1003.7, ... 1018.0 (the sixteenth). The
-        // seventeenth would start at 1019.1, leaving less than the rush sound and its spacing (1.8 s)
-        // within maxWaitSeconds (20): it plays the rush sound (received, 1.5 s); the eighteenth would
-        // wait 20.9 s and falls back with no sound of its own.
+        // seventeenth would start at 1019.1 and end, with its spacing, after maxWaitSeconds (20), so
+        // that no push after it could start in time: it plays the rush sound (received, 1.5 s); the
+        // eighteenth would wait 20.9 s and falls back with no sound of its own.
         #expect(decisions[0].outcome == .announced && decisions[0].clips == ["received", "1", "yuan"])
         for (index, decision) in decisions[1..<16].enumerated() {
             #expect(decision.outcome == .shortened && decision.clips == ["1", "yuan"], "\(index)")
@@ -80,7 +80,7 @@ struct Shop {
         #expect(abs(rushed.start - 1019.1) < 1e-9 && abs(rushed.end - 1020.6) < 1e-9)
         #expect(
             rushed.reason
-                == "a rush: the queue is busy for 19.10 s, and the amount would leave no room for the next push within announcement.maxWaitSeconds (20 s): its rush sound (received) plays instead"
+                == "a rush: the queue is busy for 19.10 s, and the amount (0.80 s) would leave no room for the next push within announcement.maxWaitSeconds (20 s): its rush sound (received) plays instead"
         )
         let heard = decisions[0..<17]
         for (earlier, later) in zip(heard, heard.dropFirst()) { #expect(later.start >= earlier.end + 0.3 - 1e-9) }
@@ -183,11 +183,13 @@ struct Shop {
         defer { shop.folder.remove() }
         let chain = AnnouncementSettings(prefix: "received", join: .file, delivery: .chain, bannerSeconds: 1)
         let chains = (0..<4).map { _ in shop.announce("12345.67", at: 1000, chain) }
-        #expect(chains.allSatisfy { $0.delivery == .chain && $0.notifications.count == 14 })
-        // 56 pending: 14 more would make 70.
+        // The first whole; the three waiting behind it say the amount alone (a rush): 13 each.
+        #expect(chains.allSatisfy { $0.delivery == .chain })
+        #expect(chains.map(\.notifications.count) == [14, 13, 13, 13])
+        // 53 pending: the next chain, 14 whole, would make 67.
         let refused = shop.announce("12345.67", at: 1000, chain)
         #expect(refused.outcome == .fallback)
-        #expect(refused.reason == "a chain of 14 would make 70 notifications pending, more than iOS keeps (64)")
+        #expect(refused.reason == "a chain of 14 would make 67 notifications pending, more than iOS keeps (64)")
         #expect(refused.sound == "ss\(shop.set.id)-received.caf")
         // Under auto it is composed instead (and the banner cuts it).
         let auto = shop.announce("12345.67", at: 1000, AnnouncementSettings(prefix: "received", join: .file, delivery: .auto, bannerSeconds: 1))
@@ -195,7 +197,7 @@ struct Shop {
         #expect(auto.outcome == .shortened)
         #expect(
             auto.reason
-                == "a chain of 14 would make 70 notifications pending, more than iOS keeps (64): composed instead; the amount alone lasts 1.30 s, over the 1 s banner: the banner will cut it"
+                == "a chain of 14 would make 67 notifications pending, more than iOS keeps (64): composed instead; the amount alone lasts 1.30 s, over the 1 s banner: the banner will cut it"
         )
         // Notifications that fired no longer count: a chain an hour later is scheduled.
         #expect(shop.announce("12345.67", at: 4600, chain).delivery == .chain)

@@ -136,6 +136,20 @@ import Testing
         }
     }
 
+    /// A push killed before its file was in place is heard on a retry long after its entry would
+    /// have been pruned (a minute after its end), even when other pushes were decided in between.
+    @Test func aKilledPushIsHeardOnARetryMinutesLater() throws {
+        let shop = try Shop()
+        defer { shop.folder.remove() }
+        var killed = shop.announcer()
+        killed.stopAfter = { $0 == .decided }
+        _ = killed.announce(AnnouncementRequest(amount: .text("12"), transactionID: "tx-1", arrival: 1000))
+        #expect(shop.announce("3", at: 1100).outcome == .announced)
+        let retry = shop.announce("12", id: "tx-1", at: 1300)
+        #expect(retry.outcome == .announced)
+        #expect(shop.announce("12", id: "tx-1", at: 1301).outcome == .duplicate)
+    }
+
     /// A retry arriving while the first push's process is still writing its file is a duplicate:
     /// the claim's lock says the writer is alive.
     @Test func aRetryWhileTheFirstIsStillWritingIsADuplicate() throws {
@@ -209,7 +223,9 @@ extension EveryPaymentOnceTests {
         "yuan": 0.310, "received": 1.296,
     ]
 
-    @Test(arguments: [1, 2, 3, 4, 5])
+    /// Seeds 1-8 draw ten amounts from 1.00-99.99; seed 0 is ten times the longest two-digit
+    /// amount, 99.99 (9 十 9 点 9 9 元).
+    @Test(arguments: [0, 1, 2, 3, 4, 5, 6, 7, 8])
     func tenPushesAtOnceAreAllHeardInOrderMostWithTheirAmounts(seed: UInt64) throws {
         let settings = AnnouncementSettings(prefix: "received", join: .file, gapMs: 25, maxWaitSeconds: 25)
         let folder = try TemporaryDirectory("rush-set")
@@ -221,8 +237,10 @@ extension EveryPaymentOnceTests {
         let keys = CountingKeys()
         let announcer = Announcer(set: set, group: GroupFolder(folder.url.appendingPathComponent("Group")), clock: ManualClock(1000), makeKey: { keys.make() })
         var generator = SplitMix64(seed: seed)
-        let amounts = (0..<10).map { _ in String(format: "%.2f", Double(Int.random(in: 100...9999, using: &generator)) / 100) }
-        let decisions = amounts.map { announcer.announce(AnnouncementRequest(amount: .text($0), transactionID: "tx-\($0)", arrival: 1000)) }
+        let amounts = (0..<10).map { _ in seed == 0 ? "99.99" : String(format: "%.2f", Double(Int.random(in: 100...9999, using: &generator)) / 100) }
+        let decisions = amounts.enumerated().map { index, amount in
+            announcer.announce(AnnouncementRequest(amount: .text(amount), transactionID: "tx-\(index)", arrival: 1000))
+        }
         let withAmounts = decisions.filter { $0.outcome == .announced || $0.outcome == .shortened }
         #expect(decisions.allSatisfy { $0.sound != nil }, "\(amounts)")
         #expect(withAmounts.count >= 8, "\(amounts): \(decisions.map(\.outcome))")
@@ -231,5 +249,30 @@ extension EveryPaymentOnceTests {
         // The rush sound is the prefix alone, and only after the amounts.
         let firstRush = decisions.firstIndex { $0.outcome == .fallback } ?? 10
         #expect(decisions[firstRush...].allSatisfy { $0.clips == ["received"] })
+    }
+}
+
+extension LunchRushTests {
+    /// Chained announcements (`delivery` chain) in a rush say the amount alone too, and the burst
+    /// ends in the rush sound, not in silence.
+    @Test func aChainedRushSaysTheAmountAloneThenTheRushSound() throws {
+        let settings = AnnouncementSettings(prefix: "received", join: .file, gapMs: 25, delivery: .chain, maxWaitSeconds: 25)
+        let folder = try TemporaryDirectory("rush-chain")
+        defer { folder.remove() }
+        try FakeSets.write(
+            in: folder.url, rate: 8000, prefix: "received", gapMs: 25, announcement: settings,
+            frames: { Int((Self.seconds[$0] ?? 0.3) * 8000) })
+        let set = try SoundSet(folder: folder.url)
+        let keys = CountingKeys()
+        let announcer = Announcer(set: set, group: GroupFolder(folder.url.appendingPathComponent("Group")), clock: ManualClock(1000), makeKey: { keys.make() })
+        let decisions = (0..<10).map { index in
+            announcer.announce(AnnouncementRequest(amount: .text("99.99"), transactionID: "tx-\(index)", arrival: 1000))
+        }
+        #expect(decisions[0].delivery == .chain && decisions[0].clips.first == "received")
+        let chained = decisions.dropFirst().filter { $0.delivery == .chain }
+        #expect(!chained.isEmpty && chained.allSatisfy { $0.outcome == .shortened && $0.clips.first == "9" })
+        let rushed = decisions.filter { $0.outcome == .fallback }
+        #expect(!rushed.isEmpty && rushed.allSatisfy { $0.clips == ["received"] && $0.sound != nil && $0.wait <= 25 })
+        #expect(decisions.filter { $0.sound != nil || $0.delivery == .chain }.count == 10)
     }
 }

@@ -210,9 +210,12 @@ struct AnnouncementQueue: Codable, Equatable {
         let setBack = (queue.clock ?? -Double.infinity) > now + clockSlack
         let tooLate = queue.announcements.contains { $0.start > now + longestWait + clockSlack }
         if setBack || tooLate {
-            // The transactions stay (a retry is still a duplicate); the leftovers keep their names.
+            // The transactions stay (a retry is still a duplicate), but for those whose sound never
+            // was in place; the leftovers keep their names.
+            var heard = queue
+            _ = heard.reclaim(unwrittenIn: group.sounds)
             var kept = AnnouncementQueue()
-            kept.transactions = queue.transactions
+            kept.transactions = heard.transactions
             kept.leftovers = queue.leftovers.map { Leftover(name: $0.name, seen: min($0.seen, now)) }
             return (kept, "\(shownName) holds times after now (was the device's time changed?), \(again)")
         }

@@ -262,6 +262,9 @@ public struct Announcer: Sendable {
         for folder in [open.state, open.sets] {
             for name in folder.names() ?? [] where RegularFile.replacedName(ofTemporary: name) != nil { folder.remove(name) }
         }
+        // Entries whose writer died before their file was in place give their transaction back
+        // first: pruned later (a minute after their end), they would leave the id a duplicate.
+        let reclaimed = queue.reclaim(unwrittenIn: open.sounds)
         var deletions = queue.prune(at: now, transactionWindow: settings.dedupeSeconds)
         // The files pruned now are deleted below, not left over.
         let pruned = Set(deletions)
@@ -282,8 +285,7 @@ public struct Announcer: Sendable {
 
         let hash = request.transactionID.map(AnnouncementQueue.hash)
         // Composed announcements whose process died before their file was in place never played:
-        // they give their place and their transaction back, so a retry is announced.
-        let reclaimed = queue.reclaim(unwrittenIn: open.sounds)
+        // they gave their place and their transaction back (above), so a retry is announced.
         if let hash, reclaimed.contains(hash), let id = request.transactionID {
             context.notes.append("an earlier push of transaction \(id: Self.shown(id)) was never heard (its process ended before its sound was in place)")
         }
@@ -326,15 +328,22 @@ public struct Announcer: Sendable {
             return failing(Reason(error.description))
         }
         let startTime = start(in: queue, at: now)
-        // A rush: a push that waits behind another says the amount alone, and when even that would
-        // leave no room within the wait for one more push's rush sound, it plays its rush sound.
+        let wait = startTime - now
+        // A rush: a push that waits behind another says the amount alone; when even that would end
+        // too late for one more push to start within the wait (its rush sound), it plays its rush
+        // sound instead.
         let rush = rushSound(set)
-        if startTime > now, played.delivery == .composed { played = played.rushed(chosen, settings: settings) }
-        let reserve = rush.map { $0.seconds + settings.spacingSeconds } ?? 0
-        if startTime > now, startTime - now > settings.maxWaitSeconds - reserve {
-            guard let rush, startTime - now <= settings.maxWaitSeconds else {
+        if wait > 0 { played = played.rushed(chosen, settings: settings) }
+        var schedule: NotificationSchedule?
+        if played.delivery != .composed {
+            do { schedule = try NotificationSchedule(plan: played.plan, announcementID: key) } catch { return failing(Reason("\(error)")) }
+        }
+        let seconds = schedule?.totalSeconds ?? Double(played.leadInFrames + played.plan.totalFrames) / Double(played.plan.sampleRate)
+        let leavesRoom = rush == nil || wait == 0 || wait + seconds + settings.spacingSeconds <= settings.maxWaitSeconds
+        if wait > settings.maxWaitSeconds || !leavesRoom {
+            guard let rush, wait <= settings.maxWaitSeconds else {
                 // Handed over at once with no custom sound; it does not extend the queue.
-                return saving { $0.decision(.fallback, .none, reason: Reason(busy(startTime - now, "an announcement"))) }
+                return saving { $0.decision(.fallback, .none, reason: Reason(busy(wait, "an announcement"))) }
             }
             guard let dropped = queue.makeRoom(at: now) else { return saving { $0.decision(.fallback, .none, reason: Self.full) } }
             deletions += dropped
@@ -342,8 +351,8 @@ public struct Announcer: Sendable {
                 .init(key: key, kind: .clip, start: startTime, end: startTime + rush.seconds, set: set.id, file: nil, notifications: [], transaction: hash))
             if let hash { queue.remember(hash, at: now) }
             let reason = String(
-                format: "a rush: the queue is busy for %.2f s, and the amount would leave no room for the next push within announcement.maxWaitSeconds (%g s): its rush sound (%@) plays instead",
-                startTime - now, settings.maxWaitSeconds, rush.clip)
+                format: "a rush: the queue is busy for %.2f s, and the amount (%.2f s) would leave no room for the next push within announcement.maxWaitSeconds (%g s): its rush sound (%@) plays instead",
+                wait, seconds, settings.maxWaitSeconds, rush.clip)
             var decided = saving { $0.failure(Reason(reason), sound: rush, start: startTime) }
             decided.work = .clip(rush.file)
             return decided
@@ -353,30 +362,25 @@ public struct Announcer: Sendable {
         deletions += dropped
 
         var entry = AnnouncementQueue.Entry(
-            key: key, kind: delivery == .composed ? .composed : .chain, start: startTime, end: startTime, set: set.id, file: nil,
+            key: key, kind: delivery == .composed ? .composed : .chain, start: startTime, end: startTime + seconds, set: set.id, file: nil,
             notifications: [], transaction: hash)
         var notifications: [AnnouncementDecision.Notification] = []
-        let seconds: Double
         let work: Decided.Work
-        if delivery == .composed {
+        if let schedule {
+            notifications = schedule.items.map {
+                AnnouncementDecision.Notification(identifier: $0.identifier, sound: $0.sound, at: startTime + $0.delay)
+            }
+            entry.notifications = notifications.map(\.at)
+            work = .chain(plan)
+        } else {
             let leadIn = played.leadInFrames
             let name = GroupFolder.composedName(key, container: set.manifest.container)
-            seconds = Double(leadIn + plan.totalFrames) / Double(plan.sampleRate)
             entry.file = name
             // Claimed before the queue naming it is saved: while this process lives, another one
             // finding the entry without its file knows it is being written, not abandoned.
             let claim: FileClaim
             do { claim = try open.sounds.claim(name, protection: open.protection) } catch { return failing(Reason(error.reason)) }
             work = .compose(plan, leadIn: leadIn, claim: claim)
-        } else {
-            let schedule: NotificationSchedule
-            do { schedule = try NotificationSchedule(plan: plan, announcementID: key) } catch { return failing(Reason("\(error)")) }
-            notifications = schedule.items.map {
-                AnnouncementDecision.Notification(identifier: $0.identifier, sound: $0.sound, at: startTime + $0.delay)
-            }
-            seconds = schedule.totalSeconds
-            entry.notifications = notifications.map(\.at)
-            work = .chain(plan)
         }
         entry.end = startTime + seconds
         queue.announcements.append(entry)

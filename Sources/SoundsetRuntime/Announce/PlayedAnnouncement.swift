@@ -104,11 +104,11 @@ public struct PlayedAnnouncement: Sendable, Equatable {
         return played
     }
 
-    /// This composed announcement as a push waiting behind another plays it (a rush): the amount
-    /// alone, with no lead-in (what plays just before it has woken the speaker). Unchanged when it
-    /// is already that, or is a chain.
+    /// This announcement as a push waiting behind another plays it (a rush): the amount alone,
+    /// composed or chained as chosen, with no lead-in (what plays just before it has woken the
+    /// speaker). Unchanged when it is already that.
     func rushed(_ plans: AnnouncementRules.Plans, settings: AnnouncementSettings) -> PlayedAnnouncement {
-        guard delivery == .composed, plan.steps.count > plans.bare.steps.count || leadInFrames > 0 else { return self }
+        guard plan.steps.count > plans.bare.steps.count || leadInFrames > 0 else { return self }
         var rushed = self
         rushed.plan = plans.bare
         rushed.leadInFrames = 0
