@@ -223,19 +223,26 @@ extension EveryPaymentOnceTests {
         "yuan": 0.310, "received": 1.296,
     ]
 
+    /// A set of the demo's clip lengths with `settings`, and an announcer on a group beside it.
+    static func demoLike(_ settings: AnnouncementSettings) throws -> (TemporaryDirectory, Announcer) {
+        let folder = try TemporaryDirectory("rush")
+        try FakeSets.write(
+            in: folder.url, rate: 8000, prefix: "received", gapMs: 25, announcement: settings,
+            frames: { Int((seconds[$0] ?? 0.3) * 8000) })
+        let keys = CountingKeys()
+        let announcer = Announcer(
+            set: try SoundSet(folder: folder.url), group: GroupFolder(folder.url.appendingPathComponent("Group")), clock: ManualClock(1000),
+            makeKey: { keys.make() })
+        return (folder, announcer)
+    }
+
     /// Seeds 1-8 draw ten amounts from 1.00-99.99; seed 0 is ten times the longest two-digit
     /// amount, 99.99 (9 十 9 点 9 9 元).
     @Test(arguments: [0, 1, 2, 3, 4, 5, 6, 7, 8])
     func tenPushesAtOnceAreAllHeardInOrderMostWithTheirAmounts(seed: UInt64) throws {
         let settings = AnnouncementSettings(prefix: "received", join: .file, gapMs: 25, maxWaitSeconds: 25)
-        let folder = try TemporaryDirectory("rush-set")
+        let (folder, announcer) = try Self.demoLike(settings)
         defer { folder.remove() }
-        try FakeSets.write(
-            in: folder.url, rate: 8000, prefix: "received", gapMs: 25, announcement: settings,
-            frames: { Int((Self.seconds[$0] ?? 0.3) * 8000) })
-        let set = try SoundSet(folder: folder.url)
-        let keys = CountingKeys()
-        let announcer = Announcer(set: set, group: GroupFolder(folder.url.appendingPathComponent("Group")), clock: ManualClock(1000), makeKey: { keys.make() })
         var generator = SplitMix64(seed: seed)
         let amounts = (0..<10).map { _ in seed == 0 ? "99.99" : String(format: "%.2f", Double(Int.random(in: 100...9999, using: &generator)) / 100) }
         let decisions = amounts.enumerated().map { index, amount in
@@ -257,14 +264,8 @@ extension LunchRushTests {
     /// ends in the rush sound, not in silence.
     @Test func aChainedRushSaysTheAmountAloneThenTheRushSound() throws {
         let settings = AnnouncementSettings(prefix: "received", join: .file, gapMs: 25, delivery: .chain, maxWaitSeconds: 25)
-        let folder = try TemporaryDirectory("rush-chain")
+        let (folder, announcer) = try Self.demoLike(settings)
         defer { folder.remove() }
-        try FakeSets.write(
-            in: folder.url, rate: 8000, prefix: "received", gapMs: 25, announcement: settings,
-            frames: { Int((Self.seconds[$0] ?? 0.3) * 8000) })
-        let set = try SoundSet(folder: folder.url)
-        let keys = CountingKeys()
-        let announcer = Announcer(set: set, group: GroupFolder(folder.url.appendingPathComponent("Group")), clock: ManualClock(1000), makeKey: { keys.make() })
         let decisions = (0..<10).map { index in
             announcer.announce(AnnouncementRequest(amount: .text("99.99"), transactionID: "tx-\(index)", arrival: 1000))
         }
