@@ -21,14 +21,19 @@ import Testing
         ),
     ]
 
-    @Test(arguments: damages.indices)
-    func theCheckSaysToBuildAndTheBuildReplacesIt(damage: Int) throws {
+    /// A folder with the Chinese pack built in it: the folder, its manifest and the manifest's bytes.
+    static func builtSet() throws -> (TemporaryDirectory, URL, Data) {
         let folder = try TemporaryDirectory()
-        defer { folder.remove() }
         try AssetPacks.completeChinese(in: try folder.folder("Assets"))
         #expect(try SoundsetExecutable.run(["build", "--quiet"], in: folder.url).status == 0)
         let manifestURL = folder.url.appendingPathComponent("Output/manifest.json")
-        let whole = try Data(contentsOf: manifestURL)
+        return (folder, manifestURL, try Data(contentsOf: manifestURL))
+    }
+
+    @Test(arguments: damages.indices)
+    func theCheckSaysToBuildAndTheBuildReplacesIt(damage: Int) throws {
+        let (folder, manifestURL, whole) = try Self.builtSet()
+        defer { folder.remove() }
         try Self.damages[damage].1(whole).write(to: manifestURL)
 
         let check = try SoundsetExecutable.run(["check"], in: folder.url)
@@ -50,12 +55,8 @@ import Testing
     /// file is kept), and the check and the build both name it and the fix; once it is moved out,
     /// the build replaces the set.
     @Test func aFileSoundsetDidNotWriteKeepsTheFolderAsItIs() throws {
-        let folder = try TemporaryDirectory()
+        let (folder, manifestURL, whole) = try Self.builtSet()
         defer { folder.remove() }
-        try AssetPacks.completeChinese(in: try folder.folder("Assets"))
-        #expect(try SoundsetExecutable.run(["build", "--quiet"], in: folder.url).status == 0)
-        let manifestURL = folder.url.appendingPathComponent("Output/manifest.json")
-        let whole = try Data(contentsOf: manifestURL)
         try whole.prefix(whole.count / 2).write(to: manifestURL)
         let notes = folder.url.appendingPathComponent("Output/notes.txt")
         try Data("keep me".utf8).write(to: notes)

@@ -112,7 +112,7 @@ struct AnnouncementQueue: Codable, Equatable {
 
         init(from decoder: any Decoder) throws {
             let text = try decoder.singleValueContainer().decode(String.self)
-            guard let read = Transaction(Array(text.utf8)) else {
+            guard let read = Transaction(text.utf8) else {
                 throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "not a hash and a time"))
             }
             self = read
@@ -222,31 +222,18 @@ struct AnnouncementQueue: Codable, Equatable {
         return (queue, nil)
     }
 
-    /// Every transaction that reads whole in the bytes of a damaged queue: a 32-digit lower-case
-    /// hex hash, a space and a time in milliseconds no clock is far from (`Transaction`'s form),
-    /// between two of `"` and `,` (schema 3's one string, or schema 2's list), wherever it stands; the latest `maxTransactions`, each hash once
-    /// (its latest time), oldest first.
+    /// Every transaction that reads whole in the bytes of a damaged queue: `Transaction`'s form with
+    /// a 32-digit lower-case hex hash and a time no clock is far from, between two of `"` and `,`
+    /// (schema 3's one string, or schema 2's list), wherever it stands; the latest
+    /// `maxTransactions`, each hash once (its latest time), oldest first.
     static func salvagedTransactions(_ data: Data) -> [Transaction] {
-        let quote = UInt8(ascii: "\""), comma = UInt8(ascii: ","), space = UInt8(ascii: " ")
-        func isDelimiter(_ byte: UInt8) -> Bool { byte == quote || byte == comma }
         func isHex(_ byte: UInt8) -> Bool { (48...57).contains(byte) || (97...102).contains(byte) }
         var latest: [String: Int64] = [:]
-        data.withUnsafeBytes { (bytes: UnsafeRawBufferPointer) in
-            var index = 0
-            while index + 35 < bytes.count {
-                defer { index += 1 }
-                guard isDelimiter(bytes[index]), bytes[index + 33] == space, (1...32).allSatisfy({ isHex(bytes[index + $0]) }) else { continue }
-                var end = index + 34
-                var milliseconds: Int64 = 0
-                while end < bytes.count, end < index + 34 + 15, (48...57).contains(bytes[end]) {
-                    milliseconds = milliseconds * 10 + Int64(bytes[end] - 48)
-                    end += 1
-                }
-                guard end > index + 34, end < bytes.count, isDelimiter(bytes[end]), Double(milliseconds) / 1000 < maxTime else { continue }
-                let hash = String(decoding: UnsafeRawBufferPointer(rebasing: bytes[(index + 1)...(index + 32)]), as: UTF8.self)
-                latest[hash] = max(latest[hash] ?? 0, milliseconds)
-                index = end - 1  // the closing delimiter may open the next one
-            }
+        for piece in data.split(whereSeparator: { $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: ",") }) {
+            guard piece.count >= 34, piece.count <= 51, let read = Transaction(piece), read.hash.utf8.count == 32, read.hash.utf8.allSatisfy(isHex), read.milliseconds >= 0,
+                abs(read.at) < maxTime
+            else { continue }
+            latest[read.hash] = max(latest[read.hash] ?? .min, read.milliseconds)
         }
         let kept = latest.map { Transaction(hash: $0.key, milliseconds: $0.value) }.sorted { ($0.milliseconds, $0.hash) < ($1.milliseconds, $1.hash) }
         return Array(kept.suffix(maxTransactions))

@@ -382,7 +382,6 @@ public struct Announcer: Sendable {
             do { claim = try open.sounds.claim(name, protection: open.protection) } catch { return failing(Reason(error.reason)) }
             work = .compose(plan, leadIn: leadIn, claim: claim)
         }
-        entry.end = startTime + seconds
         queue.announcements.append(entry)
         if let hash { queue.remember(hash, at: now) }
         // An announcement the queue cannot record would overlap the next: it is not made.
