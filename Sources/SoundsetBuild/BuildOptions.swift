@@ -87,6 +87,8 @@ public struct BuildReport: Sendable {
     /// What went wrong once the set was in place (the old set, swapped out, that cannot be
     /// removed): errors, each naming what to do; the build exits 1.
     public var errors: [BuildProblem] = []
+    /// What the build did, counted (`BuildWork`).
+    public var work = BuildWork()
 
     public enum ReportChange: Sendable { case written, removed }
 

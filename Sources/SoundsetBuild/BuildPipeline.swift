@@ -12,9 +12,14 @@ public enum BuildPipeline {
     /// before the app's CI does: the same warnings whether the set was built now or found up to date.
     /// - Throws: `BuildFailure` with every problem found; the output folder is then untouched.
     public static func run(_ options: BuildOptions) async throws -> BuildReport {
-        try await holdingTheLock(options) { outputURL, memo, notes in
-            try await build(options, outputURL: outputURL, memo: memo, notes: notes)
+        let counter = BuildWork.Counter()
+        var report = try await BuildWork.Counter.$current.withValue(counter) {
+            try await holdingTheLock(options) { outputURL, memo, notes in
+                try await build(options, outputURL: outputURL, memo: memo, notes: notes)
+            }
         }
+        report.work = counter.counted
+        return report
     }
 
     /// `soundset report`: writes the report of the set in the output folder where `options` says
@@ -155,10 +160,10 @@ public enum BuildPipeline {
             notes.append(rewriting(differences, options: options))
         }
         let sha256 = manifestSHA256(set.manifest)
-        let findings = FindingsStage.run(
+        let (findings, same) = FindingsStage.run(
             manifest: set.manifest, facts: prepared.entries.map { ClipFacts($0.summary) },
             check: setCheck(set.manifest, sha256: sha256, options: options, memo: memo, configuration: configuration),
-            changes: output.previous.map { BuildChanges(set.manifest, replacing: $0) })
+            changes: output.previous.map { BuildChanges(set.manifest, replacing: $0) }, known: memo.sameRecordingVerdicts())
 
         // The report, drawn from the staged set once it is verified, is written beside it right
         // after the swap, under the same lock.
@@ -189,6 +194,7 @@ public enum BuildPipeline {
                 configuration, manifest: set.manifest, hashed: hashed, prepared: prepared, files: set, probes: decision.probes, options: options,
                 outputURL: outputURL))
         memo.remember(findings, ofManifest: sha256)
+        memo.remember(same.verdicts)
         if place != nil { memo.remember(drawings: drawingsOf(set.manifest, kept: kept, drawn: drawn)) }
 
         var report = BuildReport(
@@ -246,17 +252,20 @@ public enum BuildPipeline {
             (try? SHA256.hex(fileAt: outputURL.appendingPathComponent(SoundSetLayout.manifestName))) ?? manifestSHA256(manifest)
         var summaries: [ClipSummary]?
         let kept = memo.findings(ofManifest: sha256).flatMap { $0.clips.map(\.name) == manifest.clips.map(\.name) ? $0 : nil }
-        let facts: [ClipFacts]
+        let check = setCheck(manifest, sha256: sha256, options: options, memo: memo, configuration: configuration)
+        let findings: SetFindings
         if let kept {
-            facts = kept.clips.map(\.facts)
+            // The notes the findings stage gave this very manifest and these facts: the same again,
+            // without comparing a take (only the check's words may differ, with the folders' names).
+            findings = SetFindings(clips: kept.clips, check: check, changes: kept.changes)
         } else {
             summaries = try await prepareAgain(manifest, configuration, options, outputURL: outputURL, memo: memo, hashed: hashed, prepared: prepared)
-            facts = summaries!.map(ClipFacts.init)
+            let (made, same) = FindingsStage.run(
+                manifest: manifest, facts: summaries!.map(ClipFacts.init), check: check, changes: nil, known: memo.sameRecordingVerdicts())
+            findings = made
+            memo.remember(findings, ofManifest: sha256)
+            memo.remember(same.verdicts)
         }
-        let findings = FindingsStage.run(
-            manifest: manifest, facts: facts, check: setCheck(manifest, sha256: sha256, options: options, memo: memo, configuration: configuration),
-            changes: kept?.changes)
-        if kept == nil { memo.remember(findings, ofManifest: sha256) }
         var report = BuildReport.upToDate(
             manifest, warnings: findings.warnings(manifest: manifest, assetsDisplay: options.assetsDisplay, outputDisplay: options.outputDisplay))
         report.notes = notes

@@ -104,6 +104,8 @@ enum BuildCommand {
                     console.out("\(Report.defaultLocation(output: options.output, outputDisplay: options.outputDisplay).display) removed (--no-report)")
                 }
             }
+            // What the build did, counted: decoded, resampled, compared, encoded, written.
+            if printing.verbose { console.out(report.work.summary) }
             // The last line names the report, which is beside the set, not in it.
             if let file = report.report { console.out("report: \(file)") }
         }

@@ -70,7 +70,10 @@ enum Help {
           --no-report     write no report, and remove OUTPUT.report.html (a report older than the
                           set is worse than none)
           --quiet         print only warnings and errors
-          --verbose       print the clip table on every build, and what the cache served
+          --verbose       print the clip table on every build, what the cache served, and the work
+                          done, counted (work: takes stat'ed, hashed, decoded, resampled; fingerprint
+                          pairs compared; clips encoded, bytes written): an up-to-date set costs a
+                          stat of each take and nothing else
           --watch         build, then build again whenever the assets folder changes (polled with
                           stat, so it works everywhere), until Ctrl-C; the report reloads itself
                           every second meanwhile, so a browser left open shows each new take

@@ -60,23 +60,43 @@ import Testing
 @Suite struct TakeFingerprintTests {
     let rate = 16000
 
-    @Test func theSameSamplesAreTheSameRecording() throws {
+    @Test func theSameSamplesAreTheSameRecording() {
         let take = Takes.word(rate: rate, seed: 8).samples
-        #expect(try TakeFingerprint(take, sampleRate: rate).isSameRecording(as: try TakeFingerprint(take, sampleRate: rate)))
+        let print = TakeFingerprint(take, sampleRate: rate)
+        #expect(print.rate == 4000)
+        #expect(print.values.count == (take.count + 3) / 4)
+        #expect(print.isSameRecording(as: TakeFingerprint(take, sampleRate: rate)))
     }
 
-    /// The same take resampled to 22.05 kHz, 6 dB quieter, with noise 40 dB under it: the same
-    /// recording. Another take of the same word (another seed: its phase drifts) is not, nor is the
-    /// take with 3 % more room tone at its end.
+    /// The rate is the take's over the whole factor nearest 4 kHz: 44.1 kHz gives 4,009 Hz.
+    @Test func theRateIsTheTakesOverAWholeFactor() {
+        #expect(TakeFingerprint([Float](repeating: 0.1, count: 44100), sampleRate: 44100).rate == 4009)
+        #expect(TakeFingerprint([Float](repeating: 0.1, count: 22050), sampleRate: 22050).rate == 3675)
+        #expect(TakeFingerprint([Float](repeating: 0.1, count: 48000), sampleRate: 48000).values.count == 4000)
+    }
+
+    /// The same take resampled to 22.05 kHz and back (as the build brings every take to the set's
+    /// rate), 6 dB quieter, with noise 40 dB under it: the same recording. Another take of the same
+    /// word (another seed: its phase drifts) is not, nor is the take with 3 % more room tone at its
+    /// end, nor a fingerprint at another rate.
     @Test func nearlyTheSameIsTheSameRecordingAndAnotherTakeIsNot() throws {
         let take = Takes.word(rate: rate, seed: 8).samples
-        let print = try TakeFingerprint(take, sampleRate: rate)
+        let print = TakeFingerprint(take, sampleRate: rate)
         let resampled = try Resampler.resample(take.map { $0 * 0.5 }, from: rate, to: 22050, quality: .medium)
         let noisy = Signals.mix(resampled, Signals.noise(seconds: Double(resampled.count) / 22050, rate: 22050, rmsDb: -66, seed: 3))
-        #expect(try TakeFingerprint(noisy, sampleRate: 22050).isSameRecording(as: print))
+        let back = try Resampler.resample(noisy, from: 22050, to: rate, quality: .fastest)
+        #expect(TakeFingerprint(back, sampleRate: rate).isSameRecording(as: print))
+        #expect(!TakeFingerprint(noisy, sampleRate: 22050).isSameRecording(as: print))
         let another = Takes.word(rate: rate, seed: 9).samples
-        #expect(try !TakeFingerprint(another, sampleRate: rate).isSameRecording(as: print))
+        #expect(!TakeFingerprint(another, sampleRate: rate).isSameRecording(as: print))
         let longer = take + Signals.noise(seconds: 0.03 * Double(take.count) / Double(rate), rate: rate, rmsDb: -70, seed: 4)
-        #expect(try !TakeFingerprint(longer, sampleRate: rate).isSameRecording(as: print))
+        #expect(!TakeFingerprint(longer, sampleRate: rate).isSameRecording(as: print))
+    }
+
+    /// Kept in the memo as its rate and its bytes, and read back equal; the old form (bytes alone) is no fingerprint.
+    @Test func aFingerprintReadsBackAsWritten() throws {
+        let print = TakeFingerprint(Takes.word(rate: rate, seed: 8).samples, sampleRate: rate)
+        #expect(try JSONDecoder().decode(TakeFingerprint.self, from: JSONEncoder().encode(print)) == print)
+        #expect(throws: DecodingError.self) { try JSONDecoder().decode(TakeFingerprint.self, from: Data(#""AQID""#.utf8)) }
     }
 }

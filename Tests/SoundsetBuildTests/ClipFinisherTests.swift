@@ -19,7 +19,7 @@ import Testing
             recording: recording, sourceSHA256: "", key: "", region: region, measurement: measurement,
             analysis: ClipAnalysis(
                 sourceRate: rate, sourceFrames: samples.count, notes: [], envelope: ClipEnvelope(samples, rate: rate),
-                fingerprint: try! TakeFingerprint(samples, sampleRate: rate)),
+                fingerprint: TakeFingerprint(samples, sampleRate: rate)),
             sampleCount: samples.count)
         return PreparedClip(summary: summary, samples: samples, envelope: envelope)
     }

@@ -165,9 +165,13 @@ import Testing
         let verbose = try SoundsetExecutable.run(["build", "--verbose"], in: folder.url)
         let table = verbose.stdout.split(separator: "\n").map(String.init)
         #expect(table.first?.hasPrefix("clip ") == true)
-        #expect(table.count == 1 + 3 + 4, "\(table)")
+        #expect(table.count == 1 + 3 + 5, "\(table)")
         // The one changed take is prepared, finished and drawn again; the others come from the cache.
-        #expect(table.dropLast().last == "cache: 2 of 3 clips prepared, 2 finished and 2 drawn from .soundset-cache")
+        #expect(table.dropLast(2).last == "cache: 2 of 3 clips prepared, 2 finished and 2 drawn from .soundset-cache")
+        // The work, counted: its take decoded and resampled once, and only its clip encoded.
+        #expect(
+            table.dropLast().last?.hasPrefix("work: 6 takes stat'ed, 1 hashed, 1 decoded, 1 resampled; 0 fingerprint pairs compared; 1 clips encoded, ")
+                == true, "\(table)")
         #expect(table.last == "report: Output.report.html")
         #expect(!verbose.stdout.contains("rebuilt"))
         let both = try SoundsetExecutable.run(["build", "--quiet", "--verbose"], in: folder.url)

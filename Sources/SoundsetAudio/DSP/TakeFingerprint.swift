@@ -1,57 +1,83 @@
 import Foundation
 
-/// A trimmed take, small enough to keep with the clip and compare with every other: its samples at
-/// 4 kHz, scaled so the largest is ±127, in 8 bits. Two takes are the same recording when their
-/// lengths are within 2 % and their normalised correlation at the best lag (within ±30 ms) is at
-/// least 0.98: the same samples give 1, a copy resampled or re-encoded gives nearly 1, and two
-/// takes of one word, however alike, stay far below (their phase drifts apart within a syllable).
+/// A trimmed take, small enough to keep with the clip and compare with others: the take as the set
+/// holds it (at the output rate, resampled once by the build) decimated by the whole factor nearest
+/// 4 kHz (`Decimator`), scaled so the largest sample is ±127, in 8 bits. Two takes are the same
+/// recording when their fingerprints have the same rate, their lengths are within 2 % and their
+/// normalised correlation at the best lag (within ±30 ms) is at least 0.98: the same samples give
+/// 1, a copy resampled or re-encoded gives nearly 1, and two takes of one word, however alike, stay
+/// far below (their phase drifts apart within a syllable).
 public struct TakeFingerprint: Codable, Sendable, Equatable {
-    /// The fingerprint's rate, Hz.
-    public static let rate = 4000
+    /// The rate a fingerprint is decimated toward, Hz.
+    public static let nominalRate = 4000
     /// The least correlation of the same recording.
     public static let sameCorrelation = 0.98
     /// The most two lengths of the same recording differ, as a share of the longer.
     public static let sameLengthShare = 0.02
-    /// The lags searched, each way, in the fingerprint's samples (30 ms).
-    static let maxLag = rate * 30 / 1000
-    /// The envelope's block (10 ms), and the least envelope correlation worth a full comparison.
-    static let envelopeBlock = rate / 100
+    /// The least envelope correlation worth a full comparison.
     static let envelopeCorrelation = 0.9
 
+    /// The fingerprint's rate, Hz: the take's rate over a whole factor.
+    public var rate: Int
     /// The take at `rate`, scaled to ±127.
     public var values: [Int8]
 
     /// The take's length, seconds.
-    public var seconds: Double { Double(values.count) / Double(Self.rate) }
+    public var seconds: Double { rate > 0 ? Double(values.count) / Double(rate) : 0 }
+    /// The lags searched, each way, in the fingerprint's samples (30 ms).
+    var maxLag: Int { rate * 30 / 1000 }
+    /// The envelope's block: 10 ms.
+    var envelopeBlock: Int { max(1, rate / 100) }
 
-    /// The fingerprint of mono `samples` (the trimmed take) at `sampleRate`.
-    /// - Throws: `ResamplerError` when libsamplerate fails.
-    public init(_ samples: [Float], sampleRate: Int) throws {
-        let low = sampleRate == Self.rate ? samples : try Resampler.resample(samples, from: sampleRate, to: Self.rate, quality: .fastest)
+    /// The fingerprint of mono `samples` (the trimmed take, at the set's rate) at `sampleRate`.
+    public init(_ samples: [Float], sampleRate: Int) {
+        let factor = Decimator.factor(from: sampleRate, toward: Self.nominalRate)
+        let low = Decimator.decimate(samples, by: factor)
+        rate = sampleRate / factor
         let peak = low.reduce(Float(0)) { max($0, abs($1)) }
         let scale = peak > 0 ? 127 / peak : 0
         values = low.map { Int8(max(-127, min(127, ($0 * scale).rounded()))) }
     }
 
-    init(values: [Int8]) { self.values = values }
+    init(rate: Int, values: [Int8]) {
+        self.rate = rate
+        self.values = values
+    }
 
     /// Whether `other` is the same recording (see the type's description).
     public func isSameRecording(as other: TakeFingerprint) -> Bool {
-        let a = values, b = other.values
-        guard !a.isEmpty, !b.isEmpty else { return false }
-        guard Double(abs(a.count - b.count)) <= Self.sameLengthShare * Double(max(a.count, b.count)) else { return false }
-        // The cheap look first: the 10 ms envelopes, at block lags.
-        let envelopeA = Self.envelope(a), envelopeB = Self.envelope(b)
-        let blockLags = Self.maxLag / Self.envelopeBlock + 1
-        guard Self.bestCorrelation(envelopeA, envelopeB, maxLag: blockLags) >= Self.envelopeCorrelation else { return false }
-        return Self.bestCorrelation(a.map(Double.init), b.map(Double.init), maxLag: Self.maxLag) >= Self.sameCorrelation
+        Prepared(self).isSameRecording(as: Prepared(other))
     }
 
-    /// The RMS of each 10 ms block.
-    static func envelope(_ values: [Int8]) -> [Double] {
-        stride(from: 0, to: values.count, by: envelopeBlock).map { start in
-            let block = values[start..<min(values.count, start + envelopeBlock)]
-            return (block.reduce(0.0) { $0 + Double($1) * Double($1) } / Double(block.count)).squareRoot()
+    /// A fingerprint ready to be compared with many others: its 10 ms envelope, worked out once
+    /// rather than once a pair (the values are made doubles only for a pair whose envelopes agree).
+    public struct Prepared: Sendable {
+        public let fingerprint: TakeFingerprint
+        /// The RMS of each 10 ms block.
+        public let envelope: [Double]
+
+        public init(_ fingerprint: TakeFingerprint) {
+            self.fingerprint = fingerprint
+            envelope = TakeFingerprint.envelope(fingerprint.values, block: fingerprint.envelopeBlock)
+        }
+
+        /// Whether `other` is the same recording: the cheap look first (the envelopes at block
+        /// lags), then the samples.
+        public func isSameRecording(as other: Prepared) -> Bool {
+            let a = fingerprint, b = other.fingerprint
+            guard a.rate == b.rate, !a.values.isEmpty, !b.values.isEmpty else { return false }
+            guard Double(abs(a.values.count - b.values.count)) <= sameLengthShare * Double(max(a.values.count, b.values.count)) else { return false }
+            let blockLags = a.maxLag / a.envelopeBlock + 1
+            guard TakeFingerprint.bestCorrelation(envelope, other.envelope, maxLag: blockLags) >= envelopeCorrelation else { return false }
+            return TakeFingerprint.bestCorrelation(a.values.map(Double.init), b.values.map(Double.init), maxLag: a.maxLag) >= sameCorrelation
+        }
+    }
+
+    /// The RMS of each block of `block` values.
+    static func envelope(_ values: [Int8], block: Int) -> [Double] {
+        stride(from: 0, to: values.count, by: block).map { start in
+            let part = values[start..<min(values.count, start + block)]
+            return (part.reduce(0.0) { $0 + Double($1) * Double($1) } / Double(part.count)).squareRoot()
         }
     }
 
@@ -75,17 +101,21 @@ public struct TakeFingerprint: Codable, Sendable, Equatable {
         return best
     }
 
-    /// Stored as base64 of the bytes: about 5 KB a second of take in the memo's JSON.
+    /// Stored as its rate and the base64 of its bytes: about 5 KB a second of take in the memo.
+    private enum CodingKeys: String, CodingKey { case rate, values }
+
     public init(from decoder: Decoder) throws {
-        let text = try decoder.singleValueContainer().decode(String.self)
-        guard let data = Data(base64Encoded: text) else {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        rate = try container.decode(Int.self, forKey: .rate)
+        guard rate > 0, let data = Data(base64Encoded: try container.decode(String.self, forKey: .values)) else {
             throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "not a fingerprint"))
         }
         values = data.map { Int8(bitPattern: $0) }
     }
 
     public func encode(to encoder: Encoder) throws {
-        var container = encoder.singleValueContainer()
-        try container.encode(Data(values.map { UInt8(bitPattern: $0) }).base64EncodedString())
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(rate, forKey: .rate)
+        try container.encode(Data(values.map { UInt8(bitPattern: $0) }).base64EncodedString(), forKey: .values)
     }
 }

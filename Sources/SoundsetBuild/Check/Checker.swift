@@ -118,17 +118,18 @@ public enum Checker {
     }
 
     /// The recordings of `manifest`'s clips that are one recording under two or more names, as the
-    /// build words them: a warning, which does not fail the check. Each take is decoded and trimmed
-    /// as the build does (`ClipPreparer.decode`); one that cannot be is left to the other checks.
+    /// build words them: a warning, which does not fail the check. Each take is decoded, trimmed and
+    /// resampled as the build does (`ClipPreparer.decode`, `resampledWord`); one that cannot be is left to the other checks.
     static func sameRecordings(_ manifest: Manifest, assets: URL, assetsDisplay: String, configuration: Configuration) -> [String] {
         let files = Set(manifest.clips.map(\.source.file)).sorted()
         let takes = files.compactMap { file -> (file: String, fingerprint: TakeFingerprint)? in
             // A name from the manifest, which anyone may have edited: a file in the assets folder only.
             guard !file.contains("/"), ClipName.problem(with: (file as NSString).deletingPathExtension) == nil,
                 let bytes = try? RegularFile.read(assets.appendingPathComponent(file), maxBytes: PrepareStage.maxRecordingBytes),
-                let take = try? ClipPreparer.decode(file, bytes: bytes, configuration: configuration)
+                let take = try? ClipPreparer.decode(file, bytes: bytes, configuration: configuration),
+                let word = try? take.resampledWord(file, configuration: configuration)
             else { return nil }
-            return (file, take.fingerprint)
+            return (file, TakeFingerprint(word, sampleRate: configuration.sampleRate))
         }
         return SameRecordings.groups(takes).map { group in
             ClipNote.sameRecording(group.map { "\(assetsDisplay)/\(ClipName.printable($0))" })

@@ -49,6 +49,12 @@ protocol BuildMemo: Sendable {
     /// Keeps the findings of the set whose manifest's bytes hash to `manifestSHA256`.
     func remember(_ findings: SetFindings, ofManifest manifestSHA256: String)
 
+    /// What the same-recording check of the last build of the output folder decided.
+    func sameRecordingVerdicts() -> SameRecordings.Verdicts?
+
+    /// Keeps what the same-recording check decided, for the next build.
+    func remember(_ verdicts: SameRecordings.Verdicts)
+
     /// The clips' drawings the last report of the output folder was made with, by `ClipDrawing.key`.
     func drawings() -> [String: ClipDrawing]
 

@@ -6,7 +6,7 @@ import SoundsetRuntime
 /// the samples and their true-peak envelope (read only when the clip must be finished again).
 ///
 /// ```
-/// "SSCLIP03"  u64 length  summary JSON  u64 checksum      (of all before it)
+/// "SSCLIP04"  u64 length  summary JSON  u64 checksum      (of all before it)
 /// samples (Float32 LE)  block ends (UInt32 LE)  block peaks (Float32 LE)  u64 checksum
 /// ```
 ///
@@ -14,7 +14,7 @@ import SoundsetRuntime
 /// is recognised and ignored. Its sizes say how long the file must be, checked before anything
 /// large is read, so a damaged or hostile entry costs nothing but its making again.
 struct ClipEntry {
-    static let magic = Data("SSCLIP03".utf8)
+    static let magic = Data("SSCLIP04".utf8)
     static let fileExtension = "clip"
     /// Longest summary read: one to two kilobytes in practice (the recording's envelope is most of it).
     static let maxSummaryBytes: UInt64 = 1 << 20

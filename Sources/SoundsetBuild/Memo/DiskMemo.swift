@@ -95,6 +95,28 @@ public final class DiskMemo: BuildMemo, @unchecked Sendable {
         try? RegularFile.replace(findingsURL, with: data)
     }
 
+    /// One file per output folder, `same-<output>.json`: the same-recording check's verdicts, with
+    /// the tool that decided them.
+    private struct RememberedVerdicts: Codable {
+        var toolVersion: String
+        var verdicts: SameRecordings.Verdicts
+    }
+
+    private var verdictsURL: URL { folder.appendingPathComponent("same-\(output.lastPathComponent).json") }
+
+    func sameRecordingVerdicts() -> SameRecordings.Verdicts? {
+        guard let data = try? RegularFile.read(verdictsURL, maxBytes: 64 << 20),
+            let remembered = try? JSONDecoder().decode(RememberedVerdicts.self, from: data), remembered.toolVersion == ToolVersion.current
+        else { return nil }
+        return remembered.verdicts
+    }
+
+    func remember(_ verdicts: SameRecordings.Verdicts) {
+        guard prepareFolder(), let data = try? JSONFormatting.encode(RememberedVerdicts(toolVersion: ToolVersion.current, verdicts: verdicts))
+        else { return }
+        try? RegularFile.replace(verdictsURL, with: data)
+    }
+
     /// One file per output folder, `drawings-<output>.bin` (`DrawingsFile`).
     private var drawingsURL: URL { folder.appendingPathComponent("drawings-\(output.lastPathComponent).bin") }
 
@@ -151,6 +173,7 @@ public final class DiskMemo: BuildMemo, @unchecked Sendable {
         guard stamp == recorded else { return false }
         if stamp.proves(recorded, stampedAt: stampedAt) { return true }
         guard let record, case let (expected?, url) = file(record) else { return false }
+        BuildWork.count(\.takesHashed)
         return (try? SHA256.hex(fileAt: url)) == expected
     }
 

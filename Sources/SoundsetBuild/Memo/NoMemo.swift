@@ -16,6 +16,8 @@ public struct NoMemo: BuildMemo {
     public func remember(_ build: BuildFacts) {}
     public func findings(ofManifest manifestSHA256: String) -> SetFindings? { nil }
     public func remember(_ findings: SetFindings, ofManifest manifestSHA256: String) {}
+    func sameRecordingVerdicts() -> SameRecordings.Verdicts? { nil }
+    func remember(_ verdicts: SameRecordings.Verdicts) {}
     func drawings() -> [String: ClipDrawing] { [:] }
     func remember(drawings: [String: ClipDrawing]) {}
     public func setCheck(under key: String) -> CheckReport? { nil }

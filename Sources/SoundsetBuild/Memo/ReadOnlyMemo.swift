@@ -23,6 +23,8 @@ struct ReadOnlyMemo: BuildMemo {
     func remember(_ build: BuildFacts) {}
     func findings(ofManifest manifestSHA256: String) -> SetFindings? { base.findings(ofManifest: manifestSHA256) }
     func remember(_ findings: SetFindings, ofManifest manifestSHA256: String) {}
+    func sameRecordingVerdicts() -> SameRecordings.Verdicts? { base.sameRecordingVerdicts() }
+    func remember(_ verdicts: SameRecordings.Verdicts) {}
     func drawings() -> [String: ClipDrawing] { base.drawings() }
     func remember(drawings: [String: ClipDrawing]) {}
     func setCheck(under key: String) -> CheckReport? { base.setCheck(under: key) }

@@ -40,6 +40,7 @@ enum Stamps {
             guard let stamp = FileStamp(path: path, followingLinks: false), access(path, R_OK) == 0 else { return nil }
             stamps[name] = stamp
         }
+        BuildWork.count(\.takesStatted, stamps.count)
         return stamps
     }
 }

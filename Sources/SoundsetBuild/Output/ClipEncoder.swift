@@ -15,6 +15,7 @@ struct EncodedClip: Sendable {
 /// again here; a true peak over the ceiling all the same is the findings' to say.
 enum ClipEncoder {
     static func encode(_ clip: FinishedClip, level: Double, configuration: Configuration, displayPath: String) throws(BuildProblem) -> EncodedClip {
+        BuildWork.count(\.clipsEncoded)
         let bytes: Data
         let info: SoundFileInfo
         let measurement: LoudnessMeasurement

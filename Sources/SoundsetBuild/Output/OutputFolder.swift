@@ -244,6 +244,7 @@ public struct OutputFolder: Sendable {
             do { try RegularFile.write(manifest, to: staging.appendingPathComponent(SoundSetLayout.manifestName)) } catch {
                 throw BuildProblem("\(displayName)/\(SoundSetLayout.manifestName)", "cannot be written (\(error.reason))")
             }
+            BuildWork.count(\.bytesWritten, manifest.count)
             try verify(staging, against: set)
             let files = try beside(staging)
             return try Interruption.shared.swapping { () throws(BuildProblem) in try swap(in: staging, then: files) }
@@ -283,10 +284,14 @@ public struct OutputFolder: Sendable {
     private func write(_ content: SoundSetFiles.ClipFile.Content, to target: URL, shownAs name: String) throws(BuildProblem) {
         do throws(RegularFile.Failure) {
             switch content {
-            case .bytes(let data): try RegularFile.write(data, to: target)
+            case .bytes(let data):
+                try RegularFile.write(data, to: target)
+                BuildWork.count(\.bytesWritten, data.count)
             case .reused(let source):
                 if link(source.path, target.path) == 0 { return }
-                try RegularFile.write(try RegularFile.read(source, maxBytes: Composer.maxClipBytes), to: target)
+                let data = try RegularFile.read(source, maxBytes: Composer.maxClipBytes)
+                try RegularFile.write(data, to: target)
+                BuildWork.count(\.bytesWritten, data.count)
             }
         } catch {
             throw problem(name, error.reason)

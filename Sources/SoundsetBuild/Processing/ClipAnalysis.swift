@@ -14,8 +14,9 @@ public struct ClipAnalysis: Codable, Sendable, Equatable {
     public var notes: [ClipNote]
     /// The recording's shape, for drawing.
     public var envelope: ClipEnvelope
-    /// The trimmed take, small: what tells two names of the same recording.
-    public var fingerprint: TakeFingerprint
+    /// The trimmed take, small: what tells two names of the same recording (nil until the take
+    /// is resampled: `ClipPreparer.prepare` sets it).
+    public var fingerprint: TakeFingerprint?
 
     /// The recording's length, seconds.
     public var sourceSeconds: Double { sourceRate > 0 ? Double(sourceFrames) / Double(sourceRate) : 0 }
@@ -30,7 +31,7 @@ public struct ClipAnalysis: Codable, Sendable, Equatable {
     /// trimmer found the word, for a set at `outputRate` keeping `padMs` of room tone.
     static func of(
         clipped: Int, clicksAt: [Double] = [], envelope: ClipEnvelope, sourceFrames: Int, sourceRate: Int, region: TrimRegion, outputRate: Int,
-        padMs: Double, fingerprint: TakeFingerprint
+        padMs: Double
     ) -> ClipAnalysis {
         var notes: [ClipNote] = []
         if clipped > 0 { notes.append(.clipped(samples: clipped)) }
@@ -40,7 +41,7 @@ public struct ClipAnalysis: Codable, Sendable, Equatable {
         if Double(region.soundStart) < pad { notes.append(.speechAtStart) }
         if Double(sourceFrames - region.soundEnd) < pad { notes.append(.speechAtEnd) }
         if sourceRate < lowRate && outputRate > sourceRate { notes.append(.upsampled(from: sourceRate, to: outputRate)) }
-        return ClipAnalysis(sourceRate: sourceRate, sourceFrames: sourceFrames, notes: notes, envelope: envelope, fingerprint: fingerprint)
+        return ClipAnalysis(sourceRate: sourceRate, sourceFrames: sourceFrames, notes: notes, envelope: envelope, fingerprint: nil)
     }
 }
 

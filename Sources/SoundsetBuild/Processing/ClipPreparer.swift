@@ -17,8 +17,20 @@ public enum ClipPreparer {
         var region: TrimRegion
         /// The take's own notes (clipping, clicks removed, noise, speech at the edges, a low rate).
         var analysis: ClipAnalysis
-        /// The trimmed take, small (`TakeFingerprint`).
-        var fingerprint: TakeFingerprint
+
+        /// The word, trimmed, at the set's rate: the take's one resample (libsamplerate).
+        /// - Throws: `BuildProblem` naming the recording when libsamplerate fails.
+        func resampledWord(_ display: String, configuration: Configuration) throws(BuildProblem) -> [Float] {
+            let kept = Array(mono[region.keepStart..<region.keepEnd])
+            do {
+                let samples = try Resampler.resample(
+                    kept, from: info.sampleRate, to: configuration.sampleRate, quality: Resampler.quality(forTargetRate: configuration.sampleRate))
+                if info.sampleRate != configuration.sampleRate { BuildWork.count(\.takesResampled) }
+                return samples
+            } catch {
+                throw BuildProblem(display, "\(error)")
+            }
+        }
     }
 
     /// Decodes `bytes` (the recording `display`), mixes it to mono, removes its isolated clicks and
@@ -72,14 +84,12 @@ public enum ClipPreparer {
         do { region = try Trimmer.findRegion(mono, sampleRate: sourceRate, settings: configuration.trim) } catch {
             throw BuildProblem(display, "\(error)")
         }
-        let kept = Array(mono[region.keepStart..<region.keepEnd])
-        let fingerprint: TakeFingerprint
-        do { fingerprint = try TakeFingerprint(kept, sampleRate: sourceRate) } catch { throw BuildProblem(display, "\(error)") }
         let removed = clicks.filter { $0.end > region.keepStart && $0.start < region.keepEnd }
         let analysis = ClipAnalysis.of(
             clipped: clipped, clicksAt: removed.map { Double($0.start) / Double(sourceRate) }, envelope: shape, sourceFrames: mono.count,
-            sourceRate: sourceRate, region: region, outputRate: configuration.sampleRate, padMs: configuration.trim.padMs, fingerprint: fingerprint)
-        return DecodedTake(info: info, mono: mono, region: region, analysis: analysis, fingerprint: fingerprint)
+            sourceRate: sourceRate, region: region, outputRate: configuration.sampleRate, padMs: configuration.trim.padMs)
+        BuildWork.count(\.takesDecoded)
+        return DecodedTake(info: info, mono: mono, region: region, analysis: analysis)
     }
 
     /// Prepares `recording` from `bytes`, its file's bytes as read (and hashed to `sourceSHA256`):
@@ -90,15 +100,12 @@ public enum ClipPreparer {
     ) throws(BuildProblem) -> PreparedClip {
         let display = recording.displayPath
         let take = try decode(display, bytes: bytes, configuration: configuration)
-        let region = take.region, analysis = take.analysis, sourceRate = take.info.sampleRate
-        let kept = Array(take.mono[region.keepStart..<region.keepEnd])
-        var samples: [Float]
-        do {
-            samples = try Resampler.resample(
-                kept, from: sourceRate, to: configuration.sampleRate, quality: Resampler.quality(forTargetRate: configuration.sampleRate))
-        } catch {
-            throw BuildProblem(display, "\(error)")
-        }
+        let region = take.region
+        var samples = try take.resampledWord(display, configuration: configuration)
+        // The fingerprint from the samples the set holds, before the tempo changes them: nothing
+        // is resampled twice.
+        var analysis = take.analysis
+        analysis.fingerprint = TakeFingerprint(samples, sampleRate: configuration.sampleRate)
         // Faster speech, at the same pitch, before the loudness is measured.
         do { samples = try TimeStretcher.stretch(samples, sampleRate: configuration.sampleRate, tempo: configuration.tempo) } catch {
             throw BuildProblem(display, "\(error)")

@@ -17,6 +17,8 @@ enum FindingsStage {
         var manifest: Manifest
         /// Each clip's length in the set, seconds, by name.
         var seconds: [String: Double]
+        /// The files that are one recording under two or more names (`SameRecordings`).
+        var sameRecordings: [[String]] = []
 
         /// The clips that are words, not the announcement's prefix or suffix.
         var words: [ClipFacts] {
@@ -36,17 +38,26 @@ enum FindingsStage {
     ///   - facts: each clip's facts as the prepare stage found them (with the take's own notes).
     ///   - check: what the check's file-free parts say of the set.
     ///   - changes: what changed against the set before, or nil when nothing was compared.
-    static func run(manifest: Manifest, facts: [ClipFacts], check: CheckReport, changes: BuildChanges?) -> SetFindings {
+    ///   - known: what the same-recording check decided before (the memo's), so that only pairs
+    ///     with a take not decided before are compared.
+    /// - Returns: the findings, and the same-recording check's verdicts on every pair of the set's
+    ///   takes (for the memo) with how many pairs it compared now.
+    static func run(
+        manifest: Manifest, facts: [ClipFacts], check: CheckReport, changes: BuildChanges?, known: SameRecordings.Verdicts? = nil
+    ) -> (findings: SetFindings, sameRecordings: SameRecordings.Outcome) {
         let byName = Dictionary(facts.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
         let ordered = manifest.clips.compactMap { byName[$0.name] }
         let seconds = Dictionary(manifest.clips.map { ($0.name, $0.seconds) }, uniquingKeysWith: { a, _ in a })
-        let view = SetView(clips: ordered, manifest: manifest, seconds: seconds)
+        let same = SameRecordings.find(ordered.compactMap { clip in clip.fingerprint.map { (clip.sourceFile, $0) } }, known: known)
+        BuildWork.count(\.fingerprintsCompared, same.compared)
+        var view = SetView(clips: ordered, manifest: manifest, seconds: seconds)
+        view.sameRecordings = same.groups
         var added: [String: [ClipNote]] = [:]
         for rule in setRules {
             for (clip, note) in rule(view) { added[clip, default: []].append(note) }
         }
         let clips = ordered.map { SetFindings.Clip(facts: $0, notes: $0.notes + (added[$0.name] ?? [])) }
-        return SetFindings(clips: clips, check: check, changes: changes)
+        return (SetFindings(clips: clips, check: check, changes: changes), same)
     }
 
     /// The median of `values`, 0 for none.
@@ -81,7 +92,7 @@ enum FindingsStage {
     /// Two or more names of one recording: a take saved twice (8.wav as 7.wav too), which the set
     /// would play for both words. A warning, not an error: a designer may copy a take as a placeholder.
     static let sameRecording: SetRule = { view in
-        SameRecordings.groups(view.clips.compactMap { clip in clip.fingerprint.map { (clip.sourceFile, $0) } }).compactMap { files in
+        view.sameRecordings.compactMap { files in
             view.clips.first { $0.sourceFile == files[0] }.map { ($0.name, .sameRecording(files: files)) }
         }
     }

@@ -11,9 +11,11 @@ enum HashStage {
         let readFrom = clockFolder.flatMap { FileTime.now(in: $0) } ?? FileTime(seconds: 0, nanoseconds: 0)
         let results = try await recordings.concurrentMap(maxConcurrency: jobs) { recording -> Result<HashedRecordings.Item, BuildProblem> in
             let stamp = FileStamp(path: recording.url.path)
+            BuildWork.count(\.takesStatted)
             if let stamp, let known = memo.sha256(of: recording, stamp: stamp) {
                 return .success(.init(recording: recording, sha256: known, stamp: stamp))
             }
+            BuildWork.count(\.takesHashed)
             do throws(RegularFile.Failure) {
                 return .success(.init(recording: recording, sha256: try SHA256.hex(fileAt: recording.url), stamp: stamp))
             } catch {

@@ -16,8 +16,11 @@ public struct ClipFacts: Codable, Sendable, Equatable {
     public var loudness: Double
     /// What the prepare stage noted of the take alone.
     public var notes: [ClipNote]
-    /// The trimmed take, small: what tells two names of one recording (`TakeFingerprint`).
+    /// The trimmed take, small: what tells two names of one recording (`TakeFingerprint`). Not
+    /// kept with the findings (a set found up to date keeps its notes; the memo keeps the verdicts).
     public var fingerprint: TakeFingerprint?
+
+    private enum CodingKeys: String, CodingKey { case name, sourceFile, sourceRate, sourceFrames, region, loudness, notes }
 
     public var sourceSeconds: Double { sourceRate > 0 ? Double(sourceFrames) / Double(sourceRate) : 0 }
 
