@@ -81,15 +81,16 @@ import Testing
         #expect(check.status == 1)
         #expect(
             check.stdout.contains(
-                "[integrity] Output/manifest.json: is 262145 bytes, more than the 262144 an app's extension can afford to read: run soundset build"),
+                "[integrity] Output/manifest.json: is 262145 bytes, more than the 262144 an app's extension can afford to read: run soundset build")
+                && check.stdout.contains("(a set of more than about 450 clips must be split)"),
             "\(check.stdout)")
 
         let announce = try SoundsetExecutable.run(["announce", "1", "--group", "G", "--now", "1000"], in: folder.url)
         #expect(announce.status == 0)
         #expect(
             announce.stdout.hasSuffix(
-                "manifest.json: the manifest is 262145 bytes, more than the 262144 an app's extension can afford to read; soundset build writes"
-                    + " none larger: build the set again (a set of several hundred clips must be split)\n"), "\(announce.stdout)")
+                "manifest.json: the manifest is 262145 bytes, more than the 262144 an app's extension can afford to read: split the set into"
+                    + " sets of fewer clips (about 450 fit; soundset check fails a larger one)\n"), "\(announce.stdout)")
 
         let rebuilt = try SoundsetExecutable.run(["build"], in: folder.url)
         #expect(rebuilt.status == 0, "\(rebuilt.stderr)")

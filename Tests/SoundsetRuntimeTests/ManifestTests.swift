@@ -145,8 +145,8 @@ import Testing
             #expect(throws: ManifestError.tooLarge(path: url.path, size: 262_145, limit: 262_144)) { try Manifest.load(from: url) }
             #expect(
                 ManifestError.tooLarge(path: url.path, size: 262_145, limit: 262_144).description
-                    == "\(url.path): the manifest is 262145 bytes, more than the 262144 an app's extension can afford to read; soundset build"
-                    + " writes none larger: build the set again (a set of several hundred clips must be split)")
+                    == "\(url.path): the manifest is 262145 bytes, more than the 262144 an app's extension can afford to read: split the set"
+                    + " into sets of fewer clips (about 450 fit; soundset check fails a larger one)")
         }
         // At the cap, the padded manifest decodes.
         let url = folder.url.appendingPathComponent("at-cap.json")

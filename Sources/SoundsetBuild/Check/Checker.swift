@@ -94,7 +94,7 @@ public enum Checker {
                 }
             case .tooLarge(_, let size, let limit):
                 message =
-                    "is \(size) bytes, more than the \(limit) an app's extension can afford to read: run \(rebuild) (a set of several hundred clips must be split)"
+                    "is \(size) bytes, more than the \(limit) an app's extension can afford to read: run \(rebuild) (a set of more than about 450 clips must be split)"
             }
             problems.append(CheckProblem(.integrity, manifestPath, message))
             return CheckReport(ok: false, problems: problems, budget: nil, clips: 0)
@@ -193,6 +193,7 @@ public enum Checker {
                 spelling: spelling)
         }
         problems += format(manifest, manifestPath: manifestPath, rebuild: rebuild)
+        problems += manifestSize(manifest, manifestPath: manifestPath)
         let missing = completeness(manifest, manifestPath: manifestPath, assetsDisplay: assetsDisplay, rebuild: rebuild, spelling: spelling)
         problems += missing
         var budget: CheckBudget?
@@ -417,6 +418,18 @@ public enum Checker {
             }
         }
         return problems
+    }
+
+    /// A manifest larger than an app's extension reads (`Manifest.maxBytes`): what the build warns
+    /// of, and the check (which cannot load it) fails.
+    static func manifestSize(_ manifest: Manifest, manifestPath: String) -> [CheckProblem] {
+        guard let size = try? manifest.encoded().count, size > Manifest.maxBytes else { return [] }
+        return [
+            CheckProblem(
+                .integrity, manifestPath,
+                "is \(size) bytes for \(manifest.clips.count) clips, more than the \(Manifest.maxBytes) an app's extension can afford to read:"
+                    + " split the set into sets of fewer clips (about 450 fit)")
+        ]
     }
 
     static func format(_ manifest: Manifest, manifestPath: String, rebuild: String) -> [CheckProblem] {

@@ -188,9 +188,15 @@ public final class DiskMemo: BuildMemo, @unchecked Sendable {
         }
         let hashes = Dictionary(recordings.items.map { ($0.recording.fileName, $0.sha256) }, uniquingKeysWith: { a, _ in a })
         // A set with a link for its manifest, its Sounds folder or a clip is not the set, whatever the link points to.
-        guard SetLink.links(in: output).isEmpty, let manifest = try? ManifestFiles.load(from: output.appendingPathComponent(SoundSetLayout.manifestName)),
+        let manifestURL = output.appendingPathComponent(SoundSetLayout.manifestName)
+        guard SetLink.links(in: output).isEmpty, let manifest = try? ManifestFiles.load(from: manifestURL),
             Freshness.isFresh(manifest, settingsHash: configurationHash, recordings: hashes)
         else { return nil }
+        // A file grown past what an app's extension reads (padded, say) while the build writes it
+        // smaller is written again: the app would refuse it.
+        if let size = try? RegularFile.head(manifestURL, count: 0).size, size > Manifest.maxBytes, size != (try? manifest.encoded())?.count {
+            return nil
+        }
         let recorded = Dictionary(manifest.clips.map { ($0.source.file, $0) }, uniquingKeysWith: { a, _ in a })
         var expected = Set<String>()
         for item in recordings.items {

@@ -162,8 +162,8 @@ public enum ManifestError: Error, Equatable, CustomStringConvertible {
         switch self {
         case .unreadable(let path, let reason): "\(path): cannot read the manifest: \(reason)"
         case .tooLarge(let path, let size, let limit):
-            "\(path): the manifest is \(size) bytes, more than the \(limit) an app's extension can afford to read; soundset build writes"
-                + " none larger: build the set again (a set of several hundred clips must be split)"
+            "\(path): the manifest is \(size) bytes, more than the \(limit) an app's extension can afford to read: split the set into"
+                + " sets of fewer clips (about 450 fit; soundset check fails a larger one)"
         case .newerSchema(let path, let found, let supported):
             "\(path): schema version \(found) is newer than this soundset reads (\(supported)); update soundset"
         case .invalid(let path, let reason): "\(path): not a soundset manifest: \(reason)"
@@ -206,7 +206,8 @@ extension Manifest {
     /// themselves, and 1.6 MB whatever the size (peak RSS on Linux: 10.7 KB +1.6 MB, 276 KB +2.1 MB,
     /// 552 KB +2.9 MB, 2.8 MB +8.0 MB and 0.13 s): this cap keeps a manifest under about 2.5 MB of
     /// the extension's 24 MB, where the earlier 16 MiB cost 1.4-2.9 s and 87 MB before a refusal.
-    /// A larger file is refused by its size, before any of it is read; the build never writes one.
+    /// A larger file is refused by its size, before any of it is read; the build warns of one and the
+    /// check fails it.
     public static let maxBytes = 256 << 10
 
     /// Reads and decodes the manifest at `url` (a regular file of at most `maxBytes`).
