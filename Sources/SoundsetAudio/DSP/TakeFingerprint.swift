@@ -69,7 +69,7 @@ public struct TakeFingerprint: Codable, Sendable, Equatable {
             guard Double(abs(a.values.count - b.values.count)) <= sameLengthShare * Double(max(a.values.count, b.values.count)) else { return false }
             let blockLags = a.maxLag / a.envelopeBlock + 1
             guard TakeFingerprint.bestCorrelation(envelope, other.envelope, maxLag: blockLags) >= envelopeCorrelation else { return false }
-            return TakeFingerprint.bestCorrelation(a.values.map(Double.init), b.values.map(Double.init), maxLag: a.maxLag) >= sameCorrelation
+            return TakeFingerprint.bestCorrelation(a.values, b.values, maxLag: a.maxLag) >= sameCorrelation
         }
     }
 
@@ -95,6 +95,38 @@ public struct TakeFingerprint: Codable, Sendable, Equatable {
                     var sum = 0.0
                     for index in first..<last { sum += a[index] * b[index + lag] }
                     best = max(best, sum / norm)
+                }
+            }
+        }
+        return best
+    }
+
+    /// `bestCorrelation` of 8-bit values, in whole numbers: the same sums, exactly (each lag's sum
+    /// is exact in 32-bit integers over 32,768 values at a time, then in 64 bits), which the
+    /// compiler can add eight at a time: the same-recording check's inner loop.
+    static func bestCorrelation(_ a: [Int8], _ b: [Int8], maxLag: Int) -> Double {
+        func energy(_ values: [Int8]) -> Int64 { values.reduce(Int64(0)) { $0 + Int64($1) * Int64($1) } }
+        let energyA = energy(a), energyB = energy(b)
+        guard energyA > 0, energyB > 0 else { return 0 }
+        let norm = (Double(energyA) * Double(energyB)).squareRoot()
+        var best = -Double.infinity
+        a.withUnsafeBufferPointer { a in
+            b.withUnsafeBufferPointer { b in
+                for lag in -maxLag...maxLag {
+                    let first = max(0, -lag), last = min(a.count, b.count - lag)
+                    guard first < last else { continue }
+                    var sum: Int64 = 0
+                    var start = first
+                    while start < last {
+                        // 127 · 127 · 32,768 < 2³¹: no chunk overflows.
+                        let count = min(last - start, 32_768)
+                        let x = a.baseAddress! + start, y = b.baseAddress! + start + lag
+                        var chunk: Int32 = 0
+                        for index in 0..<count { chunk &+= Int32(x[index]) &* Int32(y[index]) }
+                        sum += Int64(chunk)
+                        start += count
+                    }
+                    best = max(best, Double(sum) / norm)
                 }
             }
         }
