@@ -15,7 +15,7 @@
 #   floor_source                 the path of ../shared/bench/limit.c (the floor of issue #28's goal)
 #                                beside this checkout or beside the main checkout of a worktree, or
 #                                $LIMIT_C; nothing when there is none
-declare -A WALL CPU RSS REFUSE
+declare -A WALL=() CPU=() RSS=() REFUSE=()
 
 timed() {
   local key=$1 label=$2; shift 2
