@@ -19,7 +19,7 @@ endif
 DEMO_APT   := espeak-ng sox
 RELEASE    := .build/release/soundset
 
-.PHONY: all setup sounds watch test test-runtime-alone test-suite test-by-version test-bench-helpers test-reuse check build install uninstall bench bench-serve bench-tools \
+.PHONY: all setup sounds watch test test-runtime-alone test-suite test-by-version test-bench-helpers test-reuse check build install uninstall bench bench-build bench-serve bench-tools \
 	report-screenshot demo-pack fuzz sanitize format clean help examples release
 
 all: sounds
@@ -32,6 +32,7 @@ help:
 	@echo "make check      check $(OUTPUT)/ against $(ASSETS)/ (durations, freshness, integrity, budget)"
 	@echo "make install    put soundset in $(BINDIR) (PREFIX=$$HOME/.local for ~/.local/bin); make uninstall removes it"
 	@echo "make bench      time and measure soundset against the sox recipe and ffmpeg-normalize, and soundset serve with wrk"
+	@echo "make bench-build  only the build's figures (the C floor, and the scaling table at 1,150 and 5,750 takes)"
 	@echo "make bench-serve  only soundset serve's figures (wrk: distinct and cached amounts, the baseline, the ceiling)"
 	@echo "make fuzz       fuzz the amount parser, manifest decoder and sound reader (FUZZ_SECONDS each)"
 	@echo "make sanitize   run the test suite under the address sanitizer"
@@ -197,9 +198,18 @@ sanitize: setup
 	SOUNDSET_SANITIZER=1 $(SWIFT_TEST) -c release --sanitize=address --disable-xctest --package-path Tests/RuntimeAlone --scratch-path $(RUNTIME_ALONE)-asan
 
 # A benchmark, not a test: prints figures and ratios; never part of make test.
+# bench.sh: the 230-take pack (soundset against the C floor, sox and ffmpeg-normalize, one push, the
+# lock); bench-scale.sh: the scaling table on generated packs of 1,150 and 5,750 takes (generated
+# once into .build/bench, a few minutes); bench-serve.sh: soundset serve with wrk.
 bench: build bench-tools
 	bash Tests/Scripts/bench.sh $(RELEASE)
+	bash Tests/Scripts/bench-scale.sh $(RELEASE)
 	bash Tests/Scripts/bench-serve.sh $(RELEASE) $(OUTPUT)
+
+# The build's figures alone: bench.sh's builds and the C floor, and the scaling table.
+bench-build: build bench-tools
+	BENCH_BUILD_ONLY=1 bash Tests/Scripts/bench.sh $(RELEASE)
+	bash Tests/Scripts/bench-scale.sh $(RELEASE)
 
 bench-serve: build bench-tools
 	bash Tests/Scripts/bench-serve.sh $(RELEASE) $(OUTPUT)

@@ -5,9 +5,12 @@
 # formats and rates), then times and measures on it:
 #   soundset full build (with its report, and without: --no-report), no-op rebuild, rebuild after
 #   changing one recording (with and without the report), and the report's size;
-#   soundset on one core without the report (--jobs 1), against a plain C pipeline over the same
-#   libraries (Tests/Scripts/baseline.c: libsndfile, trim, libsamplerate SINC_FASTEST, libebur128
-#   with true peak), built with the system's C compiler (bench-helpers.sh);
+#   soundset on one core without the report or the cache (--jobs 1 --no-cache --no-report), against
+#   the C floor over the same libraries (Tests/Scripts/baseline.c: libsndfile, the trim of issue
+#   #28's floor ../shared/bench/limit.c with TRIM=1, libsamplerate SINC_FASTEST, libebur128's
+#   integrated loudness and true peak, one gain), built with the system's C compiler
+#   (bench-helpers.sh), and, where it is found, limit.c itself as a cross-check; run in turn
+#   FLOOR_PAIRS times (default 5), the ratio being the median of the pairs' ratios;
 #   the classic sox recipe (one process per clip: trim both ends, rate -v, norm), run on all cores;
 #   ffmpeg-normalize (two-pass EBU R128), when it is installed;
 #   one push as the app's extension handles it (soundset announce on the demo set): its decision and
@@ -16,7 +19,10 @@
 #   set (Tests/Scripts/LockHold.swift, compiled with the runtime's sources by bench-helpers.sh, which
 #   make test runs too, so that it keeps compiling).
 # Quality is measured with `soundset measure` (whole-clip loudness, true peak) on every tool's output.
+# How the build scales with the pack is Tests/Scripts/bench-scale.sh's (make bench runs both).
 # Usage: bash Tests/Scripts/bench.sh [SOUNDSET_BINARY]
+#   BENCH_BUILD_ONLY=1 (make bench-build): soundset's builds and the C floor only, no sox,
+#   ffmpeg-normalize, push or lock.
 set -euo pipefail
 soundset=$(realpath "${1:-.build/release/soundset}")
 root=.build/bench
@@ -24,28 +30,8 @@ pack=$root/pack-230
 cores=$(nproc)
 mkdir -p "$root"
 
-declare -A WALL CPU RSS
-timed() { # key, label, command...: runs it RUNS times (default 1) under GNU time, RESET before each
-  # run when set; prints and keeps the median run's wall (bash's clock, to the microsecond), CPU and
-  # peak memory
-  local key=$1 label=$2; shift 2
-  local runs=${RUNS:-1} i start end wall user sys rss
-  : > "$root/times.txt"
-  for ((i = 0; i < runs; i++)); do
-    if [ -n "${RESET:-}" ]; then eval "$RESET"; fi
-    start=$EPOCHREALTIME
-    /usr/bin/time -f "%U %S %M" -o "$root/time.txt" "$@" >/dev/null 2>"$root/stderr.txt" || {
-      echo "$label failed:"; tail -5 "$root/stderr.txt"; exit 1; }
-    end=$EPOCHREALTIME
-    echo "$(awk "BEGIN { print $end - $start }") $(cat "$root/time.txt")" >> "$root/times.txt"
-  done
-  read -r wall user sys rss < <(sort -n "$root/times.txt" | sed -n "$(((runs + 1) / 2))p")
-  WALL[$key]=$wall; CPU[$key]=$(awk "BEGIN { print $user + $sys }"); RSS[$key]=$(awk "BEGIN { print $rss / 1024 }")
-  local note=""; [ "$runs" -gt 1 ] && note="   (median of $runs)"
-  printf '%-36s wall %7.3f s   cpu %7.2f s   peak memory %6.1f MB%s\n' "$label" "$wall" "${CPU[$key]}" "${RSS[$key]}" "$note"
-}
-ratio() { awk "BEGIN { if ($2 > 0) printf \"%.2f\", $1 / $2; else print \"-\" }"; }
-percent() { awk "BEGIN { printf \"%.1f%%\", 100 * $1 / $2 }"; }
+source Tests/Scripts/bench-lib.sh # timed, cpu_of, ratio, percent, median, aside, floor_source
+build_only=${BENCH_BUILD_ONLY:-}
 quality() { # label, files...: loudness spread and worst true peak, by soundset's own measure
   local label=$1; shift
   printf '%-22s %s\n' "$label" "$("$soundset" measure "$@" | tail -1)"
@@ -87,10 +73,7 @@ echo
 # minute when it creates files, so a build that follows a large deletion pays for the harness's
 # cleanup (measured on this machine: 0.64-0.70 s instead of 0.56-0.57 s for the full build).
 work=$root/run
-trash=$root/trash
-mkdir -p "$trash"
-trap 'rm -rf "$trash"' EXIT
-aside() { for path in "$@"; do if [ -e "$path" ]; then mv "$path" "$(mktemp -d "$trash/XXXXXX")/"; fi; done; }
+trap 'rm -rf "$root/trash"' EXIT
 aside "$work"; mkdir -p "$work"
 cp -r "$pack" "$work/Assets"
 rm -f "$work/Assets/.complete"
@@ -114,52 +97,85 @@ RUNS=3 RESET='change=$((change + 1)); sox "$root/original.wav" "$root/changed.wa
 # The report beside the set (Output.report.html), or, from soundset 0.8, inside it.
 report_file=$(ls "$work/Output.report.html" "$work/Output/report.html" 2>/dev/null | head -1 || true)
 report_bytes=$([ -n "$report_file" ] && stat -c %s "$report_file" || echo 0)
-printf '%-36s %s, %.1f MB\n' "the report" "${report_file#"$work"/}" "$(awk "BEGIN { print $report_bytes / 1048576 }")"
+printf '%-40s %s, %.1f MB\n' "the report" "${report_file#"$work"/}" "$(awk "BEGIN { print $report_bytes / 1048576 }")"
 
-# One core, no report: soundset's CPU against the plain C pipeline over the same libraries.
+# One core, no report, no cache: soundset's CPU against the C floor over the same libraries
+# (Tests/Scripts/baseline.c: trims like ../shared/bench/limit.c with TRIM=1, keeping no more than
+# soundset keeps) and, where the issue's floor itself is found, limit.c with TRIM=1 and quality 2 as a
+# cross-check. Paired: soundset and the floor run in turn, FLOOR_PAIRS times (default 5), and the
+# ratio is the median of the pairs' ratios, so that the machine's drift over minutes cancels out.
 bash Tests/Scripts/bench-helpers.sh build "$root" baseline
-mkdir -p "$work/c"
-RUNS=3 RESET="aside '$work/One' '$work/.soundset-cache'; sync" \
-  timed core "soundset on one core, --no-report" "$soundset" build --quiet --no-report --jobs 1 --assets "$work/Assets" --output "$work/One"
-RUNS=3 timed cbase "plain C pipeline (one core)" bash -c "'$root/baseline' '$work/c' \$(find '$work/Assets' -type f ! -name '.*' | sort)"
-
-# The classic recipe, one sox process per clip: trim both ends, rate -v, norm. Run as a user's
-# script runs it (a loop, one clip after another), and once on every core for comparison.
-cat > "$root/sox-recipe.sh" <<'RECIPE'
-sox "$1" -c 1 "$2/$(basename "${1%.*}").wav" silence 1 0.02 -50d reverse silence 1 0.02 -50d reverse rate -v 44100 norm -1
-RECIPE
-mkdir -p "$work/sox" "$work/sox-parallel"
-RUNS=3 timed sox "sox recipe (a loop, one per clip)" bash -c \
-  "find '$pack' -type f ! -name '.*' -print0 | xargs -0 -I{} bash '$root/sox-recipe.sh' {} '$work/sox'"
-RUNS=3 timed soxp "sox recipe ($cores at once)" bash -c \
-  "find '$pack' -type f ! -name '.*' -print0 | xargs -0 -P $cores -I{} bash '$root/sox-recipe.sh' {} '$work/sox-parallel'"
+limit_c=$(floor_source)
+if [ -n "$limit_c" ]; then
+  cc -O2 -o "$root/limit" "$limit_c" $(pkg-config --cflags --libs sndfile samplerate libebur128) -lm
+fi
+takes=$(find "$work/Assets" -type f ! -name '.*' | sort)
+pairs=${FLOOR_PAIRS:-5}
+: > "$root/floor.txt"
+for ((pair = 0; pair < pairs; pair++)); do
+  aside "$work/One" "$work/c" "$work/limit"; mkdir -p "$work/c" "$work/limit"; sync
+  core=$(cpu_of "$soundset" build --quiet --no-report --no-cache --jobs 1 --assets "$work/Assets" --output "$work/One")
+  floor=$(cpu_of "$root/baseline" "$work/c" $takes)
+  limit=-
+  if [ -n "$limit_c" ]; then limit=$(TRIM=1 cpu_of "$root/limit" 2 "$work/limit" $takes); fi
+  echo "$core $floor $limit" >> "$root/floor.txt"
+done
+CPU[core]=$(awk '{ print $1 }' "$root/floor.txt" | median)
+CPU[cbase]=$(awk '{ print $2 }' "$root/floor.txt" | median)
+floor_ratio=$(awk '{ print $1 / $2 }' "$root/floor.txt" | median)
+printf '%-40s cpu %7.2f s   (median of %d, in turn with the floor)\n' "soundset on one core, no report or cache" "${CPU[core]}" "$pairs"
+printf '%-40s cpu %7.2f s   (median of %d)\n' "C floor (baseline.c, one core)" "${CPU[cbase]}" "$pairs"
+if [ -n "$limit_c" ]; then
+  CPU[limit]=$(awk '{ print $3 }' "$root/floor.txt" | median)
+  limit_ratio=$(awk '{ print $1 / $3 }' "$root/floor.txt" | median)
+  printf '%-40s cpu %7.2f s   (median of %d; a cross-check: %s)\n' "limit.c, TRIM=1, quality 2" "${CPU[limit]}" "$pairs" "$limit_c"
+fi
 
 ffn=0
-if command -v ffmpeg-normalize >/dev/null 2>&1 && command -v ffmpeg >/dev/null 2>&1; then
-  ffn=1
-  mkdir -p "$work/ffn"
-  timed ffn "ffmpeg-normalize (EBU R128, 2 pass)" bash -c \
-    "find '$pack' -type f ! -name '.*' -print0 | xargs -0 ffmpeg-normalize -f -q -nt ebu -t -16 -tp -1 -ar 44100 -c:a pcm_s16le -ext wav -of '$work/ffn'"
-else
-  echo "ffmpeg-normalize: not installed (pip install ffmpeg-normalize, and ffmpeg) - skipped"
+if [ -z "$build_only" ]; then
+  # The classic recipe, one sox process per clip: trim both ends, rate -v, norm. Run as a user's
+  # script runs it (a loop, one clip after another), and once on every core for comparison.
+  cat > "$root/sox-recipe.sh" <<'RECIPE'
+sox "$1" -c 1 "$2/$(basename "${1%.*}").wav" silence 1 0.02 -50d reverse silence 1 0.02 -50d reverse rate -v 44100 norm -1
+RECIPE
+  mkdir -p "$work/sox" "$work/sox-parallel"
+  RUNS=3 timed sox "sox recipe (a loop, one per clip)" bash -c \
+    "find '$pack' -type f ! -name '.*' -print0 | xargs -0 -I{} bash '$root/sox-recipe.sh' {} '$work/sox'"
+  RUNS=3 timed soxp "sox recipe ($cores at once)" bash -c \
+    "find '$pack' -type f ! -name '.*' -print0 | xargs -0 -P $cores -I{} bash '$root/sox-recipe.sh' {} '$work/sox-parallel'"
+
+  if command -v ffmpeg-normalize >/dev/null 2>&1 && command -v ffmpeg >/dev/null 2>&1; then
+    ffn=1
+    mkdir -p "$work/ffn"
+    timed ffn "ffmpeg-normalize (EBU R128, 2 pass)" bash -c \
+      "find '$pack' -type f ! -name '.*' -print0 | xargs -0 ffmpeg-normalize -f -q -nt ebu -t -16 -tp -1 -ar 44100 -c:a pcm_s16le -ext wav -of '$work/ffn'"
+  else
+    echo "ffmpeg-normalize: not installed (pip install ffmpeg-normalize, and ffmpeg) - skipped"
+  fi
 fi
 
 echo
 echo "ratios (wall time, unless said):"
-echo "  sox recipe loop / soundset full build     $(ratio "${WALL[sox]}" "${WALL[full]}")x   (target: at least 4x)"
-echo "  sox recipe on $cores cores / soundset          $(ratio "${WALL[soxp]}" "${WALL[full]}")x"
+if [ -z "$build_only" ]; then
+  echo "  sox recipe loop / soundset full build     $(ratio "${WALL[sox]}" "${WALL[full]}")x   (target: at least 4x)"
+  echo "  sox recipe on $cores cores / soundset          $(ratio "${WALL[soxp]}" "${WALL[full]}")x"
+fi
 [ $ffn = 1 ] && echo "  ffmpeg-normalize / soundset full build    $(ratio "${WALL[ffn]}" "${WALL[full]}")x   (target: at least 100x)"
 echo "  full build / full build --no-report       $(ratio "${WALL[full]}" "${WALL[bare]}")x   (target: at most 1.10x)"
 echo "  no-op rebuild / full build                $(percent "${WALL[noop]}" "${WALL[full]}")   (target: at most 3%)"
 echo "  one changed / full build                  $(percent "${WALL[one]}" "${WALL[full]}")   (target: at most 15%, the report included)"
-echo "  one core, CPU: soundset / plain C         $(ratio "${CPU[core]}" "${CPU[cbase]}")x   (target: at most 1x)"
+echo "  one core, CPU: soundset / C floor         $(printf %.2f "$floor_ratio")x   (target: at most 1.0x; median of $pairs paired ratios)"
+[ -n "$limit_c" ] && echo "  one core, CPU: soundset / limit.c         $(printf %.2f "$limit_ratio")x   (the issue's floor itself, a cross-check)"
 echo "  peak memory of the full build             ${RSS[full]} MB   (target: under 100 MB)"
 echo "  the report's share: full build            $(percent "$(awk "BEGIN { print ${WALL[full]} - ${WALL[bare]} }")" "${WALL[full]}")   one changed  $(percent "$(awk "BEGIN { print ${WALL[one]} - ${WALL[onebare]} }")" "${WALL[one]}")"
 echo
 echo "quality (soundset measure: whole-clip loudness, true peak):"
 quality "soundset" $(find "$work/Output/Sounds" -type f ! -name '*Copy.*' | sort)
-quality "sox recipe" "$work"/sox/*.wav
+[ -z "$build_only" ] && quality "sox recipe" "$work"/sox/*.wav
 [ $ffn = 1 ] && quality "ffmpeg-normalize" "$work"/ffn/*.wav
+
+# make bench-build stops here: the build's figures only.
+[ -z "$build_only" ] || exit 0
 
 # One push: the demo set built and installed once, then an amount announced, each run with an empty
 # queue so that every run composes (a queued push would wait, not compose). Time is measured above a
