@@ -142,12 +142,14 @@ public struct TakeFingerprint: Codable, Sendable, Equatable {
         guard rate > 0, let data = Data(base64Encoded: try container.decode(String.self, forKey: .values)) else {
             throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "not a fingerprint"))
         }
-        values = data.map { Int8(bitPattern: $0) }
+        values = [Int8](unsafeUninitializedCapacity: data.count) { buffer, count in
+            count = data.copyBytes(to: UnsafeMutableRawBufferPointer(buffer).bindMemory(to: UInt8.self))
+        }
     }
 
     public func encode(to encoder: Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(rate, forKey: .rate)
-        try container.encode(Data(values.map { UInt8(bitPattern: $0) }).base64EncodedString(), forKey: .values)
+        try container.encode(values.withUnsafeBytes { Data($0) }.base64EncodedString(), forKey: .values)
     }
 }

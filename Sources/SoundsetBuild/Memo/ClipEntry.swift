@@ -117,7 +117,7 @@ struct ClipEntry {
     private static let coder = (
         encoder: { () -> JSONEncoder in
             let encoder = JSONEncoder()
-            encoder.outputFormatting = [.sortedKeys]
+            encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
             encoder.nonConformingFloatEncodingStrategy = .convertToString(positiveInfinity: "inf", negativeInfinity: "-inf", nan: "nan")
             return encoder
         }(),
