@@ -1,5 +1,5 @@
 import Foundation
-import SoundsetAudio
+@testable import SoundsetAudio
 import SoundsetTestSupport
 import Testing
 
@@ -98,5 +98,39 @@ import Testing
         let print = TakeFingerprint(Takes.word(rate: rate, seed: 8).samples, sampleRate: rate)
         #expect(try JSONDecoder().decode(TakeFingerprint.self, from: JSONEncoder().encode(print)) == print)
         #expect(throws: DecodingError.self) { try JSONDecoder().decode(TakeFingerprint.self, from: Data(#""AQID""#.utf8)) }
+    }
+}
+
+/// The same-recording check's shortcut gives the full search's answer: on takes that are one
+/// recording, nearly one, and not one, at thresholds around each pair's best correlation.
+@Suite struct CorrelationShortcutTests {
+    /// The full search, as the definition says it.
+    static func bestCorrelation(_ a: [Int8], _ b: [Int8], maxLag: Int) -> Double {
+        let energyA = a.reduce(0.0) { $0 + Double($1) * Double($1) }, energyB = b.reduce(0.0) { $0 + Double($1) * Double($1) }
+        var best = -Double.infinity
+        for lag in -maxLag...maxLag {
+            let first = max(0, -lag), last = min(a.count, b.count - lag)
+            guard first < last else { continue }
+            best = max(best, (first..<last).reduce(0.0) { $0 + Double(a[$1]) * Double(b[$1 + lag]) } / (energyA * energyB).squareRoot())
+        }
+        return best
+    }
+
+    @Test func theShortcutAnswersAsTheFullSearchDoes() throws {
+        let rate = 16000
+        let take = Takes.word(rate: rate, seed: 8).samples
+        let noisy = Signals.mix(take, Signals.noise(seconds: Double(take.count) / Double(rate), rate: rate, rmsDb: -45, seed: 3))
+        let prints = [take, noisy, Takes.word(rate: rate, seed: 9).samples, Array(take.dropFirst(40))].map { TakeFingerprint($0, sampleRate: rate) }
+        var checked = 0
+        for a in prints {
+            for b in prints {
+                let best = Self.bestCorrelation(a.values, b.values, maxLag: a.maxLag)
+                for threshold in [best - 0.01, best - 1e-6, best, best + 1e-6, best + 0.01, 0.5, 0.98] {
+                    #expect(TakeFingerprint.correlationReaches(threshold, a.values, b.values, maxLag: a.maxLag) == (best >= threshold))
+                    checked += 1
+                }
+            }
+        }
+        #expect(checked == 112)
     }
 }
