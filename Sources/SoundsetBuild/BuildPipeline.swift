@@ -114,7 +114,8 @@ public enum BuildPipeline {
             hashed, configuration: catalog.configuration, memo: memo, scratch: scratch, jobs: options.jobs, progress: nil)
         guard prepared.problems.isEmpty else { return nil }
         let set = try await derive(
-            prepared, copies: catalog.copies, configuration: catalog.configuration, memo: memo, scratch: scratch, options: options).2
+            prepared, copies: catalog.copies, configuration: catalog.configuration, memo: memo, scratch: scratch, options: options
+        ).2
         guard ManifestDifferences.between(manifest, set.manifest).isEmpty else { return nil }
         return (manifest, catalog.configuration, hashed)
     }
