@@ -237,6 +237,8 @@ public enum BuildPipeline {
                 prepared, decision: decision, configuration: configuration, memo: memo, loader: loader, writer: writer, jobs: options.jobs)
             let set = try await WriteStage.run(
                 finished, copies: copies, configuration: configuration, outputDisplay: options.outputDisplay, jobs: options.jobs)
+            // Every clip is finished: the prepared samples' room on the disk goes to the set.
+            scratch?.dropClips()
             return (decision, finished, set)
         }
     }

@@ -10,7 +10,10 @@ import SoundsetRuntime
 /// on the output's file system, so a file is moved into the set, not copied), made at the first
 /// write and removed when the build ends, whether it succeeded or not; an interruption removes it
 /// as it removes a staging folder, and what a killed build left is removed by the next build of
-/// the same output, which holds its lock.
+/// the same output, which holds its lock. Its prepared clips are removed as soon as every clip is
+/// finished, so the disk holds them and the new set's files at once only while the clips are
+/// finished; a write the disk refuses keeps its clip or file in memory instead, and the set is the
+/// same.
 final class BuildScratch: @unchecked Sendable {
     // @unchecked: `made` is read and written under `lock`; each file is written by one task, under
     // a name of its own, and renamed into place.
@@ -78,6 +81,15 @@ final class BuildScratch: @unchecked Sendable {
     func preparedClip(_ summary: ClipSummary) -> PreparedClip? {
         guard lock.withLock({ made == true }) else { return nil }
         return ClipEntry.clip(at: clipURL(summary.key), summary: summary, key: summary.key)
+    }
+
+    /// Removes the prepared clips kept, once every clip is finished: their room on the disk is
+    /// the set's, which the commit needs next.
+    func dropClips() {
+        guard lock.withLock({ made == true }) else { return }
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: clips.path)) ?? [] {
+            RegularFile.remove(clips.appendingPathComponent(name))
+        }
     }
 
     // MARK: Clip files
