@@ -15,8 +15,8 @@ import SoundsetRuntime
 /// finished; a write the disk refuses keeps its clip or file in memory instead, and the set is the
 /// same.
 final class BuildScratch: @unchecked Sendable {
-    // @unchecked: `made` is read and written under `lock`; each file is written by one task, under
-    // a name of its own, and renamed into place.
+    // @unchecked: `made` is read and written under `lock`; each file is written by one task at a
+    // time (or by two with the same bytes: see `write`).
     let url: URL
     private let lock = NSLock()
     private var made: Bool?
@@ -50,17 +50,13 @@ final class BuildScratch: @unchecked Sendable {
         }
     }
 
-    /// Writes `data` under a name of its own, then renames it to `target`: two clips of the same
-    /// recording (one key) never tear each other's entry.
+    /// Writes `data` to `target`. Each file has one writer at a time, but for two recordings of the
+    /// same bytes (one key), whose entries are the same bytes too; an entry that reads back damaged
+    /// all the same is prepared again (`ClipLoader`).
     private func write(_ data: Data, to target: URL) -> Bool {
         guard folder() != nil else { return false }
-        let temporary = target.deletingLastPathComponent().appendingPathComponent(".\(UUID().uuidString)")
-        do throws(RegularFile.Failure) { try RegularFile.write(data, to: temporary) } catch {
-            RegularFile.remove(temporary)
-            return false
-        }
-        guard rename(temporary.path, target.path) == 0 else {
-            RegularFile.remove(temporary)
+        do throws(RegularFile.Failure) { try RegularFile.write(data, to: target) } catch {
+            RegularFile.remove(target)
             return false
         }
         return true
@@ -125,9 +121,3 @@ final class BuildScratch: @unchecked Sendable {
         }
     }
 }
-
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
