@@ -14,8 +14,8 @@ public enum BuildPipeline {
     public static func run(_ options: BuildOptions) async throws -> BuildReport {
         let counter = BuildWork.Counter()
         var report = try await BuildWork.Counter.$current.withValue(counter) {
-            try await holdingTheLock(options) { outputURL, memo, notes in
-                try await build(options, outputURL: outputURL, memo: memo, notes: notes)
+            try await holdingTheLock(options) { outputURL, memo, scratch, notes in
+                try await build(options, outputURL: outputURL, memo: memo, scratch: scratch, notes: notes)
             }
         }
         report.work = counter.counted
@@ -28,12 +28,12 @@ public enum BuildPipeline {
     public static func writeReport(_ options: BuildOptions) async throws -> BuildReport {
         var options = options
         options.writeReport = true
-        return try await holdingTheLock(options) { outputURL, memo, notes in
+        return try await holdingTheLock(options) { outputURL, memo, scratch, notes in
             let rebuild = Checker.rebuildCommand(assetsDisplay: options.assetsDisplay, outputDisplay: options.outputDisplay)
             guard let built = try? ManifestFiles.load(from: outputURL.appendingPathComponent(SoundSetLayout.manifestName)) else {
                 throw BuildFailure([BuildProblem("\(options.outputDisplay)/\(SoundSetLayout.manifestName)", "missing or unreadable: run \(rebuild) first")])
             }
-            guard let (manifest, configuration, hashed) = try await freshSet(options, outputURL: outputURL, memo: memo) else {
+            guard let (manifest, configuration, hashed) = try await freshSet(options, outputURL: outputURL, memo: memo, scratch: scratch) else {
                 // What is stale, in the check's words; else what else keeps the set from being the one built.
                 let configuration = try? ConfigurationLoader.load(from: configurationURL(options), displayPath: configurationPath(options))
                 let stale = Checker.freshness(
@@ -63,9 +63,10 @@ public enum BuildPipeline {
     // MARK: The build
 
     /// Resolves the output folder, refuses one that may not be replaced, takes its build lock, and
-    /// moves soundset 0.8's report out of the set; then runs `body`.
+    /// moves soundset 0.8's report out of the set; then runs `body` with the build's scratch folder
+    /// (`BuildScratch`), removed when it returns or throws (and what a killed build left, before).
     private static func holdingTheLock(
-        _ options: BuildOptions, _ body: (URL, any BuildMemo, [String]) async throws -> BuildReport
+        _ options: BuildOptions, _ body: (URL, any BuildMemo, BuildScratch, [String]) async throws -> BuildReport
     ) async throws -> BuildReport {
         Interruption.shared.beginBuild()
         let outputURL = try failing { () throws(BuildProblem) in try OutputFolder.resolve(options.output, display: options.outputDisplay) }
@@ -76,6 +77,9 @@ public enum BuildPipeline {
             try OutputLocks.build(outputURL, display: options.outputDisplay, wait: options.waitForOtherBuilds, waiting: options.waiting)
         }
         defer { withExtendedLifetime(lock) {} }
+        BuildScratch.removeLeftovers(of: outputURL)
+        let scratch = BuildScratch(output: outputURL)
+        defer { scratch.remove() }
         if options.writeReport {
             // The app bundles the output folder whole: no report goes in it.
             let report = options.reportLocation.url.standardizedFileURL.resolvingSymlinksInPath().path
@@ -92,12 +96,14 @@ public enum BuildPipeline {
         let moved = try failing { () throws(BuildProblem) in
             try OutputFolder.moveLegacyReport(of: outputURL, displayName: options.outputDisplay, to: options.writeReport ? options.reportLocation : nil)
         }
-        return try await body(outputURL, options.memo(for: outputURL), moved.map { [$0] } ?? [])
+        return try await body(outputURL, options.memo(for: outputURL), scratch, moved.map { [$0] } ?? [])
     }
 
     /// The set in the output folder, with its configuration, when it is fresh: by stamps, or by
     /// hashing the recordings (which are then given back); nil when it is not.
-    private static func freshSet(_ options: BuildOptions, outputURL: URL, memo: any BuildMemo) async throws -> (Manifest, Configuration, HashedRecordings?)? {
+    private static func freshSet(
+        _ options: BuildOptions, outputURL: URL, memo: any BuildMemo, scratch: BuildScratch
+    ) async throws -> (Manifest, Configuration, HashedRecordings?)? {
         if let configuration = try? ConfigurationLoader.load(from: configurationURL(options), displayPath: configurationPath(options)),
             let manifest = memo.unchangedSet(assets: options.assets, output: outputURL, settingsHash: configuration.hash)
         {
@@ -109,15 +115,20 @@ public enum BuildPipeline {
             let manifest = memo.currentSet(in: outputURL, for: hashed, configurationHash: catalog.configuration.hash, copies: catalog.copies)
         else { return nil }
         // Every value of its manifest as the build makes it.
-        let prepared = try await PrepareStage.run(hashed, configuration: catalog.configuration, memo: memo, jobs: options.jobs, progress: nil)
+        let prepared = try await PrepareStage.run(
+            hashed, configuration: catalog.configuration, memo: memo, scratch: scratch, jobs: options.jobs, progress: nil)
         guard prepared.problems.isEmpty else { return nil }
-        let set = try await derive(prepared, copies: catalog.copies, configuration: catalog.configuration, memo: memo, options: options).2
+        let set = try await derive(
+            prepared, copies: catalog.copies, configuration: catalog.configuration, memo: memo, scratch: scratch, options: options
+        ).2
         guard ManifestDifferences.between(manifest, set.manifest).isEmpty else { return nil }
         return (manifest, catalog.configuration, hashed)
     }
 
     /// The build itself.
-    private static func build(_ options: BuildOptions, outputURL: URL, memo: any BuildMemo, notes: [String]) async throws -> BuildReport {
+    private static func build(
+        _ options: BuildOptions, outputURL: URL, memo: any BuildMemo, scratch: BuildScratch, notes: [String]
+    ) async throws -> BuildReport {
         if let configuration = try? ConfigurationLoader.load(from: configurationURL(options), displayPath: configurationPath(options)),
             let manifest = memo.unchangedSet(assets: options.assets, output: outputURL, settingsHash: configuration.hash)
         {
@@ -133,11 +144,13 @@ public enum BuildPipeline {
         // manifest is the one this build makes (below), every value of it.
         let current = problems.isEmpty ? memo.currentSet(in: outputURL, for: hashed, configurationHash: configuration.hash, copies: catalog.copies) : nil
 
-        let prepared = try await PrepareStage.run(hashed, configuration: configuration, memo: memo, jobs: options.jobs, progress: options.progress)
+        let prepared = try await PrepareStage.run(
+            hashed, configuration: configuration, memo: memo, scratch: scratch, jobs: options.jobs, progress: options.progress)
         guard problems.isEmpty, prepared.problems.isEmpty else {
             throw BuildFailure((problems + prepared.problems).sorted { $0.subject < $1.subject }, warnings: takeNotes(of: prepared))
         }
-        let (decision, finished, set) = try await derive(prepared, copies: catalog.copies, configuration: configuration, memo: memo, options: options)
+        let (decision, finished, set) = try await derive(
+            prepared, copies: catalog.copies, configuration: configuration, memo: memo, scratch: scratch, options: options)
         var notes = notes
         // Why a set with links in it is written again (the memo finds no such set up to date).
         let links = SetLink.links(in: outputURL)
@@ -211,21 +224,27 @@ public enum BuildPipeline {
     }
 
     /// The set the build makes of `prepared`: the level decided, every clip finished at it, each
-    /// file's bytes (or the last build's file) and the manifest made from them. The one place a
+    /// file (its bytes in `scratch`, or in memory without one; or the last build's file) and the
+    /// manifest made from them. The one place a
     /// manifest's values are computed: the build writes it, and a set found in the output folder
     /// is up to date only when its manifest is this one (the build's, `soundset report`'s and the
     /// check's judgement). The memo answers what earlier builds found, so a set the memo knows is
     /// derived again without finishing a clip.
     static func derive(
-        _ prepared: PreparedSet, copies: Set<String>, configuration: Configuration, memo: any BuildMemo, options: BuildOptions
+        _ prepared: PreparedSet, copies: Set<String>, configuration: Configuration, memo: any BuildMemo, scratch: BuildScratch?,
+        options: BuildOptions
     ) async throws -> (LevelDecision, FinishedSet, SoundSetFiles) {
-        let loader = ClipLoader(memo: memo, configuration: configuration)
+        let loader = ClipLoader(memo: memo, scratch: scratch, configuration: configuration)
+        let writer = ClipFileWriter(configuration: configuration, outputDisplay: options.outputDisplay, scratch: scratch)
         return try await oneProblemFails {
-            let decision = try await LevelStage.decide(prepared, configuration: configuration, memo: memo, loader: loader, jobs: options.jobs)
+            let decision = try await LevelStage.decide(
+                prepared, configuration: configuration, memo: memo, loader: loader, writer: writer, jobs: options.jobs)
             let finished = try await FinishStage.run(
-                prepared, decision: decision, configuration: configuration, memo: memo, loader: loader, jobs: options.jobs)
+                prepared, decision: decision, configuration: configuration, memo: memo, loader: loader, writer: writer, jobs: options.jobs)
             let set = try await WriteStage.run(
                 finished, copies: copies, configuration: configuration, outputDisplay: options.outputDisplay, jobs: options.jobs)
+            // Every clip is finished: the prepared samples' room on the disk goes to the set.
+            scratch?.dropClips()
             return (decision, finished, set)
         }
     }

@@ -168,9 +168,12 @@ import Testing
         let prepared = try await PrepareStage.run(hashed, configuration: configuration, memo: memo, jobs: 2, progress: nil)
         #expect(prepared.remembered == 0)
         let loader = ClipLoader(memo: memo, configuration: configuration)
-        let decision = try await LevelStage.decide(prepared, configuration: configuration, memo: memo, loader: loader, jobs: 2)
+        // No scratch folder: the clips' samples and files are kept in memory.
+        let writer = ClipFileWriter(configuration: configuration, outputDisplay: "Output", scratch: nil)
+        let decision = try await LevelStage.decide(prepared, configuration: configuration, memo: memo, loader: loader, writer: writer, jobs: 2)
         #expect(decision.remembered == 0)
-        let finished = try await FinishStage.run(prepared, decision: decision, configuration: configuration, memo: memo, loader: loader, jobs: 2)
+        let finished = try await FinishStage.run(
+            prepared, decision: decision, configuration: configuration, memo: memo, loader: loader, writer: writer, jobs: 2)
         #expect(finished.reused == 0)
         let set = try await WriteStage.run(finished, copies: catalog.copies, configuration: configuration, outputDisplay: "Output", jobs: 2)
         let built = try await build(folder.url)

@@ -15,6 +15,11 @@ import Testing
         return (folder, assets.appendingPathComponent("soundset.json"))
     }
 
+    /// The build's scratch folders in the memo's folder (`BuildScratch`).
+    static func scratchFolders(_ folder: URL) throws -> [String] {
+        try FileManager.default.contentsOfDirectory(atPath: folder.appendingPathComponent(".soundset-cache").path).filter { $0.hasPrefix("scratch-") }
+    }
+
     /// kill -9 at many points of a build: Output is always the old set or the new one, byte for byte,
     /// and the next build cleans up whatever the killed ones left.
     @Test func killedBuildsLeaveTheOldSetOrTheNew() throws {
@@ -63,6 +68,8 @@ import Testing
         #expect(try SoundsetExecutable.run(["build", "--quiet"], in: folder.url).status == 0)
         let leftovers = try FileManager.default.contentsOfDirectory(atPath: folder.url.path).filter { $0.hasPrefix(".soundset") && $0 != ".soundset-cache" }
         #expect(leftovers == [])
+        // The killed builds' scratch folders went with the build after them.
+        #expect(try Self.scratchFolders(folder.url) == [])
     }
 
     /// Ctrl-C and SIGTERM during a build, spread over its length: each ends it with 130 or 143 and
@@ -107,6 +114,7 @@ import Testing
             }
             let beside = try FileManager.default.contentsOfDirectory(atPath: folder.url.path).sorted()
             #expect(beside == [".soundset-cache", "Assets", "Output", "Output.report.html"], "attempt \(attempt)")
+            #expect(try Self.scratchFolders(folder.url) == [], "attempt \(attempt)")
             // The report beside is the set's: written with the swap, which a signal lets finish.
             let manifest = try Manifest.load(from: folder.url.appendingPathComponent("Output/manifest.json"))
             let id = SoundSet(manifest: manifest, folder: folder.url.appendingPathComponent("Output")).id

@@ -159,7 +159,9 @@ public enum Checker {
             let options = BuildOptions(
                 assets: assets, assetsDisplay: assetsDisplay, output: resolved, outputDisplay: outputDisplay, jobs: jobs, useCache: true, progress: nil,
                 waitForOtherBuilds: true, waiting: { _ in }, writeReport: false)
-            let set = try await BuildPipeline.derive(prepared, copies: catalog.copies, configuration: catalog.configuration, memo: memo, options: options).2
+            let set = try await BuildPipeline.derive(
+                prepared, copies: catalog.copies, configuration: catalog.configuration, memo: memo, scratch: nil, options: options
+            ).2
             return ManifestDifferences.between(manifest, set.manifest).map { difference in
                 CheckProblem(
                     .freshness, manifestPath,

@@ -29,8 +29,9 @@ protocol BuildMemo: Sendable {
     /// The samples of a clip whose summary came from `summary(of:sha256:)`, if they are intact.
     func preparedClip(_ summary: ClipSummary) -> PreparedClip?
 
-    /// Keeps a clip prepared now.
-    func remember(_ clip: PreparedClip)
+    /// Keeps a clip prepared now. Returns whether its samples were kept: then `preparedClip(_:)`
+    /// reads them back (the build does, when it finishes the clip), and the build holds only its summary.
+    @discardableResult func remember(_ clip: PreparedClip) -> Bool
 
     /// The limiting `clip` needed at `level`, as a level search found it.
     func limiting(of clip: ClipSummary, at level: Double) -> Double?

@@ -20,7 +20,7 @@ struct ClipEntry {
     static let maxSummaryBytes: UInt64 = 1 << 20
 
     /// The summary's fields on disk.
-    struct Stored: Codable {
+    struct Stored: Codable, EntryHead {
         var key: String
         var sourceSHA256: String
         var region: TrimRegion
@@ -56,9 +56,24 @@ struct ClipEntry {
         return data
     }
 
+    /// What reading the samples back needs of the summary: the rest (the analysis, most of its
+    /// bytes) is not decoded again.
+    struct Sizes: Decodable, EntryHead {
+        var key: String
+        var sourceSHA256: String
+        var sampleCount: Int
+        var blockCount: Int
+        var envelopeExactAbove: UInt32
+    }
+
     /// The summary in the entry at `url`, when it is intact, is the entry of `key` and is for the
     /// recording with `sourceSHA256`; and the size the whole entry must have.
     static func summary(at url: URL, key: String, sourceSHA256: String) -> (Stored, entrySize: Int)? {
+        head(at: url, as: Stored.self, key: key, sourceSHA256: sourceSHA256)
+    }
+
+    /// `summary(at:key:sourceSHA256:)`, its fields decoded as `Head`.
+    private static func head<Head: Decodable & EntryHead>(at url: URL, as: Head.Type, key: String, sourceSHA256: String) -> (Head, entrySize: Int)? {
         // A summary is a few hundred bytes: one read holds it.
         guard var (head, size) = try? RegularFile.head(url, count: 4096, followingLinks: false), head.prefix(8) == magic, head.count >= 16 else {
             return nil
@@ -71,7 +86,7 @@ struct ClipEntry {
         }
         let summary = head.dropFirst(16).prefix(Int(length))
         guard head.count >= 16 + Int(length) + 8, checksum(head.prefix(16 + Int(length))) == integer(head.dropFirst(16 + Int(length))),
-            let stored = try? coder.decoder.decode(Stored.self, from: summary),
+            let stored = try? coder.decoder.decode(Head.self, from: summary),
             stored.key == key, stored.sourceSHA256 == sourceSHA256, (0...(1 << 28)).contains(stored.sampleCount),
             (0...(1 << 28)).contains(stored.blockCount)
         else { return nil }
@@ -81,7 +96,7 @@ struct ClipEntry {
     /// The samples and envelope in the entry at `url`, checked as `summary(at:)` checks, and whole:
     /// its size is checked against the summary's before anything else is read.
     static func clip(at url: URL, summary: ClipSummary, key: String) -> PreparedClip? {
-        guard let (stored, size) = Self.summary(at: url, key: key, sourceSHA256: summary.sourceSHA256),
+        guard let (stored, size) = head(at: url, as: Sizes.self, key: key, sourceSHA256: summary.sourceSHA256),
             stored.sampleCount == summary.sampleCount, (try? RegularFile.head(url, count: 0, followingLinks: false))?.size == size,
             let data = try? RegularFile.read(url, maxBytes: size, followingLinks: false), data.count == size
         else { return nil }
@@ -152,4 +167,12 @@ struct ClipEntry {
         }
         return hash
     }
+}
+
+/// The fields of an entry's summary that say which entry it is and how long.
+protocol EntryHead {
+    var key: String { get }
+    var sourceSHA256: String { get }
+    var sampleCount: Int { get }
+    var blockCount: Int { get }
 }

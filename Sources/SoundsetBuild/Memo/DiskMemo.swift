@@ -238,10 +238,14 @@ public final class DiskMemo: BuildMemo, @unchecked Sendable {
 
     /// Writes the entry in place: a build killed mid-write leaves an entry whose checksum fails, which
     /// is then made again (writing aside and renaming would cost a second file per entry).
-    public func remember(_ clip: PreparedClip) {
-        guard prepareFolder(), let data = ClipEntry.encode(clip, key: clip.summary.key) else { return }
+    @discardableResult public func remember(_ clip: PreparedClip) -> Bool {
+        guard prepareFolder(), let data = ClipEntry.encode(clip, key: clip.summary.key) else { return false }
         let url = entryURL(clip.summary.key)
-        do { try RegularFile.write(data, to: url) } catch { RegularFile.remove(url) }
+        do { try RegularFile.write(data, to: url) } catch {
+            RegularFile.remove(url)
+            return false
+        }
+        return true
     }
 
     // MARK: Finishing

@@ -10,7 +10,7 @@ public struct NoMemo: BuildMemo {
     public func sha256(of recording: Recording, stamp: FileStamp) -> String? { nil }
     public func summary(of recording: Recording, sha256: String, key: String) -> ClipSummary? { nil }
     public func preparedClip(_ summary: ClipSummary) -> PreparedClip? { nil }
-    public func remember(_ clip: PreparedClip) {}
+    @discardableResult public func remember(_ clip: PreparedClip) -> Bool { false }
     public func limiting(of clip: ClipSummary, at level: Double) -> Double? { nil }
     public func finishedFile(of clip: ClipSummary, named fileName: String, at level: Double) -> ReusedFile? { nil }
     public func remember(_ build: BuildFacts) {}

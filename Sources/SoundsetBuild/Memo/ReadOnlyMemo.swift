@@ -15,7 +15,7 @@ struct ReadOnlyMemo: BuildMemo {
     func sha256(of recording: Recording, stamp: FileStamp) -> String? { base.sha256(of: recording, stamp: stamp) }
     func summary(of recording: Recording, sha256: String, key: String) -> ClipSummary? { base.summary(of: recording, sha256: sha256, key: key) }
     func preparedClip(_ summary: ClipSummary) -> PreparedClip? { base.preparedClip(summary) }
-    func remember(_ clip: PreparedClip) {}
+    @discardableResult func remember(_ clip: PreparedClip) -> Bool { false }
     func limiting(of clip: ClipSummary, at level: Double) -> Double? { base.limiting(of: clip, at: level) }
     func finishedFile(of clip: ClipSummary, named fileName: String, at level: Double) -> ReusedFile? {
         base.finishedFile(of: clip, named: fileName, at: level)

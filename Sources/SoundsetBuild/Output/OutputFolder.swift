@@ -222,15 +222,19 @@ public struct OutputFolder: Sendable {
             // same, with a warning the check's file-free parts give (`Checker.manifestSize`), and
             // the check fails it: the build makes sets of any size (a pack, a benchmark), the app's CI refuses them.
             let sounds = staging.appendingPathComponent(SoundSetLayout.soundsName)
+            // One clip's bytes in memory at a time: the files wait in the build's scratch folder.
             for clip in set.clips {
-                try write(clip.content, to: sounds.appendingPathComponent(clip.name), shownAs: clip.name)
+                let target = sounds.appendingPathComponent(clip.name)
+                try write(clip.content, to: target, shownAs: clip.name)
                 if let copy = clip.copyName {
                     // The copy is a file of its own, with the original's bytes.
                     let bytes: Data
                     switch clip.content {
                     case .bytes(let data): bytes = data
-                    case .reused(let source):
-                        do { bytes = try RegularFile.read(source, maxBytes: Composer.maxClipBytes) } catch {
+                    case .reused(let source), .written(let source):
+                        // A file written by this build has been moved: its bytes are the staged file's.
+                        let file = if case .written = clip.content { target } else { source }
+                        do { bytes = try RegularFile.read(file, maxBytes: Composer.maxClipBytes) } catch {
                             throw problem(clip.name, error.reason)
                         }
                     }
@@ -275,14 +279,19 @@ public struct OutputFolder: Sendable {
         BuildProblem("\(displayName)/\(SoundSetLayout.soundsName)/\(name)", "cannot be written (\(reason))")
     }
 
-    /// Writes bytes, or places the last build's file: a hard link where the file system allows one
-    /// (no bytes written), else a copy of its bytes.
+    /// Writes bytes; moves a file this build wrote (a rename, else a copy of its bytes); or places
+    /// the last build's file: a hard link where the file system allows one (no bytes written), else
+    /// a copy of its bytes. The verification reads back every staged file but the last build's.
     private func write(_ content: SoundSetFiles.ClipFile.Content, to target: URL, shownAs name: String) throws(BuildProblem) {
         do throws(RegularFile.Failure) {
             switch content {
             case .bytes(let data):
                 try RegularFile.write(data, to: target)
                 BuildWork.count(\.bytesWritten, data.count)
+            case .written(let source):
+                // Its bytes were counted where they were written, in the scratch folder.
+                if rename(source.path, target.path) == 0 { return }
+                try RegularFile.write(try RegularFile.read(source, maxBytes: Composer.maxClipBytes, followingLinks: false), to: target)
             case .reused(let source):
                 if link(source.path, target.path) == 0 { return }
                 let data = try RegularFile.read(source, maxBytes: Composer.maxClipBytes)

@@ -5,7 +5,9 @@ import SoundsetRuntime
 /// Step 4, first half, and the one place the set's level is decided: the target, unless a clip
 /// would then need more limiting than allowed; then the highest level at which none does, searched
 /// on the peakiest clips (the same few whatever the number of jobs) and then held to by every clip,
-/// each finished under the ceiling less the headroom its encoding needs.
+/// each finished under the ceiling less the headroom its encoding needs. A try holds the samples of
+/// the few clips it finishes; a round over the whole set encodes each clip as soon as it is
+/// finished (`ClipFileWriter`) and keeps its figures and its file only.
 enum LevelStage {
     /// Clips the search finishes at each level it tries: the ones with the most true peak above loudness.
     static let probes = 8
@@ -14,7 +16,7 @@ enum LevelStage {
     static let checks = 2
 
     static func decide(
-        _ prepared: PreparedSet, configuration: Configuration, memo: any BuildMemo, loader: ClipLoader, jobs: Int
+        _ prepared: PreparedSet, configuration: Configuration, memo: any BuildMemo, loader: ClipLoader, writer: ClipFileWriter, jobs: Int
     ) async throws -> LevelDecision {
         let summaries = prepared.entries.map(\.summary)
         var level = SetLevel.decide(
@@ -50,7 +52,7 @@ enum LevelStage {
         repeat {
             round = try await FinishStage.finish(
                 prepared.entries, at: level.level, ceilingDb: decision.limiterCeilingDb, after: decision.lastRound, configuration: configuration,
-                memo: memo, loader: loader, jobs: jobs)
+                memo: memo, loader: loader, writer: writer, jobs: jobs)
             decision.lastRound = round
             let over = prepared.entries.compactMap { round.clips[$0.summary.name] }.filter { $0.limitingDb > allowed }
             guard check < checks, let worst = over.max(by: { $0.limitingDb < $1.limitingDb }) else { break }

@@ -2,13 +2,14 @@ import Foundation
 import SoundsetAudio
 import SoundsetRuntime
 
-/// Step 1-3 and the first measurement of step 4, for every recording.
+/// Step 1-3 and the first measurement of step 4, for every recording: each clip's samples are kept
+/// on disk once prepared (the memo's entry, or the build's scratch folder), and the set holds summaries.
 enum PrepareStage {
     /// The largest recording read: a 30 s take at 384 kHz in 64-bit stereo is 184 MB.
     static let maxRecordingBytes = 256 << 20
 
     static func run(
-        _ hashed: HashedRecordings, configuration: Configuration, memo: any BuildMemo, jobs: Int,
+        _ hashed: HashedRecordings, configuration: Configuration, memo: any BuildMemo, scratch: BuildScratch? = nil, jobs: Int,
         progress: (@Sendable (Int, Int, String) -> Void)?
     ) async throws -> PreparedSet {
         let done = ProgressCount()
@@ -20,8 +21,9 @@ enum PrepareStage {
             if let summary = memo.summary(of: item.recording, sha256: item.sha256, key: key) { return .success(.remembered(summary)) }
             return Result { () throws(BuildProblem) -> PreparedSet.Entry in
                 let clip = try prepare(item.recording, configuration: configuration, configurationHash: configurationHash)
-                memo.remember(clip)
-                return .prepared(clip)
+                // Its samples wait on disk, in the memo or else in the scratch folder; in memory only
+                // when neither can keep them.
+                return memo.remember(clip) || scratch?.keep(clip) == true ? .stored(clip.summary) : .prepared(clip)
             }
         }
         return PreparedSet(entries: results.compactMap { try? $0.get() }, problems: results.compactMap(\.failure))

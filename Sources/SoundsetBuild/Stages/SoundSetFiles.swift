@@ -1,14 +1,18 @@
 import Foundation
 import SoundsetRuntime
 
-/// The new set, whole, before anything is written: every clip file's bytes (or the last build's file
-/// that holds them), their copies, and the manifest.
+/// The new set, whole, before it is staged: every clip file (the file its bytes wait in, or the last
+/// build's file that holds them), their copies, and the manifest.
 public struct SoundSetFiles: Sendable {
     /// One clip's file in `Sounds`.
     public struct ClipFile: Sendable {
-        /// Its bytes, or the last build's file that holds them.
+        /// Where its bytes are.
         public enum Content: Sendable {
+            /// In memory.
             case bytes(Data)
+            /// In a file this build wrote in its scratch folder (`BuildScratch`), moved into the set.
+            case written(URL)
+            /// In the last build's file, placed again.
             case reused(URL)
         }
 

@@ -3,7 +3,8 @@ import SoundsetAudio
 import SoundsetRuntime
 
 /// Step 5 and 6: each clip encoded (or the last build's file taken), read back, and the manifest made
-/// from what the files hold.
+/// from what the files hold. The clips of the set come encoded already (`ClipFileWriter`, as each
+/// was finished), their bytes in the build's scratch folder: this stage holds no clip's bytes.
 enum WriteStage {
     static func run(
         _ finished: FinishedSet, copies: Set<String>, configuration: Configuration, outputDisplay: String, jobs: Int
@@ -21,6 +22,8 @@ enum WriteStage {
             switch entry {
             case .reused(let reused):
                 return Written(file: .init(name: file, copyName: copy, content: .reused(reused.url)), figures: reused.figures)
+            case .encoded(let encoded):
+                return Written(file: .init(name: file, copyName: copy, content: encoded.content), figures: encoded.figures)
             case .made(let clip):
                 let encoded = try ClipEncoder.encode(
                     clip, level: level, configuration: configuration, displayPath: "\(outputDisplay)/\(SoundSetLayout.soundsName)/\(file)")
