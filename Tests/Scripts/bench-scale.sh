@@ -14,7 +14,7 @@
 # build at both sizes; one changed take ≤ 5 % of a full build at 1,150; peak memory ≤ 150 MB; with
 # the report ≤ 1.10x the CPU without it. The goals are printed, never enforced (make test has none).
 # A set whose manifest is over the runtime's cap (Manifest.maxBytes, 256 KiB: about 450 clips) is
-# built with a warning since soundset 0.11 (0.10.0 refused it at the commit, after all the work: with
+# built with a warning since soundset 0.10.1 (0.10.0 refused it at the commit, after all the work: with
 # such a binary the bench says so, keeps the refused build's figures, marked *, and its "no-op" and
 # "one changed" are warm rebuilds that write nothing, which is not what the goals are about).
 # Usage: bash Tests/Scripts/bench-scale.sh [SOUNDSET_BINARY]
