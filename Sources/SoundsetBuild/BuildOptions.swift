@@ -31,6 +31,11 @@ public struct BuildOptions: Sendable {
     public var reportRefreshSeconds: Int?
     /// How the hints of the build's warnings and errors name the commands to run.
     public var spelling = CommandSpelling.installed
+    /// The prepared clips' samples a build without the memo (`--no-cache`) may hold in memory, in
+    /// bytes (`PreparedBudget`): a pack of a few hundred takes is prepared without writing a clip to
+    /// the scratch folder and reading it back; past it, clips wait there. 32 MiB: about 190 one-second
+    /// takes at 44.1 kHz.
+    public var preparedBytesInMemory = 32 << 20
 
     public init(
         assets: URL, assetsDisplay: String, output: URL, outputDisplay: String,

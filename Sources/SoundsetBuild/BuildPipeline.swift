@@ -145,7 +145,8 @@ public enum BuildPipeline {
         let current = problems.isEmpty ? memo.currentSet(in: outputURL, for: hashed, configurationHash: configuration.hash, copies: catalog.copies) : nil
 
         let prepared = try await PrepareStage.run(
-            hashed, configuration: configuration, memo: memo, scratch: scratch, jobs: options.jobs, progress: options.progress)
+            hashed, configuration: configuration, memo: memo, scratch: scratch, budget: PreparedBudget(bytes: options.preparedBytesInMemory),
+            jobs: options.jobs, progress: options.progress)
         guard problems.isEmpty, prepared.problems.isEmpty else {
             throw BuildFailure((problems + prepared.problems).sorted { $0.subject < $1.subject }, warnings: takeNotes(of: prepared))
         }

@@ -98,6 +98,11 @@ import Testing
         let print = TakeFingerprint(Takes.word(rate: rate, seed: 8).samples, sampleRate: rate)
         #expect(try JSONDecoder().decode(TakeFingerprint.self, from: JSONEncoder().encode(print)) == print)
         #expect(throws: DecodingError.self) { try JSONDecoder().decode(TakeFingerprint.self, from: Data(#""AQID""#.utf8)) }
+        // A rate no take has (a forged memo entry's, which would size the search) is no fingerprint.
+        for rate in [0, -4000, 384_001, 1_000_000_000] {
+            #expect(throws: DecodingError.self) { try JSONDecoder().decode(TakeFingerprint.self, from: Data(#"{"rate": \#(rate), "values": "AQID"}"#.utf8)) }
+        }
+        #expect(try JSONDecoder().decode(TakeFingerprint.self, from: Data(#"{"rate": 4009, "values": "AQID"}"#.utf8)).values == [1, 2, 3])
     }
 }
 

@@ -27,9 +27,12 @@ import Testing
     }
 
     func options(_ folder: URL, cache: Bool, output: String = "Output", progress: (@Sendable (Int, Int, String) -> Void)? = nil) -> BuildOptions {
-        BuildOptions(
+        var options = BuildOptions(
             assets: folder.appendingPathComponent("Assets"), assetsDisplay: "Assets", output: folder.appendingPathComponent(output),
             outputDisplay: output, jobs: Self.jobs, useCache: cache, progress: progress)
+        // No room in memory: every prepared clip waits on disk, as in a pack past the budget.
+        options.preparedBytesInMemory = 0
+        return options
     }
 
     /// The build's scratch folders in the memo's folder beside the output.
@@ -39,12 +42,14 @@ import Testing
     }
 
     /// The most prepared clips in memory at once during a build of `count` takes.
-    func mostHeld(takes count: Int, cache: Bool) async throws -> Int {
+    func mostHeld(takes count: Int, cache: Bool, budget: Int = 0) async throws -> Int {
         let folder = try TemporaryDirectory()
         defer { folder.remove() }
         try pack(count, in: try folder.folder("Assets"))
         let counter = HeldClips()
-        let report = try await HeldClips.$counter.withValue(counter) { try await BuildPipeline.run(options(folder.url, cache: cache)) }
+        var options = options(folder.url, cache: cache)
+        options.preparedBytesInMemory = budget
+        let report = try await HeldClips.$counter.withValue(counter) { [options] in try await BuildPipeline.run(options) }
         #expect(report.manifest.clips.count == count)
         #expect(scratchFolders(folder.url).isEmpty)
         return counter.most
@@ -60,6 +65,17 @@ import Testing
         #expect(small > 0 && large > 0)
         #expect(small <= bound, "12 takes: \(small) clips held at once")
         #expect(large <= bound, "36 takes: \(large) clips held at once")
+    }
+
+    /// Without the memo, within the budget (`BuildOptions.preparedBytesInMemory`), prepared clips
+    /// stay in memory (no scratch file written and read back): all 12 at the default, 32 MiB; none of them with room
+    /// for only a few, which the bound above holds again.
+    @Test func clipsWithinTheBudgetStayInMemory() async throws {
+        #expect(try await mostHeld(takes: 12, cache: false, budget: 32 << 20) == 12)
+        let few = try await mostHeld(takes: 12, cache: false, budget: 3 * 16000 * 4)
+        #expect(few <= LevelStage.probes + Self.jobs + 3, "\(few)")
+        // With the memo, the samples are on disk already: the budget holds none.
+        #expect(try await mostHeld(takes: 12, cache: true, budget: 32 << 20) <= LevelStage.probes + Self.jobs)
     }
 
     /// With --no-cache the samples wait in the scratch folder instead of the memo: the same set,

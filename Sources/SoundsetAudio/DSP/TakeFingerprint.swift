@@ -15,7 +15,10 @@ public struct TakeFingerprint: Codable, Sendable, Equatable {
     /// The most two lengths of the same recording differ, as a share of the longer.
     public static let sameLengthShare = 0.02
     /// The least envelope correlation worth a full comparison.
-    static let envelopeCorrelation = 0.9
+    public static let envelopeCorrelation = 0.9
+    /// The highest rate a fingerprint read back may claim (a take at 384 kHz, not decimated): what
+    /// a damaged or forged memo entry says is bounded before it sizes any search.
+    public static let maxRate = 384_000
 
     /// The fingerprint's rate, Hz: the take's rate over a whole factor.
     public var rate: Int
@@ -28,6 +31,11 @@ public struct TakeFingerprint: Codable, Sendable, Equatable {
     var maxLag: Int { rate * 30 / 1000 }
     /// The envelope's block: 10 ms.
     var envelopeBlock: Int { max(1, rate / 100) }
+
+    /// The rate of the fingerprint of a take at `sampleRate`.
+    public static func rate(forSampleRate sampleRate: Int) -> Int {
+        sampleRate / Decimator.factor(from: sampleRate, toward: nominalRate)
+    }
 
     /// The fingerprint of mono `samples` (the trimmed take, at the set's rate) at `sampleRate`.
     public init(_ samples: [Float], sampleRate: Int) {
@@ -163,7 +171,7 @@ public struct TakeFingerprint: Codable, Sendable, Equatable {
     public init(from decoder: Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         rate = try container.decode(Int.self, forKey: .rate)
-        guard rate > 0, let data = Data(base64Encoded: try container.decode(String.self, forKey: .values)) else {
+        guard (1...Self.maxRate).contains(rate), let data = Data(base64Encoded: try container.decode(String.self, forKey: .values)) else {
             throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "not a fingerprint"))
         }
         values = [Int8](unsafeUninitializedCapacity: data.count) { buffer, count in

@@ -94,7 +94,8 @@ public enum Checker {
                 }
             case .tooLarge(_, let size, let limit):
                 message =
-                    "is \(size) bytes, more than the \(limit) an app's extension can afford to read: run \(rebuild) (a set of more than about 450 clips must be split)"
+                    "is \(size) bytes, more than the \(limit) an app's extension can afford to read: split the set into sets of fewer clips (about 450 fit;"
+                    + " a set of fewer whose manifest grew is written small again by \(rebuild))"
             }
             problems.append(CheckProblem(.integrity, manifestPath, message))
             return CheckReport(ok: false, problems: problems, budget: nil, clips: 0)

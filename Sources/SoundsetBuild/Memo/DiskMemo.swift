@@ -99,6 +99,7 @@ public final class DiskMemo: BuildMemo, @unchecked Sendable {
     /// the tool that decided them.
     private struct RememberedVerdicts: Codable {
         var toolVersion: String
+        var rule: Int
         var verdicts: SameRecordings.Verdicts
     }
 
@@ -106,13 +107,14 @@ public final class DiskMemo: BuildMemo, @unchecked Sendable {
 
     func sameRecordingVerdicts() -> SameRecordings.Verdicts? {
         guard let data = try? RegularFile.read(verdictsURL, maxBytes: 64 << 20),
-            let remembered = try? JSONDecoder().decode(RememberedVerdicts.self, from: data), remembered.toolVersion == ToolVersion.current
+            let remembered = try? JSONDecoder().decode(RememberedVerdicts.self, from: data), remembered.toolVersion == ToolVersion.current,
+            remembered.rule == SameRecordings.ruleVersion
         else { return nil }
         return remembered.verdicts
     }
 
     func remember(_ verdicts: SameRecordings.Verdicts) {
-        guard prepareFolder(), let data = try? JSONFormatting.encode(RememberedVerdicts(toolVersion: ToolVersion.current, verdicts: verdicts))
+        guard prepareFolder(), let data = try? JSONFormatting.encode(RememberedVerdicts(toolVersion: ToolVersion.current, rule: SameRecordings.ruleVersion, verdicts: verdicts))
         else { return }
         try? RegularFile.replace(verdictsURL, with: data)
     }

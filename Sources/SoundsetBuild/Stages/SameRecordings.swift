@@ -9,10 +9,11 @@ import SoundsetAudio
 /// - Pairs of fingerprints both decided before (`Verdicts`, which the memo keeps) are not compared
 ///   again: the verdict depends on the two fingerprints alone.
 /// - A fingerprint not decided before is compared only with the candidates an index gives: takes
-///   whose lengths are within 2 % (sorted by length), whose envelope's spread in time and crest are
-///   close to its own (both shift-invariant, and moved only a little by a resample, a re-encode or
-///   a gain: what a copy undergoes). Each candidate pair is then compared in full
-///   (`TakeFingerprint.Prepared.isSameRecording`).
+///   whose lengths are within 2 % (sorted by length) whose envelopes can correlate at 0.9 at all:
+///   whatever the lag, the overlap's sum of products is at most that of the two envelopes' blocks
+///   sorted (the rearrangement inequality), so a pair whose sorted envelopes fall short is one the
+///   rule would reject, and no pair the rule accepts is left out. Each candidate pair is then
+///   compared in full (`TakeFingerprint.Prepared.isSameRecording`).
 /// - Every pair found the same is kept as an edge, not only the groups, so a take removed later
 ///   splits its group as a full comparison would.
 enum SameRecordings {
@@ -33,11 +34,8 @@ enum SameRecordings {
         var compared: Int
     }
 
-    /// The most two takes' envelope spreads differ, as a share of the larger, beyond `spreadSlackBlocks`.
-    static let spreadShare = 0.2
-    static let spreadSlackBlocks = 2.0
-    /// The most two takes' envelope crests differ, as a share of the larger.
-    static let crestShare = 0.25
+    /// The rule's version, kept with the verdicts: verdicts decided by another rule are not reused.
+    static let ruleVersion = 2
 
     /// The groups of files that are one recording, with nothing decided before (the check's).
     static func groups(_ takes: [(file: String, fingerprint: TakeFingerprint)]) -> [[String]] {
@@ -133,30 +131,24 @@ enum SameRecordings {
         fingerprint.values.contains { $0 != 0 }
     }
 
-    /// What the index looks at: the fingerprint ready to compare, its envelope's spread in time
-    /// (blocks) and its crest (the loudest block over the blocks' RMS).
+    /// What the index looks at: the fingerprint ready to compare, and its envelope's blocks sorted
+    /// from the loudest, scaled to unit energy.
     private struct Features {
         let prepared: TakeFingerprint.Prepared
-        let spread: Double
-        let crest: Double
+        let sorted: [Double]
 
         init(_ fingerprint: TakeFingerprint) {
             prepared = TakeFingerprint.Prepared(fingerprint)
-            let energy = prepared.envelope.map { $0 * $0 }
-            let total = energy.reduce(0, +)
-            if total > 0 {
-                let mean = energy.enumerated().reduce(0.0) { $0 + Double($1.offset) * $1.element } / total
-                spread = (energy.enumerated().reduce(0.0) { $0 + (Double($1.offset) - mean) * (Double($1.offset) - mean) * $1.element } / total).squareRoot()
-                crest = (energy.max() ?? 0).squareRoot() / (total / Double(energy.count)).squareRoot()
-            } else {
-                spread = 0
-                crest = 0
-            }
+            let norm = prepared.envelope.reduce(0) { $0 + $1 * $1 }.squareRoot()
+            sorted = norm > 0 ? prepared.envelope.sorted(by: >).map { $0 / norm } : []
         }
 
+        /// Whether the envelopes can correlate at `TakeFingerprint.envelopeCorrelation` at any lag:
+        /// the sorted blocks' sum of products bounds every lag's (less a hair, for rounding).
         func isCandidate(_ other: Features) -> Bool {
-            abs(spread - other.spread) <= SameRecordings.spreadShare * max(spread, other.spread) + SameRecordings.spreadSlackBlocks
-                && abs(crest - other.crest) <= SameRecordings.crestShare * max(crest, other.crest)
+            var sum = 0.0
+            for index in 0..<min(sorted.count, other.sorted.count) { sum += sorted[index] * other.sorted[index] }
+            return sum >= TakeFingerprint.envelopeCorrelation * (1 - 1e-9)
         }
     }
 }

@@ -4,7 +4,7 @@ import Foundation
 /// and "one changed take costs one take" by counts, not timings. `soundset build --verbose` prints
 /// it (`summary`).
 public struct BuildWork: Codable, Sendable, Equatable {
-    /// Recordings whose file was stat'ed to prove it unchanged.
+    /// Recordings whose file was stat'ed to prove it unchanged (once each, by the no-op check).
     public var takesStatted = 0
     /// Recordings read and hashed (the memo could not prove them unchanged by their stamps).
     public var takesHashed = 0
@@ -16,7 +16,8 @@ public struct BuildWork: Codable, Sendable, Equatable {
     public var fingerprintsCompared = 0
     /// Clips encoded into files.
     public var clipsEncoded = 0
-    /// Bytes written into the set (clips, copies, manifest; a file linked from the last build is none).
+    /// Bytes written into the set (clips, copies, manifest; a file linked from the last build is none;
+    /// a clip finished again at a lower level by the level search is counted each time).
     public var bytesWritten = 0
 
     public init() {}
