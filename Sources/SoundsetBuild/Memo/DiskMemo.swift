@@ -155,12 +155,16 @@ public final class DiskMemo: BuildMemo, @unchecked Sendable {
             let recordings = Stamps.recordings(in: assets), recordings.count == head.recordings.count,
             recordings.allSatisfy({ name, stamp in
                 guard let recorded = head.recordings[name]?.stamp else { return false }
-                return unchanged(stamp, recorded, head.recordingsStampedAt) { ($0.recordings[name]?.sha256, assets.appendingPathComponent(name)) }
+                return unchanged(stamp, recorded, head.recordingsStampedAt, isTake: true) {
+                    ($0.recordings[name]?.sha256, assets.appendingPathComponent(name))
+                }
             }),
             let outputs = Stamps.outputs(of: output), outputs.count == head.outputs.count,
             outputs.allSatisfy({ path, stamp in
                 guard let recorded = head.outputs[path]?.stamp else { return false }
-                return unchanged(stamp, recorded, head.outputsStampedAt) { ($0.outputs[path]?.sha256, output.appendingPathComponent(path)) }
+                return unchanged(stamp, recorded, head.outputsStampedAt, isTake: false) {
+                    ($0.outputs[path]?.sha256, output.appendingPathComponent(path))
+                }
             }),
             let manifest = try? ManifestFiles.load(from: output.appendingPathComponent(SoundSetLayout.manifestName)),
             Freshness.isFresh(manifest, settingsHash: settingsHash, recordings: head.recordings.mapValues(\.sha256))
@@ -171,11 +175,15 @@ public final class DiskMemo: BuildMemo, @unchecked Sendable {
     /// Whether a file stamped `stamp` now is as recorded: its stamp proves it, or, when it was
     /// modified in the tick the stamps were taken (racily clean), its bytes hash to the sha256 the
     /// whole record holds for it (`file` gives both, asked only then: the no-op check decodes stamps).
-    private func unchanged(_ stamp: FileStamp, _ recorded: FileStamp, _ stampedAt: FileTime, file: (BuildRecord) -> (sha256: String?, url: URL)) -> Bool {
+    /// `isTake`: a recording, whose hashing is counted as work (`BuildWork.takesHashed`); an output
+    /// file's is not (a clip written in the tick its stamp was taken is racily clean, and hashed).
+    private func unchanged(
+        _ stamp: FileStamp, _ recorded: FileStamp, _ stampedAt: FileTime, isTake: Bool, file: (BuildRecord) -> (sha256: String?, url: URL)
+    ) -> Bool {
         guard stamp == recorded else { return false }
         if stamp.proves(recorded, stampedAt: stampedAt) { return true }
         guard let record, case let (expected?, url) = file(record) else { return false }
-        BuildWork.count(\.takesHashed)
+        if isTake { BuildWork.count(\.takesHashed) }
         return (try? SHA256.hex(fileAt: url)) == expected
     }
 
