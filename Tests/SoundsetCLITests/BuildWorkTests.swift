@@ -34,6 +34,15 @@ import Testing
         }
     }
 
+    /// A folder with the complete zh-CN pack in Assets, its takes dated back.
+    func pack() throws -> (TemporaryDirectory, URL) {
+        let folder = try TemporaryDirectory()
+        let assets = try folder.folder("Assets")
+        try AssetPacks.completeChinese(in: assets)
+        try age(assets)
+        return (folder, assets)
+    }
+
     func build(_ folder: TemporaryDirectory, _ extra: [String] = []) throws -> (Work, stderr: String) {
         let result = try SoundsetExecutable.run(["build", "--verbose", "--no-report"] + extra, in: folder.url)
         #expect(result.status == 0, "\(result.stderr)")
@@ -44,11 +53,8 @@ import Testing
     /// 18 takes at 16 kHz for a 16 kHz set: a first build decodes each once, resamples none (the set
     /// is at their rate), encodes each clip; a no-op build stats each take and does nothing else.
     @Test func aNoOpBuildDoesNothingButStatEachTake() throws {
-        let folder = try TemporaryDirectory()
+        let (folder, _) = try pack()
         defer { folder.remove() }
-        let assets = try folder.folder("Assets")
-        try AssetPacks.completeChinese(in: assets)
-        try age(assets)
         let (first, _) = try build(folder)
         #expect(first.decoded == 18)
         #expect(first.resampled == 0)
@@ -69,11 +75,8 @@ import Testing
     /// takes the index gives (of a length within 2 %), not with the 17 others, and its clip encoded
     /// again; the other clips are reused (linked, no bytes written).
     @Test func oneChangedTakeCostsOneTake() throws {
-        let folder = try TemporaryDirectory()
+        let (folder, assets) = try pack()
         defer { folder.remove() }
-        let assets = try folder.folder("Assets")
-        try AssetPacks.completeChinese(in: assets)
-        try age(assets)
         _ = try build(folder)
         let take = Takes.word(before: 0.05, word: 0.13, after: 0.05, rate: 22050, levelDb: -28, seed: 77)
         try WAVFile.write(take.samples, to: assets.appendingPathComponent("4.wav"), rate: 22050)
@@ -94,11 +97,8 @@ import Testing
     /// 9 made a copy of 8 (warned, with one comparison), then a no-op (warned, none), then 9 its own
     /// take again (no warning), then 3 a copy of 8 (warned, naming 3 and 8).
     @Test func theSameRecordingWarningFollowsTheChangedTake() throws {
-        let folder = try TemporaryDirectory()
+        let (folder, assets) = try pack()
         defer { folder.remove() }
-        let assets = try folder.folder("Assets")
-        try AssetPacks.completeChinese(in: assets)
-        try age(assets)
         _ = try build(folder)
         let original = try Data(contentsOf: assets.appendingPathComponent("9.wav"))
         func warning(_ a: String, _ b: String) -> String {
