@@ -231,10 +231,9 @@ public struct OutputFolder: Sendable {
                     let bytes: Data
                     switch clip.content {
                     case .bytes(let data): bytes = data
-                    case .reused(let source), .written(let source):
-                        // A file written by this build has been moved: its bytes are the staged file's.
-                        let file = if case .written = clip.content { target } else { source }
-                        do { bytes = try RegularFile.read(file, maxBytes: Composer.maxClipBytes) } catch {
+                    case .reused, .written:
+                        // The staged file: the last build's linked (or copied) in, or this build's moved in.
+                        do { bytes = try RegularFile.read(target, maxBytes: Composer.maxClipBytes) } catch {
                             throw problem(clip.name, error.reason)
                         }
                     }

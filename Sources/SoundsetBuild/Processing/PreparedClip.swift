@@ -21,10 +21,10 @@ public struct PreparedClip: Sendable {
     public var recording: Recording { summary.recording }
     public var measurement: LoudnessMeasurement { summary.measurement }
 
-    /// This clip with `envelope` (the same clip's, refined).
     /// What its samples and envelope take in memory, about.
     var bytes: Int { samples.count * MemoryLayout<Float>.size + envelope.blockEnds.count * (MemoryLayout<UInt32>.size + MemoryLayout<Float>.size) }
 
+    /// This clip with `envelope` (the same clip's, refined).
     func with(_ envelope: TruePeakEnvelope) -> PreparedClip {
         var clip = self
         clip.envelope = envelope

@@ -10,7 +10,7 @@ enum HashStage {
     static func run(_ recordings: [Recording], memo: any BuildMemo, clockFolder: URL?, jobs: Int) async throws -> HashedRecordings {
         let readFrom = clockFolder.flatMap { FileTime.now(in: $0) } ?? FileTime(seconds: 0, nanoseconds: 0)
         let results = try await recordings.concurrentMap(maxConcurrency: jobs) { recording -> Result<HashedRecordings.Item, BuildProblem> in
-            // (Not counted as work again: the no-op check stat'ed every take already.)
+            // Not counted as work: the no-op check (`Stamps.recordings`) counts each take's stat once.
             let stamp = FileStamp(path: recording.url.path)
             if let stamp, let known = memo.sha256(of: recording, stamp: stamp) {
                 return .success(.init(recording: recording, sha256: known, stamp: stamp))

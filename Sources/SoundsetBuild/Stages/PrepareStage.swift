@@ -3,7 +3,8 @@ import SoundsetAudio
 import SoundsetRuntime
 
 /// Step 1-3 and the first measurement of step 4, for every recording: each clip's samples are kept
-/// on disk once prepared (the memo's entry, or the build's scratch folder), and the set holds summaries.
+/// on disk once prepared (the memo's entry, or, without the memo and past `PreparedBudget`, the
+/// build's scratch folder), and the set holds summaries.
 enum PrepareStage {
     /// The largest recording read: a 30 s take at 384 kHz in 64-bit stereo is 184 MB.
     static let maxRecordingBytes = 256 << 20

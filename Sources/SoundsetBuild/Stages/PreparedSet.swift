@@ -5,7 +5,8 @@
 public struct PreparedSet: Sendable {
     /// One clip, with its samples or without.
     public enum Entry: Sendable {
-        /// With its samples: a clip whose samples could be kept nowhere else (the check, which
+        /// With its samples: a clip prepared without the memo while the build's budget has room
+        /// (`PreparedBudget`), one whose samples could be kept nowhere else (the check, which
         /// writes nothing), or one the level search carries from one try to the next.
         case prepared(PreparedClip)
         /// Prepared by this build, its samples kept on disk (the memo's entry, or the scratch folder's).
