@@ -135,7 +135,8 @@ public enum BuildPipeline {
             return try await upToDate(manifest, configuration, options, outputURL: outputURL, memo: memo, hashed: nil, notes: notes)
         }
 
-        let catalog = try await AssetCatalog.load(assets: options.assets, displayName: options.assetsDisplay, jobs: options.jobs)
+        let catalog = try await AssetCatalog.load(
+            assets: options.assets, displayName: options.assetsDisplay, jobs: options.jobs, knownHeader: { memo.header(of: $0, stamp: $1) })
         let configuration = catalog.configuration
         let output = try failing { () throws(BuildProblem) in try OutputFolder(url: outputURL, displayName: options.outputDisplay, assets: options.assets) }
         let hashed = try await HashStage.run(catalog.recordings, memo: memo, clockFolder: outputURL.deletingLastPathComponent(), jobs: options.jobs)
@@ -406,7 +407,7 @@ public enum BuildPipeline {
         return check
     }
 
-    private static func manifestSHA256(_ manifest: Manifest) -> String { (try? manifest.encoded()).map(SHA256.hex) ?? "" }
+    private static func manifestSHA256(_ manifest: Manifest) -> String { (try? ManifestFiles.bytes(of: manifest)).map(SHA256.hex) ?? "" }
 
     private static func configurationURL(_ options: BuildOptions) -> URL { options.assets.appendingPathComponent(ConfigurationLoader.fileName) }
     private static func configurationPath(_ options: BuildOptions) -> String { "\(options.assetsDisplay)/\(ConfigurationLoader.fileName)" }
@@ -432,7 +433,7 @@ public enum BuildPipeline {
         let decoded = Dictionary((prepared?.entries ?? []).map { ($0.summary.recording.fileName, $0.summary.sourceSHA256) }, uniquingKeysWith: { a, _ in a })
         var recordings: [String: BuildRecord.RecordingFact] = [:]
         for item in hashed.items where decoded[item.recording.fileName].map({ $0 == item.sha256 }) ?? true {
-            if let stamp = item.stamp { recordings[item.recording.fileName] = .init(stamp: stamp, sha256: item.sha256) }
+            if let stamp = item.stamp { recordings[item.recording.fileName] = .init(stamp: stamp, sha256: item.sha256, header: item.recording.info) }
         }
         let configurationHash = configuration.hash
         let keys = Set(hashed.items.map { ClipKey.of(sourceSHA256: $0.sha256, configurationHash: configurationHash) })

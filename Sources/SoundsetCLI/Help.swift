@@ -71,7 +71,8 @@ enum Help {
                           set is worse than none)
           --quiet         print only warnings and errors
           --verbose       print the clip table on every build, what the cache served, and the work
-                          done, counted (work: takes stat'ed, hashed, decoded, resampled; fingerprint
+                          done, counted (work: takes stat'ed, headers read, hashed, decoded,
+                          resampled; fingerprint
                           pairs compared; clips encoded, bytes written): an up-to-date set costs a
                           stat of each take and nothing else
           --watch         build, then build again whenever the assets folder changes (polled with

@@ -8,20 +8,22 @@ import Testing
 @Suite struct BuildWorkTests {
     /// The counts of `build --verbose`'s work line, by name.
     struct Work: Equatable {
-        var statted = 0, hashed = 0, decoded = 0, resampled = 0, compared = 0, encoded = 0, written = 0
+        var statted = 0, headers = 0, hashed = 0, decoded = 0, resampled = 0, compared = 0, encoded = 0, written = 0
 
-        init(statted: Int, hashed: Int = 0, decoded: Int = 0, resampled: Int = 0, compared: Int = 0, encoded: Int = 0, written: Int = 0) {
-            (self.statted, self.hashed, self.decoded, self.resampled) = (statted, hashed, decoded, resampled)
+        init(
+            statted: Int, headers: Int = 0, hashed: Int = 0, decoded: Int = 0, resampled: Int = 0, compared: Int = 0, encoded: Int = 0, written: Int = 0
+        ) {
+            (self.statted, self.headers, self.hashed, self.decoded, self.resampled) = (statted, headers, hashed, decoded, resampled)
             (self.compared, self.encoded, self.written) = (compared, encoded, written)
         }
 
         init?(stdout: String) {
             guard let line = stdout.split(separator: "\n").first(where: { $0.hasPrefix("work: ") }) else { return nil }
             let numbers = line.split(whereSeparator: { !$0.isNumber }).compactMap { Int($0) }
-            guard numbers.count == 7 else { return nil }
+            guard numbers.count == 8 else { return nil }
             self.init(
-                statted: numbers[0], hashed: numbers[1], decoded: numbers[2], resampled: numbers[3], compared: numbers[4], encoded: numbers[5],
-                written: numbers[6])
+                statted: numbers[0], headers: numbers[1], hashed: numbers[2], decoded: numbers[3], resampled: numbers[4], compared: numbers[5],
+                encoded: numbers[6], written: numbers[7])
         }
     }
 
@@ -56,6 +58,7 @@ import Testing
         let (folder, _) = try pack()
         defer { folder.remove() }
         let (first, _) = try build(folder)
+        #expect(first.headers == 18)
         #expect(first.decoded == 18)
         #expect(first.resampled == 0)
         #expect(first.encoded == 18)
@@ -71,9 +74,10 @@ import Testing
         }
     }
 
-    /// One changed take of 18 (at 22.05 kHz now): decoded and resampled once, compared with the few
-    /// takes the index gives (of a length within 2 %), not with the 17 others, and its clip encoded
-    /// again; the other clips are reused (linked, no bytes written).
+    /// One changed take of 18 (at 22.05 kHz now): its header read (the others' the memo knows),
+    /// decoded and resampled once, compared with the few takes the index gives (of a length within
+    /// 2 %), not with the 17 others, and its clip encoded again; the other clips are reused (linked,
+    /// no bytes written).
     @Test func oneChangedTakeCostsOneTake() throws {
         let (folder, assets) = try pack()
         defer { folder.remove() }
@@ -83,6 +87,7 @@ import Testing
         try age(assets, only: "4.wav")
         let (work, stderr) = try build(folder)
         #expect(stderr == "")
+        #expect(work.headers == 1)
         #expect(work.hashed == 1)
         #expect(work.decoded == 1)
         #expect(work.resampled == 1)

@@ -170,7 +170,7 @@ import Testing
         #expect(table.dropLast(2).last == "cache: 2 of 3 clips prepared, 2 finished and 2 drawn from .soundset-cache")
         // The work, counted: its take decoded and resampled once, and only its clip encoded.
         #expect(
-            table.dropLast().last?.hasPrefix("work: 3 takes stat'ed, 1 hashed, 1 decoded, 1 resampled; 0 fingerprint pairs compared; 1 clips encoded, ")
+            table.dropLast().last?.hasPrefix("work: 3 takes stat'ed, 1 headers read, 1 hashed, 1 decoded, 1 resampled; 0 fingerprint pairs compared; 1 clips encoded, ")
                 == true, "\(table)")
         #expect(table.last == "report: Output.report.html")
         #expect(!verbose.stdout.contains("rebuilt"))

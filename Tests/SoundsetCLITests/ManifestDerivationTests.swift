@@ -120,7 +120,7 @@ import Testing
         try edit(folder.url, Self.announcement("bannerSeconds", 30))
         let cold = try SoundsetExecutable.run(["check"], in: folder.url)
         #expect(cold.stdout.contains("[freshness] Output/manifest.json: announcement.bannerSeconds is 30, but Assets gives 5 \(Self.fix)\n"))
-        #expect(!FileManager.default.fileExists(atPath: folder.url.appendingPathComponent(".soundset-cache/build-Output.json").path))
+        #expect(!FileManager.default.fileExists(atPath: folder.url.appendingPathComponent(".soundset-cache/build-Output.record").path))
         // `soundset report` writes no report of a set that is not the one built.
         #expect(try SoundsetExecutable.run(["report"], in: folder.url).status == 1)
     }

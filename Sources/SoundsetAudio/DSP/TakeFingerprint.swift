@@ -47,7 +47,7 @@ public struct TakeFingerprint: Codable, Sendable, Equatable {
         values = low.map { Int8(max(-127, min(127, ($0 * scale).rounded()))) }
     }
 
-    init(rate: Int, values: [Int8]) {
+    public init(rate: Int, values: [Int8]) {
         self.rate = rate
         self.values = values
     }

@@ -32,6 +32,16 @@ public struct TrimRegion: Sendable, Equatable, Codable {
     public var peakDb: Double
     /// The level sound had to exceed, dBFS RMS.
     public var thresholdDb: Double
+
+    public init(soundStart: Int, soundEnd: Int, keepStart: Int, keepEnd: Int, noiseFloorDb: Double, peakDb: Double, thresholdDb: Double) {
+        self.soundStart = soundStart
+        self.soundEnd = soundEnd
+        self.keepStart = keepStart
+        self.keepEnd = keepEnd
+        self.noiseFloorDb = noiseFloorDb
+        self.peakDb = peakDb
+        self.thresholdDb = thresholdDb
+    }
 }
 
 /// Why a take holds no usable speech.

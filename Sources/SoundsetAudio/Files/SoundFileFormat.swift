@@ -1,7 +1,7 @@
 import SoundsetRuntime
 
 /// What a sound file holds, read from its header without decoding the samples.
-public struct SoundFileInfo: Sendable, Equatable {
+public struct SoundFileInfo: Sendable, Equatable, Codable {
     /// Frames (samples per channel) the header declares.
     public var frames: Int
     public var sampleRate: Int
@@ -21,6 +21,21 @@ public struct SoundFileInfo: Sendable, Equatable {
     /// samples, legal for a stream written live: libsndfile then reports `SF_COUNT_MAX` frames).
     /// `frames` is 0 until the file is decoded (`SoundFile.countFrames`, `readAll`).
     public var lengthUnknown = false
+
+    public init(
+        frames: Int, sampleRate: Int, channels: Int, containerName: String, encodingName: String, container: Container? = nil, encoding: Encoding? = nil,
+        truncation: String? = nil, lengthUnknown: Bool = false
+    ) {
+        self.frames = frames
+        self.sampleRate = sampleRate
+        self.channels = channels
+        self.containerName = containerName
+        self.encodingName = encodingName
+        self.container = container
+        self.encoding = encoding
+        self.truncation = truncation
+        self.lengthUnknown = lengthUnknown
+    }
 
     /// Duration in seconds, from the header (or from decoding, when its length is unknown).
     public var seconds: Double { sampleRate > 0 ? Double(frames) / Double(sampleRate) : 0 }

@@ -84,9 +84,13 @@ public struct AssetCatalog: Sendable {
     /// - Parameters:
     ///   - displayName: how the folder is named in messages (the path as the user gave it).
     ///   - jobs: headers read at once.
+    ///   - knownHeader: the header of a file (by name, with its stamp now) that an earlier build
+    ///     read, when its stamp proves it unchanged (the memo's): the file is not opened.
     /// - Throws: `BuildFailure` when the folder itself cannot be read or holds no recordings;
     ///   problems with single files are collected in `problems`.
-    public static func load(assets: URL, displayName: String, jobs: Int = 1) async throws -> AssetCatalog {
+    public static func load(
+        assets: URL, displayName: String, jobs: Int = 1, knownHeader: @escaping @Sendable (String, FileStamp) -> SoundFileInfo? = { _, _ in nil }
+    ) async throws -> AssetCatalog {
         var problems: [BuildProblem] = []
         let names: [String]
         switch listing(assets) {
@@ -105,7 +109,7 @@ public struct AssetCatalog: Sendable {
         let realAssets = assets.resolvingSymlinksInPath().standardizedFileURL.path
         let candidates = names.filter(isRecordingName)
         let found = try await candidates.concurrentMap(maxConcurrency: jobs) { fileName in
-            inspect(fileName, in: assets, displayName: displayName, realAssets: realAssets)
+            inspect(fileName, in: assets, displayName: displayName, realAssets: realAssets, knownHeader: knownHeader)
         }
         var recordings: [Recording] = []
         for result in found {
@@ -120,7 +124,8 @@ public struct AssetCatalog: Sendable {
         let byName = Dictionary(grouping: recordings) { $0.name.lowercased() }
         for (key, group) in byName.sorted(by: { $0.key < $1.key }) where group.count > 1 {
             let paths = group.map(\.displayPath)
-            problems.append(BuildProblem(paths[0], "it and \(paths.dropFirst().joined(separator: " and ")) make the same clip '\(group[0].name)' (keep one of them)"))
+            problems.append(
+                BuildProblem(paths[0], "it and \(paths.dropFirst().joined(separator: " and ")) make the same clip '\(group[0].name)' (keep one of them)"))
             recordings.removeAll { $0.name.lowercased() == key }
         }
 
@@ -176,18 +181,27 @@ public struct AssetCatalog: Sendable {
     }
 
     /// Checks one name in the assets folder and reads its header.
-    private static func inspect(_ fileName: String, in assets: URL, displayName: String, realAssets: String) -> Found {
+    private static func inspect(
+        _ fileName: String, in assets: URL, displayName: String, realAssets: String, knownHeader: (String, FileStamp) -> SoundFileInfo?
+    ) -> Found {
         let url = assets.appendingPathComponent(fileName)
         let display = "\(displayName)/\(ClipName.printable(fileName))"
-        let resolved = url.resolvingSymlinksInPath().standardizedFileURL
-        if resolved.path != url.standardizedFileURL.path,
-            resolved.deletingLastPathComponent().path != realAssets
-        {
-            return .problem(BuildProblem(display, "is a symbolic link to a file outside the assets folder (copy the recording in instead)"))
-        }
         var entry = stat()
-        guard stat(resolved.path, &entry) == 0 else {
-            return .problem(BuildProblem(display, "is a broken symbolic link (copy the recording in instead)"))
+        // Only a link is resolved (resolving a path costs more than reading the file's header).
+        guard lstat(url.path, &entry) == 0 else { return .problem(BuildProblem(display, "cannot be read (\(RegularFile.systemReason(errno)))")) }
+        // A regular file's stamp (nil for a link): while it proves the file unchanged since an
+        // earlier build read its header, that header stands and the file is not opened.
+        let stamp = FileStamp(entry)
+        if entry.st_mode & S_IFMT == S_IFLNK {
+            let resolved = url.resolvingSymlinksInPath().standardizedFileURL
+            if resolved.path != url.standardizedFileURL.path,
+                resolved.deletingLastPathComponent().path != realAssets
+            {
+                return .problem(BuildProblem(display, "is a symbolic link to a file outside the assets folder (copy the recording in instead)"))
+            }
+            guard stat(resolved.path, &entry) == 0 else {
+                return .problem(BuildProblem(display, "is a broken symbolic link (copy the recording in instead)"))
+            }
         }
         switch entry.st_mode & S_IFMT {
         case S_IFDIR: return .skipped
@@ -196,11 +210,15 @@ public struct AssetCatalog: Sendable {
         }
         if fileName.lowercased() == ConfigurationLoader.fileName {
             return .problem(
-                BuildProblem(display, "differs from \(ConfigurationLoader.fileName) only in case; the configuration is read from \(ConfigurationLoader.fileName) exactly (rename it)"))
+                BuildProblem(
+                    display,
+                    "differs from \(ConfigurationLoader.fileName) only in case; the configuration is read from \(ConfigurationLoader.fileName) exactly (rename it)"
+                ))
         }
         let name = (fileName as NSString).deletingPathExtension
         guard name != fileName, !name.isEmpty else {
-            return .problem(BuildProblem(display, "has no extension; a recording is named after its clip and its format, e.g. 7.wav (rename it, or move it out)"))
+            return .problem(
+                BuildProblem(display, "has no extension; a recording is named after its clip and its format, e.g. 7.wav (rename it, or move it out)"))
         }
         if let reason = ClipName.problem(with: name) {
             // A known clip's characters (两, 十, 萬) are named the way the reading names it.
@@ -217,21 +235,26 @@ public struct AssetCatalog: Sendable {
             return .problem(BuildProblem(display, "'\(ClipName.printable(name))' is not a valid clip name: \(reason); \(rename)"))
         }
         var info: SoundFileInfo
-        do {
-            let file = try SoundFile.open(reading: url.path)
-            info = file.info
-            // A header that does not give the length (a FLAC stream's, legal): it is measured by
-            // decoding, without keeping the samples, and judged like any other.
-            if info.lengthUnknown { info.frames = try file.countFrames() }
-        } catch {
-            guard access(url.path, R_OK) == 0 else { return .problem(BuildProblem(display, "cannot be read (\(RegularFile.systemReason(errno)))")) }
-            let reason = (error as? SoundFileError)?.reason ?? "\(error)"
-            // Notes and documents left among the takes are named as what they are.
-            let ext = (fileName as NSString).pathExtension.lowercased()
-            if !Self.audioExtensions.contains(ext) {
-                return .problem(BuildProblem(display, "is not a recording (a .\(ext) file): move it out of \(displayName), where every file is a take"))
+        if let stamp, let known = knownHeader(fileName, stamp), access(url.path, R_OK) == 0 {
+            info = known
+        } else {
+            do {
+                BuildWork.count(\.headersRead)
+                let file = try SoundFile.open(reading: url.path)
+                info = file.info
+                // A header that does not give the length (a FLAC stream's, legal): it is measured by
+                // decoding, without keeping the samples, and judged like any other.
+                if info.lengthUnknown { info.frames = try file.countFrames() }
+            } catch {
+                guard access(url.path, R_OK) == 0 else { return .problem(BuildProblem(display, "cannot be read (\(RegularFile.systemReason(errno)))")) }
+                let reason = (error as? SoundFileError)?.reason ?? "\(error)"
+                // Notes and documents left among the takes are named as what they are.
+                let ext = (fileName as NSString).pathExtension.lowercased()
+                if !Self.audioExtensions.contains(ext) {
+                    return .problem(BuildProblem(display, "is not a recording (a .\(ext) file): move it out of \(displayName), where every file is a take"))
+                }
+                return .problem(BuildProblem(display, "cannot be read as audio: \(reason.asClause)"))
             }
-            return .problem(BuildProblem(display, "cannot be read as audio: \(reason.asClause)"))
         }
         if let problem = headerProblem(info) { return .problem(BuildProblem(display, problem)) }
         return .recording(Recording(name: name, fileName: fileName, url: url, displayPath: display, info: info))

@@ -426,7 +426,7 @@ public enum Checker {
     /// A manifest larger than an app's extension reads (`Manifest.maxBytes`): what the build warns
     /// of, and the check (which cannot load it) fails.
     static func manifestSize(_ manifest: Manifest, manifestPath: String) -> [CheckProblem] {
-        guard let size = try? manifest.encoded().count, size > Manifest.maxBytes else { return [] }
+        guard let size = try? ManifestFiles.bytes(of: manifest).count, size > Manifest.maxBytes else { return [] }
         return [
             CheckProblem(
                 .integrity, manifestPath,

@@ -20,6 +20,10 @@ protocol BuildMemo: Sendable {
     /// nothing else beside it.
     func currentSet(in output: URL, for recordings: HashedRecordings, configurationHash: String, copies: Set<String>) -> Manifest?
 
+    /// The header of the recording `fileName` (in the assets folder), when its file, stamped `stamp`
+    /// now, is proven unchanged since it was read: the catalog then opens it not.
+    func header(of fileName: String, stamp: FileStamp) -> SoundFileInfo?
+
     /// The sha256 of `recording`'s bytes, when its file is proven unchanged since it was hashed.
     func sha256(of recording: Recording, stamp: FileStamp) -> String?
 

@@ -1,3 +1,5 @@
+import SoundsetAudio
+
 /// What a build found, kept by the memo once the new set is in place: the stamps of what it read and
 /// wrote (with the time they were taken), what each clip file holds, and its level search's tries.
 public struct BuildRecord: Codable, Sendable {
@@ -27,6 +29,8 @@ public struct BuildRecord: Codable, Sendable {
     public struct RecordingFact: Codable, Sendable, Equatable {
         public var stamp: FileStamp
         public var sha256: String
+        /// Its header as the catalog read it: read again only when the stamp no longer proves it.
+        public var header: SoundFileInfo?
     }
 
     public struct OutputFact: Codable, Sendable, Equatable {

@@ -6,21 +6,24 @@ import SoundsetRuntime
 /// the samples and their true-peak envelope (read only when the clip must be finished again).
 ///
 /// ```
-/// "SSCLIP04"  u64 length  summary JSON  u64 checksum      (of all before it)
+/// "SSCLIP05"  u64 length  summary  u64 checksum      (of all before it)
 /// samples (Float32 LE)  block ends (UInt32 LE)  block peaks (Float32 LE)  u64 checksum
 /// ```
 ///
-/// The summary carries the entry's own key and its recording's sha256: an entry copied over another
-/// is recognised and ignored. Its sizes say how long the file must be, checked before anything
-/// large is read, so a damaged or hostile entry costs nothing but its making again.
+/// The summary is binary (`EntryBytesWriter`; its notes, rare, as JSON): a rebuild reads every
+/// clip's summary, and decoding them as JSON was most of what a rebuild after one changed take cost.
+/// It carries the entry's own key and its recording's sha256: an entry copied over another is
+/// recognised and ignored. Its sizes say how long the file must be, checked before anything large
+/// is read, so a damaged or hostile entry costs nothing but its making again.
 struct ClipEntry {
-    static let magic = Data("SSCLIP04".utf8)
+    static let magic = Data("SSCLIP05".utf8)
     static let fileExtension = "clip"
-    /// Longest summary read: one to two kilobytes in practice (the recording's envelope is most of it).
+    /// Longest summary read: two to four kilobytes in practice (the recording's envelope and the
+    /// fingerprint are most of it).
     static let maxSummaryBytes: UInt64 = 1 << 20
 
     /// The summary's fields on disk.
-    struct Stored: Codable, EntryHead {
+    struct Stored {
         var key: String
         var sourceSHA256: String
         var region: TrimRegion
@@ -30,6 +33,65 @@ struct ClipEntry {
         var blockCount: Int
         /// The envelope's `exactAbove`, as the bits of the Float.
         var envelopeExactAbove: UInt32
+
+        func encoded() throws -> Data {
+            var out = EntryBytesWriter()
+            out.string(key)
+            out.string(sourceSHA256)
+            for value in [region.soundStart, region.soundEnd, region.keepStart, region.keepEnd] { out.int(value) }
+            for value in [region.noiseFloorDb, region.peakDb, region.thresholdDb, measurement.loudness, measurement.truePeak] { out.double(value) }
+            out.int(analysis.sourceRate)
+            out.int(analysis.sourceFrames)
+            out.bytes(analysis.notes.isEmpty ? Data() : try ClipEntry.coder.encoder.encode(analysis.notes))
+            out.int8s(analysis.envelope.values)
+            out.bool(analysis.fingerprint != nil)
+            if let fingerprint = analysis.fingerprint {
+                out.int(fingerprint.rate)
+                out.int8s(fingerprint.values)
+            }
+            out.int(sampleCount)
+            out.int(blockCount)
+            out.uint32(envelopeExactAbove)
+            return out.data
+        }
+
+        init(
+            key: String, sourceSHA256: String, region: TrimRegion, measurement: LoudnessMeasurement, analysis: ClipAnalysis, sampleCount: Int,
+            blockCount: Int, envelopeExactAbove: UInt32
+        ) {
+            self.key = key
+            self.sourceSHA256 = sourceSHA256
+            self.region = region
+            self.measurement = measurement
+            self.analysis = analysis
+            self.sampleCount = sampleCount
+            self.blockCount = blockCount
+            self.envelopeExactAbove = envelopeExactAbove
+        }
+
+        init(decoding data: Data) throws {
+            var input = EntryBytesReader(data)
+            key = try input.string()
+            sourceSHA256 = try input.string()
+            region = TrimRegion(
+                soundStart: try input.int(), soundEnd: try input.int(), keepStart: try input.int(), keepEnd: try input.int(),
+                noiseFloorDb: try input.double(), peakDb: try input.double(), thresholdDb: try input.double())
+            measurement = LoudnessMeasurement(loudness: try input.double(), truePeak: try input.double())
+            let sourceRate = try input.int()
+            let sourceFrames = try input.int()
+            let notes = try input.bytes()
+            let envelope = try input.int8s()
+            guard envelope.count % 2 == 0 else { throw EntryBytesReader.Short() }
+            let fingerprint = try input.bool() ? TakeFingerprint(rate: try input.int(), values: try input.int8s()) : nil
+            analysis = ClipAnalysis(
+                sourceRate: sourceRate, sourceFrames: sourceFrames,
+                notes: notes.isEmpty ? [] : try ClipEntry.coder.decoder.decode([ClipNote].self, from: notes),
+                envelope: ClipEnvelope(values: envelope), fingerprint: fingerprint)
+            sampleCount = try input.int()
+            blockCount = try input.int()
+            envelopeExactAbove = try input.uint32()
+            guard input.isAtEnd else { throw EntryBytesReader.Short() }
+        }
     }
 
     /// The entry's bytes for `clip`, under `key`.
@@ -38,11 +100,11 @@ struct ClipEntry {
             key: key, sourceSHA256: clip.summary.sourceSHA256, region: clip.summary.region, measurement: clip.measurement,
             analysis: clip.summary.analysis, sampleCount: clip.samples.count, blockCount: clip.envelope.blockEnds.count,
             envelopeExactAbove: clip.envelope.exactAbove.bitPattern)
-        guard let json = try? coder.encoder.encode(stored) else { return nil }
-        var data = Data(capacity: 32 + json.count + (clip.samples.count + 2 * stored.blockCount) * 4)
+        guard let summary = try? stored.encoded() else { return nil }
+        var data = Data(capacity: 32 + summary.count + (clip.samples.count + 2 * stored.blockCount) * 4)
         data.append(magic)
-        append(UInt64(json.count), to: &data)
-        data.append(json)
+        append(UInt64(summary.count), to: &data)
+        data.append(summary)
         append(checksum(data), to: &data)
         let payloadStart = data.count
         // 32-bit words, little-endian: on a little-endian machine, the values' own bytes.
@@ -56,26 +118,11 @@ struct ClipEntry {
         return data
     }
 
-    /// What reading the samples back needs of the summary: the rest (the analysis, most of its
-    /// bytes) is not decoded again.
-    struct Sizes: Decodable, EntryHead {
-        var key: String
-        var sourceSHA256: String
-        var sampleCount: Int
-        var blockCount: Int
-        var envelopeExactAbove: UInt32
-    }
-
     /// The summary in the entry at `url`, when it is intact, is the entry of `key` and is for the
     /// recording with `sourceSHA256`; and the size the whole entry must have.
     static func summary(at url: URL, key: String, sourceSHA256: String) -> (Stored, entrySize: Int)? {
-        head(at: url, as: Stored.self, key: key, sourceSHA256: sourceSHA256)
-    }
-
-    /// `summary(at:key:sourceSHA256:)`, its fields decoded as `Head`.
-    private static func head<Head: Decodable & EntryHead>(at url: URL, as: Head.Type, key: String, sourceSHA256: String) -> (Head, entrySize: Int)? {
-        // A summary is a few hundred bytes: one read holds it.
-        guard var (head, size) = try? RegularFile.head(url, count: 4096, followingLinks: false), head.prefix(8) == magic, head.count >= 16 else {
+        // A summary is a few kilobytes: one read of 16 KiB holds it (a second read costs a second open).
+        guard var (head, size) = try? RegularFile.head(url, count: 16384, followingLinks: false), head.prefix(8) == magic, head.count >= 16 else {
             return nil
         }
         let length = integer(head.dropFirst(8))
@@ -86,7 +133,7 @@ struct ClipEntry {
         }
         let summary = head.dropFirst(16).prefix(Int(length))
         guard head.count >= 16 + Int(length) + 8, checksum(head.prefix(16 + Int(length))) == integer(head.dropFirst(16 + Int(length))),
-            let stored = try? coder.decoder.decode(Head.self, from: summary),
+            let stored = try? Stored(decoding: summary),
             stored.key == key, stored.sourceSHA256 == sourceSHA256, (0...(1 << 28)).contains(stored.sampleCount),
             (0...(1 << 28)).contains(stored.blockCount)
         else { return nil }
@@ -96,7 +143,7 @@ struct ClipEntry {
     /// The samples and envelope in the entry at `url`, checked as `summary(at:)` checks, and whole:
     /// its size is checked against the summary's before anything else is read.
     static func clip(at url: URL, summary: ClipSummary, key: String) -> PreparedClip? {
-        guard let (stored, size) = head(at: url, as: Sizes.self, key: key, sourceSHA256: summary.sourceSHA256),
+        guard let (stored, size) = self.summary(at: url, key: key, sourceSHA256: summary.sourceSHA256),
             stored.sampleCount == summary.sampleCount, (try? RegularFile.head(url, count: 0, followingLinks: false))?.size == size,
             let data = try? RegularFile.read(url, maxBytes: size, followingLinks: false), data.count == size
         else { return nil }
@@ -148,7 +195,7 @@ struct ClipEntry {
     }
 
     /// The little-endian 64-bit integer in the first 8 bytes of `data`.
-    private static func integer<Bytes: Collection<UInt8>>(_ data: Bytes) -> UInt64 {
+    static func integer<Bytes: Collection<UInt8>>(_ data: Bytes) -> UInt64 {
         data.prefix(8).enumerated().reduce(0) { $0 | UInt64($1.element) << (8 * UInt64($1.offset)) }
     }
 
@@ -167,12 +214,4 @@ struct ClipEntry {
         }
         return hash
     }
-}
-
-/// The fields of an entry's summary that say which entry it is and how long.
-protocol EntryHead {
-    var key: String { get }
-    var sourceSHA256: String { get }
-    var sampleCount: Int { get }
-    var blockCount: Int { get }
 }

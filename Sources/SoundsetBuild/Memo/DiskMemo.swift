@@ -6,7 +6,7 @@ import SoundsetRuntime
 ///
 /// - `<key>.clip`: one prepared clip per recording (`ClipEntry`), keyed by `ClipKey`, with its key
 ///   inside.
-/// - `build-<output>.json`: the last build's `BuildRecord`, written once its set was in place.
+/// - `build-<output>.record`: the last build's `BuildRecord` (`BuildRecordFile`), written once its set was in place.
 ///
 /// Every answer is checked against what it claims to be about: an entry against its key and
 /// recording, a stamp against the time the stamps were taken, a finished file against its stamp.
@@ -27,7 +27,7 @@ public final class DiskMemo: BuildMemo, @unchecked Sendable {
     public init(output: URL) {
         self.output = output
         folder = Self.folder(for: output)
-        recordURL = folder.appendingPathComponent("build-\(output.lastPathComponent).json")
+        recordURL = folder.appendingPathComponent("build-\(output.lastPathComponent).\(BuildRecordFile.fileExtension)")
     }
 
     static func folder(for output: URL) -> URL {
@@ -38,7 +38,7 @@ public final class DiskMemo: BuildMemo, @unchecked Sendable {
     var record: BuildRecord? {
         lock.withLock {
             if let loaded { return loaded }
-            let record = (try? RegularFile.read(recordURL, maxBytes: 64 << 20)).flatMap { try? JSONDecoder().decode(BuildRecord.self, from: $0) }
+            let record = (try? RegularFile.read(recordURL, maxBytes: 64 << 20)).flatMap(BuildRecordFile.decode)
             let current = record.flatMap { $0.schemaVersion == BuildRecord.currentSchemaVersion && $0.toolVersion == ToolVersion.current ? $0 : nil }
             loaded = .some(current)
             return current
@@ -114,7 +114,8 @@ public final class DiskMemo: BuildMemo, @unchecked Sendable {
     }
 
     func remember(_ verdicts: SameRecordings.Verdicts) {
-        guard prepareFolder(), let data = try? JSONFormatting.encode(RememberedVerdicts(toolVersion: ToolVersion.current, rule: SameRecordings.ruleVersion, verdicts: verdicts))
+        guard prepareFolder(),
+            let data = try? JSONFormatting.encode(RememberedVerdicts(toolVersion: ToolVersion.current, rule: SameRecordings.ruleVersion, verdicts: verdicts))
         else { return }
         try? RegularFile.replace(verdictsURL, with: data)
     }
@@ -134,24 +135,10 @@ public final class DiskMemo: BuildMemo, @unchecked Sendable {
     // MARK: The whole set
 
     /// By stamps alone: the record's recordings and output files, each proven unchanged, and the
-    /// set in the output folder fresh against them (`Freshness`). Decodes the record's head only
-    /// (a no-op rebuild is mostly this).
+    /// set in the output folder fresh against them (`Freshness`). The record, decoded here, is the
+    /// one every later question of this build is answered from (a rebuild decodes it once).
     public func unchangedSet(assets: URL, output: URL, settingsHash: String) -> Manifest? {
-        struct Stamped: Decodable {
-            var stamp: FileStamp
-            var sha256: String
-        }
-        struct Outputs: Decodable { var stamp: FileStamp }
-        struct Head: Decodable {
-            var schemaVersion: Int
-            var toolVersion: String
-            var recordings: [String: Stamped]
-            var outputs: [String: Outputs]
-            var recordingsStampedAt: FileTime
-            var outputsStampedAt: FileTime
-        }
-        guard let data = try? RegularFile.read(recordURL, maxBytes: 64 << 20), let head = try? JSONDecoder().decode(Head.self, from: data),
-            head.schemaVersion == BuildRecord.currentSchemaVersion, head.toolVersion == ToolVersion.current, !head.outputs.isEmpty,
+        guard let head = record, !head.outputs.isEmpty,
             let recordings = Stamps.recordings(in: assets), recordings.count == head.recordings.count,
             recordings.allSatisfy({ name, stamp in
                 guard let recorded = head.recordings[name]?.stamp else { return false }
@@ -204,7 +191,7 @@ public final class DiskMemo: BuildMemo, @unchecked Sendable {
         else { return nil }
         // A file grown past what an app's extension reads (padded, say) while the build writes it
         // smaller is written again: the app would refuse it.
-        if let size = try? RegularFile.head(manifestURL, count: 0).size, size > Manifest.maxBytes, size != (try? manifest.encoded())?.count {
+        if let size = try? RegularFile.head(manifestURL, count: 0).size, size > Manifest.maxBytes, size != (try? ManifestFiles.bytes(of: manifest))?.count {
             return nil
         }
         let recorded = Dictionary(manifest.clips.map { ($0.source.file, $0) }, uniquingKeysWith: { a, _ in a })
@@ -227,6 +214,11 @@ public final class DiskMemo: BuildMemo, @unchecked Sendable {
     }
 
     // MARK: Recordings and prepared clips
+
+    func header(of fileName: String, stamp: FileStamp) -> SoundFileInfo? {
+        guard let record, let fact = record.recordings[fileName], stamp.proves(fact.stamp, stampedAt: record.recordingsStampedAt) else { return nil }
+        return fact.header
+    }
 
     public func sha256(of recording: Recording, stamp: FileStamp) -> String? {
         guard let record, let fact = record.recordings[recording.fileName], stamp.proves(fact.stamp, stampedAt: record.recordingsStampedAt) else {
@@ -307,8 +299,9 @@ public final class DiskMemo: BuildMemo, @unchecked Sendable {
             toolVersion: ToolVersion.current, configurationHash: build.configurationHash,
             recordings: build.recordings, outputs: facts, finished: finished, probes: probes.merging(build.probes) { _, new in new },
             recordingsStampedAt: build.recordingsStampedAt, outputsStampedAt: stampedAt)
-        guard let data = try? JSONFormatting.encode(record) else { return }
-        try? RegularFile.replace(recordURL, with: data)
+        try? RegularFile.replace(recordURL, with: BuildRecordFile.encode(record))
+        // soundset 0.10.1 and before kept the record as JSON: it answers nothing now.
+        RegularFile.remove(folder.appendingPathComponent("build-\(output.lastPathComponent).json"))
         lock.withLock { loaded = .some(record) }
         prune(keeping: build.keys)
     }
@@ -332,9 +325,9 @@ public final class DiskMemo: BuildMemo, @unchecked Sendable {
     func prune(keeping keys: Set<String>) {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
         var kept = keys
-        for name in names where name.hasPrefix("build-") && name.hasSuffix(".json") && name != recordURL.lastPathComponent {
+        for name in names where name.hasPrefix("build-") && name.hasSuffix(".\(BuildRecordFile.fileExtension)") && name != recordURL.lastPathComponent {
             guard let data = try? RegularFile.read(folder.appendingPathComponent(name), maxBytes: 64 << 20, followingLinks: false),
-                let other = try? JSONDecoder().decode(BuildRecord.self, from: data)
+                let other = BuildRecordFile.decode(data)
             else { continue }
             kept.formUnion(other.finished.values.map(\.key))
         }

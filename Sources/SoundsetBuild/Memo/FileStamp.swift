@@ -24,7 +24,13 @@ public struct FileStamp: Codable, Sendable, Equatable {
     /// (without `followingLinks`, a symbolic link is not one).
     init?(path: String, followingLinks: Bool = true) {
         var info = stat()
-        guard (followingLinks ? stat(path, &info) : lstat(path, &info)) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return nil }
+        guard (followingLinks ? stat(path, &info) : lstat(path, &info)) == 0 else { return nil }
+        self.init(info)
+    }
+
+    /// The stamp of a file `stat` described, or nil when it is not a regular file.
+    init?(_ info: stat) {
+        guard (info.st_mode & S_IFMT) == S_IFREG else { return nil }
         size = Int64(info.st_size)
         #if canImport(Darwin)
             modifiedSeconds = Int64(info.st_mtimespec.tv_sec)
@@ -38,6 +44,15 @@ public struct FileStamp: Codable, Sendable, Equatable {
             changedNanoseconds = Int64(info.st_ctim.tv_nsec)
         #endif
         inode = UInt64(info.st_ino)
+    }
+
+    init(size: Int64, modifiedSeconds: Int64, modifiedNanoseconds: Int64, inode: UInt64, changedSeconds: Int64, changedNanoseconds: Int64) {
+        self.size = size
+        self.modifiedSeconds = modifiedSeconds
+        self.modifiedNanoseconds = modifiedNanoseconds
+        self.inode = inode
+        self.changedSeconds = changedSeconds
+        self.changedNanoseconds = changedNanoseconds
     }
 
     /// When the file was last modified.

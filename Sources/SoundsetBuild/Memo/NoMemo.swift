@@ -7,6 +7,7 @@ public struct NoMemo: BuildMemo {
     public init() {}
     public func unchangedSet(assets: URL, output: URL, settingsHash: String) -> Manifest? { nil }
     public func currentSet(in output: URL, for recordings: HashedRecordings, configurationHash: String, copies: Set<String>) -> Manifest? { nil }
+    func header(of fileName: String, stamp: FileStamp) -> SoundFileInfo? { nil }
     public func sha256(of recording: Recording, stamp: FileStamp) -> String? { nil }
     public func summary(of recording: Recording, sha256: String, key: String) -> ClipSummary? { nil }
     public func preparedClip(_ summary: ClipSummary) -> PreparedClip? { nil }

@@ -1,4 +1,5 @@
 import Foundation
+import SoundsetAudio
 import SoundsetRuntime
 
 /// A memo that answers what `base` knows and keeps nothing: the check's, which writes nothing but
@@ -12,6 +13,7 @@ struct ReadOnlyMemo: BuildMemo {
     func currentSet(in output: URL, for recordings: HashedRecordings, configurationHash: String, copies: Set<String>) -> Manifest? {
         base.currentSet(in: output, for: recordings, configurationHash: configurationHash, copies: copies)
     }
+    func header(of fileName: String, stamp: FileStamp) -> SoundFileInfo? { base.header(of: fileName, stamp: stamp) }
     func sha256(of recording: Recording, stamp: FileStamp) -> String? { base.sha256(of: recording, stamp: stamp) }
     func summary(of recording: Recording, sha256: String, key: String) -> ClipSummary? { base.summary(of: recording, sha256: sha256, key: key) }
     func preparedClip(_ summary: ClipSummary) -> PreparedClip? { base.preparedClip(summary) }

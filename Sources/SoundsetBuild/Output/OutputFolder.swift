@@ -215,7 +215,7 @@ public struct OutputFolder: Sendable {
         defer { Interruption.shared.done(staging) }
         do throws(BuildProblem) {
             let manifest: Data
-            do { manifest = try set.manifest.encoded() } catch {
+            do { manifest = try ManifestFiles.bytes(of: set.manifest) } catch {
                 throw BuildProblem("\(displayName)/\(SoundSetLayout.manifestName)", "cannot be encoded (\(error))")
             }
             // A manifest over what an app's extension reads (`Manifest.maxBytes`) is written all the
@@ -244,7 +244,7 @@ public struct OutputFolder: Sendable {
                 throw BuildProblem("\(displayName)/\(SoundSetLayout.manifestName)", "cannot be written (\(error.reason))")
             }
             BuildWork.count(\.bytesWritten, manifest.count)
-            try verify(staging, against: set)
+            try verify(staging, against: set, written: manifest)
             let files = try beside(staging)
             return try Interruption.shared.swapping { () throws(BuildProblem) in try swap(in: staging, then: files) }
         } catch {
@@ -253,13 +253,14 @@ public struct OutputFolder: Sendable {
         }
     }
 
-    /// The staged set as the check sees it: the manifest reads back as written, and the check's own
-    /// integrity code finds every file it lists present, byte for byte, and nothing else. A build
-    /// that exits 0 has written a whole set.
-    private func verify(_ staging: URL, against set: SoundSetFiles) throws(BuildProblem) {
+    /// The staged set as the check sees it: the manifest reads back as written (`written`, its
+    /// bytes: that they decode to the manifest is the encoder's promise, which the tests hold), and
+    /// the check's own integrity code finds every file it lists present, byte for byte, and nothing
+    /// else. A build that exits 0 has written a whole set.
+    private func verify(_ staging: URL, against set: SoundSetFiles, written: Data) throws(BuildProblem) {
         let manifest = set.manifest
         let manifestPath = "\(displayName)/\(SoundSetLayout.manifestName)"
-        guard (try? Manifest.load(from: staging.appendingPathComponent(SoundSetLayout.manifestName), upTo: ManifestFiles.maxBytes)) == manifest else {
+        guard (try? RegularFile.read(staging.appendingPathComponent(SoundSetLayout.manifestName), maxBytes: ManifestFiles.maxBytes)) == written else {
             throw BuildProblem(manifestPath, "does not read back as written (check the disk)")
         }
         let sounds = staging.appendingPathComponent(SoundSetLayout.soundsName)

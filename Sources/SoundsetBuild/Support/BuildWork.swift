@@ -6,6 +6,9 @@ import Foundation
 public struct BuildWork: Codable, Sendable, Equatable {
     /// Recordings whose file was stat'ed to prove it unchanged (once each, by the no-op check).
     public var takesStatted = 0
+    /// Recordings whose header was read (libsndfile opened the file): the memo answers for a
+    /// recording its stamp proves unchanged.
+    public var headersRead = 0
     /// Recordings read and hashed (the memo could not prove them unchanged by their stamps).
     public var takesHashed = 0
     /// Recordings decoded (libsndfile), mixed down and trimmed.
@@ -22,9 +25,9 @@ public struct BuildWork: Codable, Sendable, Equatable {
 
     public init() {}
 
-    /// One line: `work: 230 takes stat'ed, 0 hashed, 0 decoded, 0 resampled; 0 fingerprint pairs compared; 0 clips encoded, 0 bytes written`.
+    /// One line: `work: 230 takes stat'ed, 0 headers read, 0 hashed, 0 decoded, 0 resampled; 0 fingerprint pairs compared; 0 clips encoded, 0 bytes written`.
     public var summary: String {
-        "work: \(takesStatted) takes stat'ed, \(takesHashed) hashed, \(takesDecoded) decoded, \(takesResampled) resampled; "
+        "work: \(takesStatted) takes stat'ed, \(headersRead) headers read, \(takesHashed) hashed, \(takesDecoded) decoded, \(takesResampled) resampled; "
             + "\(fingerprintsCompared) fingerprint pairs compared; \(clipsEncoded) clips encoded, \(bytesWritten) bytes written"
     }
 

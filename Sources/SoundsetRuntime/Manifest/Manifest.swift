@@ -181,20 +181,27 @@ extension Manifest {
     /// - Throws: `ManifestError` saying what is wrong.
     public static func decode(_ data: Data, path: String = SoundSetLayout.manifestName) throws(ManifestError) -> Manifest {
         struct Version: Decodable { var schemaVersion: Int }
-        let version: Version
-        do {
-            version = try JSONDecoder().decode(Version.self, from: data)
-        } catch {
-            throw ManifestError.invalid(path: path, reason: "no schemaVersion (\(Manifest.describe(error)))")
+        // Decoded whole first (parsing is most of the cost, and a manifest is almost always one this
+        // library reads); its version alone only when that fails, to say why.
+        let decoded: Result<Manifest, any Error>
+        do { decoded = .success(try JSONDecoder().decode(Manifest.self, from: data)) } catch { decoded = .failure(error) }
+        let schemaVersion: Int
+        switch decoded {
+        case .success(let manifest): schemaVersion = manifest.schemaVersion
+        case .failure:
+            do {
+                schemaVersion = try JSONDecoder().decode(Version.self, from: data).schemaVersion
+            } catch {
+                throw ManifestError.invalid(path: path, reason: "no schemaVersion (\(Manifest.describe(error)))")
+            }
         }
-        guard version.schemaVersion <= currentSchemaVersion else {
-            throw ManifestError.newerSchema(path: path, found: version.schemaVersion, supported: currentSchemaVersion)
+        guard schemaVersion <= currentSchemaVersion else {
+            throw ManifestError.newerSchema(path: path, found: schemaVersion, supported: currentSchemaVersion)
         }
         let manifest: Manifest
-        do {
-            manifest = try JSONDecoder().decode(Manifest.self, from: data)
-        } catch {
-            throw ManifestError.invalid(path: path, reason: Manifest.describe(error))
+        switch decoded {
+        case .success(let decoded): manifest = decoded
+        case .failure(let error): throw ManifestError.invalid(path: path, reason: Manifest.describe(error))
         }
         if let problem = manifest.problem { throw ManifestError.invalid(path: path, reason: problem) }
         return manifest
