@@ -142,7 +142,9 @@ enum Help {
         suffix over the banner, the lead-in first), and a line says so; --whole composes the whole
         announcement without them. A chain's clips are joined as its plan places them.
         FILE's extension names the container, whatever the set's: .caf, .wav or .aiff (.aif); the
-        samples are the same. It is written whole or not at all.
+        samples are the same. .mp3 writes what soundset serve sends as MP3, byte for byte: the same
+        announcement at 16 kHz (a set below it keeps its rate), LAME VBR -V 5. It is written whole
+        or not at all.
 
         options:
           --out FILE            the sound file to write
@@ -281,8 +283,8 @@ enum Help {
           /v1/announcements/AMOUNT.FORMAT    the announcement as the phone plays it (the announcer's
                                              rules, as soundset render applies them): the samples
                                              soundset render composes; FORMAT wav, mp3, caf or aiff
-                                             (caf, wav, aiff: the set's encoding and rate; mp3: the
-                                             set's rate, through libsndfile's MPEG encoder)
+                                             (caf, wav, aiff: the set's encoding and rate; mp3: at
+                                             16 kHz, LAME VBR -V 5, as render --out FILE.mp3 makes it)
               query: prefix=NAME|none, suffix=NAME|none, join=speech|file, whole=1 (the whole
               announcement, without the rules: no banner shortening, no lead-in)
           /v1/sets/ID/announcements/AMOUNT.FORMAT   the same, pinned to the set ID: cached for a
