@@ -79,6 +79,52 @@ import Testing
         #expect(abs(Double(composed.frames) - Double(played.frames) / 3) <= Double(2 * played.plan.steps.count + 1))
     }
 
+    @Test func encodesWaitOnTheWorkersWhileEverythingElseIsAnswered() throws {
+        let folder = try setFolder(rate: 48000)
+        defer { folder.remove() }
+        // One thread answering, one encoding: an encode on the answering thread would hold up
+        // every answer behind it.
+        let server = try ServingSoundset(["--quiet", "--threads", "1"], in: folder.url)
+        defer { _ = server.stop() }
+        let cached = try server.get("/v1/announcements/5.wav")
+        let etag = try #require(cached.headers["etag"])
+        // 120 long announcements never made before, each on its own connection, all sent first.
+        let encodes = try (0..<120).map { index -> HTTPConnection in
+            let connection = try HTTPConnection(port: server.port)
+            try connection.request("/v1/announcements/\(98_765_400 + index).99.mp3?whole=1")
+            return connection
+        }
+        // Meanwhile: health, a cached announcement, a 304, a HEAD of an MP3 not made yet.
+        let quick = try HTTPConnection(port: server.port)
+        try quick.request("/healthz")
+        #expect(try quick.reply().status == 200)
+        try quick.request("/v1/announcements/5.wav")
+        #expect(try quick.reply().body == cached.body)
+        try quick.request("/v1/announcements/5.wav", headers: ["If-None-Match": etag])
+        #expect(try quick.reply().status == 304)
+        let head = try HTTPConnection(port: server.port)
+        try head.request("/v1/announcements/77.77.mp3", method: "HEAD")
+        let headReply = try head.reply(toHead: true)
+        // Every one of them answered before the last encode is done: ordering, not timing.
+        let encoded = encodes.filter { $0.replyArrived() }.count
+        #expect(encoded < encodes.count, "all \(encodes.count) encodes were done before the quick answers")
+        // The HEAD did not encode: no length (it is known once encoded), and its connection ends.
+        #expect(headReply.status == 200)
+        #expect(headReply.headers["content-type"] == "audio/mpeg")
+        #expect(headReply.headers["content-length"] == nil)
+        #expect(headReply.headers["transfer-encoding"] == nil)
+        #expect(headReply.headers["connection"]?.lowercased() == "close")
+        #expect(head.closedByPeer())
+        // Every encode answered, each with its own MP3.
+        let replies = try encodes.map { try $0.reply() }
+        #expect(replies.filter { $0.status == 200 && $0.headers["content-type"] == "audio/mpeg" }.count == encodes.count)
+        #expect(Set(replies.map(\.body)).count == encodes.count)
+        // Once made, a HEAD has the length of the GET's body.
+        let made = try server.get("/v1/announcements/77.77.mp3")
+        let headAgain = try server.get("/v1/announcements/77.77.mp3", method: "HEAD")
+        #expect(headAgain.headers["content-length"] == String(made.body.count))
+    }
+
     private func servedSet(_ folder: TemporaryDirectory) throws -> ServedSet {
         let source = SetSource(output: folder.url.appendingPathComponent("Output"), display: "Output")
         return try source.current().get()
