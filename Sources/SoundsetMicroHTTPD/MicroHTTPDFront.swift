@@ -28,7 +28,11 @@ public final class MicroHTTPDFront: HTTPFront, @unchecked Sendable {
 
     public func start(_ settings: HTTPFrontSettings, handler: any HTTPHandler) throws(HTTPFrontError) -> (host: String, port: Int) {
         let context = FrontContext(handler: handler, settings: settings)
-        let daemon = try Daemon(settings, context: context)
+        let daemon: Daemon
+        do { daemon = try Daemon(settings, context: context) } catch {
+            context.workers.close()
+            throw error
+        }
         self.daemon = daemon
         self.context = context
         let tick = min(0.1, settings.requestTimeout / 10)
