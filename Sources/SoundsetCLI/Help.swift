@@ -312,9 +312,9 @@ enum Help {
           --listen HOST:PORT        the address to listen on (default: 127.0.0.1:8080; port 0 picks
                                     a free one; 0.0.0.0 or [::] listens on every interface)
           --threads N               threads answering requests (default: the number of cores), and
-                                    as many more encoding MP3s apart from them (an encode never
-                                    holds up another answer; a HEAD of an MP3 not made yet has no
-                                    Content-Length)
+                                    as many more composing and encoding new announcements apart
+                                    from them, first come first served (never holding up another
+                                    answer; a HEAD of an MP3 not made yet has no Content-Length)
           --connections N           connections open at once; more wait to be accepted (default: 1000)
           --cache-mb N              memory for composed announcements, MB (default: 64; 0 keeps none)
           --request-timeout SECONDS a request must arrive whole within this time of its connection

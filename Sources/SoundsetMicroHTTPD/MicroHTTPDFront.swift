@@ -242,7 +242,7 @@ private let accessHandler: MHD_AccessHandlerCallback = { cls, connection, _, met
     case .now(let response):
         return send(response, on: connection, context: context, head: methodName == "HEAD")
     case .later(let work):
-        // Work (an encode) runs on the workers, the connection suspended: this thread goes on
+        // Work (composing, encoding) runs on the workers, the connection suspended: this thread goes on
         // answering its other connections, and takes this one up again when the work resumes it.
         let pending = PendingAnswer()
         requestContext!.pointee = Unmanaged.passRetained(pending).toOpaque()

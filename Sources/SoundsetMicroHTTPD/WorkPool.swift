@@ -1,7 +1,7 @@
 import Foundation
 
-/// A fixed number of threads running jobs first come, first served: the handler's slow work (MP3
-/// encodes), apart from libmicrohttpd's threads, which meanwhile accept connections and answer
+/// A fixed number of threads running jobs first come, first served: the handler's work (composing
+/// and encoding new announcements), apart from libmicrohttpd's threads, which meanwhile accept connections and answer
 /// everything that needs no work. The queue is bounded by the connections: each has at most one
 /// job in it (its connection is suspended until the job is done).
 final class WorkPool: @unchecked Sendable {

@@ -54,9 +54,9 @@ public final class AnnouncementService: HTTPHandler {
 
     public func respond(to request: HTTPRequest) -> HTTPResponse { answer(to: request).response }
 
-    /// Every answer but an MP3 not made yet is made now (composing a WAV, CAF or AIFF is well under
-    /// a millisecond); that MP3 is work for the front's workers (LAME is milliseconds), and a
-    /// `HEAD` of it is answered now, without its length (`HTTPResponse.lengthUnknown`).
+    /// Every answer but a `GET` of an announcement not made yet is made now; composing it (and
+    /// encoding an MP3: LAME takes milliseconds) is work for the front's workers. A `HEAD` of an
+    /// MP3 not made yet is answered now, without its length (`HTTPResponse.lengthUnknown`).
     public func answer(to request: HTTPRequest) -> HTTPAnswer {
         do {
             guard request.target.utf8.count <= RequestTarget.maxBytes else {
@@ -201,15 +201,18 @@ public final class AnnouncementService: HTTPHandler {
             cache.store(.init(body: body, etag: etag), for: cacheKey)
             return Self.ranged(HTTPResponse(status: 200, headers: headers, body: body), request: request, etag: etag)
         }
-        guard format == .mp3 else { return .now(try make()) }
         if request.method == "HEAD" {
-            // Its length is known once it is encoded: a HEAD does not encode it (an amount that
-            // cannot be planned is still the error it would be).
+            // A WAV, CAF or AIFF is composed here for its length (well under a millisecond); an
+            // MP3's length is known once it is encoded, and a HEAD does not encode it (an amount
+            // that cannot be planned is still the error it would be).
+            guard format == .mp3 else { return .now(try make()) }
             _ = try AnnouncementRenderer.plan(amount, options: options, set: served)
             var response = HTTPResponse(status: 200, headers: headers)
             response.lengthUnknown = true
             return .now(response)
         }
+        // Composing and encoding is the workers': whatever the format, a burst of new amounts
+        // never holds up the answers that need neither.
         return .later {
             do throws(RenderProblem) { return try make() } catch { return Self.errorResponse(error) }
         }

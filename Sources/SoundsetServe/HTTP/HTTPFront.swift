@@ -2,7 +2,8 @@
 public protocol HTTPHandler: Sendable {
     /// The response to `request`. Called on one of the front's threads, any number at once.
     func respond(to request: HTTPRequest) -> HTTPResponse
-    /// The response to `request` now, or the work that makes it (an MP3 to encode), which the front
+    /// The response to `request` now, or the work that makes it (an announcement to compose and
+    /// encode), which the front
     /// runs on its workers, off the threads that accept and answer everything else. Called on one
     /// of the front's threads; by default, `respond(to:)` now.
     func answer(to request: HTTPRequest) -> HTTPAnswer
@@ -63,8 +64,9 @@ public struct HTTPFrontSettings: Sendable {
     public var requestTimeout: Double
     /// How long stopping waits for requests under way.
     public var stopGrace: Double
-    /// Threads that run a handler's work (`HTTPAnswer.later`: MP3 encodes), first come first
-    /// served, apart from `threads`, so an encode never holds up the answers that need none.
+    /// Threads that run a handler's work (`HTTPAnswer.later`: new announcements composed and
+    /// encoded), first come first served, apart from `threads`, so that work never holds up the
+    /// answers that need none.
     public var workers: Int
 
     public init(host: String, port: Int, threads: Int, connections: Int, requestTimeout: Double, stopGrace: Double = 5, workers: Int? = nil) {
