@@ -242,8 +242,8 @@ private let accessHandler: MHD_AccessHandlerCallback = { cls, connection, _, met
     case .now(let response):
         return send(response, on: connection, context: context, head: methodName == "HEAD")
     case .later(let work):
-        // Work (composing, encoding) runs on the workers, the connection suspended: this thread goes on
-        // answering its other connections, and takes this one up again when the work resumes it.
+        // Work (composing, encoding) runs on the workers, the connection suspended: this thread
+        // goes on answering its other connections, and takes this one up again when resumed.
         let pending = PendingAnswer()
         requestContext!.pointee = Unmanaged.passRetained(pending).toOpaque()
         MHD_suspend_connection(connection)
@@ -272,7 +272,7 @@ private final class PendingAnswer: @unchecked Sendable {
     /// What a queued encode answers when the server stops before it runs.
     static let stopping = HTTPResponse(
         status: 503, headers: [("Content-Type", "application/json"), ("Retry-After", "1")],
-        body: ResponseBody(Data(#"{"error": "the server is stopping", "hint": "ask again in a moment"}"#.utf8 + [0x0A])))
+        body: ResponseBody(Data(#"{"error":"the server is stopping","hint":"ask again in a moment"}"#.utf8 + [0x0A])))
 }
 
 /// A suspended connection, handed to the worker that resumes it (`MHD_resume_connection` may be
