@@ -48,6 +48,20 @@ static inline unsigned int soundset_mhd_connection_status(struct MHD_Connection 
     return info == NULL ? 0 : info->http_status;
 }
 
+/// A response of unknown length with no body, for a `HEAD` whose body is not made yet: HTTP/1.0's
+/// way (MHD_RF_HTTP_1_0_COMPATIBLE_STRICT), no `Content-Length` and no chunked encoding (whose
+/// last chunk libmicrohttpd 0.9.75 would send after the head), the connection closed after it.
+static ssize_t soundset_mhd_no_body(void *cls, uint64_t position, char *buffer, size_t max) {
+    (void)cls; (void)position; (void)buffer; (void)max;
+    return MHD_CONTENT_READER_END_OF_STREAM;
+}
+
+static inline struct MHD_Response *soundset_mhd_unknown_length_response(void) {
+    struct MHD_Response *response = MHD_create_response_from_callback(MHD_SIZE_UNKNOWN, 1024, soundset_mhd_no_body, NULL, NULL);
+    if (response != NULL) MHD_set_response_options(response, MHD_RF_HTTP_1_0_COMPATIBLE_STRICT, MHD_RO_END);
+    return response;
+}
+
 /// The port `daemon` listens on (the one the system chose for port 0), or 0.
 static inline uint16_t soundset_mhd_bound_port(struct MHD_Daemon *daemon) {
     const union MHD_DaemonInfo *info = MHD_get_daemon_info(daemon, MHD_DAEMON_INFO_BIND_PORT);

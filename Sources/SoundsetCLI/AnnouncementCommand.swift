@@ -1,6 +1,7 @@
 import Foundation
 import SoundsetBuild
 import SoundsetRuntime
+import SoundsetServe
 
 /// `soundset plan` and `soundset render`: both read an amount and plan it from the built set.
 enum AnnouncementCommand {
@@ -164,13 +165,29 @@ enum AnnouncementCommand {
         _ played: PlayedAnnouncement, to path: String, manifest: Manifest, soundsFolder: URL, format: String, console: Console, rebuild: String
     ) throws -> Int32 {
         let url = URL(fileURLWithPath: path)
-        guard let container = Container(fileExtension: url.pathExtension) else {
+        // MP3 is soundset serve's, for web and Android clients: the same bytes the server sends.
+        let mp3 = url.pathExtension.lowercased() == "mp3"
+        let container = Container(fileExtension: url.pathExtension)
+        guard mp3 || container != nil else {
             let named = url.pathExtension.isEmpty ? "has no extension" : "ends in .\(ClipNamePrinting.safe(url.pathExtension))"
-            console.err("soundset: \(ClipNamePrinting.safe(path)): \(named); render writes .caf, .wav or .aiff (the sounds iOS plays): name the file so")
+            console.err(
+                "soundset: \(ClipNamePrinting.safe(path)): \(named); render writes .caf, .wav or .aiff (the sounds iOS plays), or .mp3 (what soundset serve sends): name the file so"
+            )
             return ExitCode.failure
         }
         let data: Data
-        do { data = try played.sound(manifest: manifest, soundsFolder: soundsFolder, container: container) } catch {
+        do {
+            if mp3 {
+                do { data = try AnnouncementMP3.render(played, manifest: manifest, soundsFolder: soundsFolder) } catch let error as ComposeError {
+                    throw error
+                } catch {
+                    console.err("soundset: cannot make \(ClipNamePrinting.safe(path)): \(error)")
+                    return ExitCode.failure
+                }
+            } else {
+                data = try played.sound(manifest: manifest, soundsFolder: soundsFolder, container: container)
+            }
+        } catch let error as ComposeError {
             // The set's own files are missing or changed: it is built again (the runtime's words
             // speak of installing, which is the app's).
             switch error {
@@ -192,8 +209,9 @@ enum AnnouncementCommand {
         } else {
             console.out(
                 String(
-                    format: "wrote %@ (%@ %@, %d Hz): %d frames, %.3f s, %d clips", ClipNamePrinting.safe(path), container.rawValue, manifest.encoding.rawValue, manifest.sampleRate,
-                    played.frames, played.seconds, played.plan.steps.count))
+                    format: "wrote %@ (%@, %d Hz): %@%.3f s, %d clips", ClipNamePrinting.safe(path),
+                    mp3 ? "mp3" : "\(container!.rawValue) \(manifest.encoding.rawValue)", mp3 ? AnnouncementMP3.rate(forSetRate: manifest.sampleRate) : manifest.sampleRate,
+                    mp3 ? "" : "\(played.frames) frames, ", played.seconds, played.plan.steps.count))
             if let note = played.note { console.out(note) }
         }
         return ExitCode.success

@@ -143,7 +143,9 @@ enum Help {
         suffix over the banner, the lead-in first), and a line says so; --whole composes the whole
         announcement without them. A chain's clips are joined as its plan places them.
         FILE's extension names the container, whatever the set's: .caf, .wav or .aiff (.aif); the
-        samples are the same. It is written whole or not at all.
+        samples are the same. .mp3 writes what soundset serve sends as MP3, byte for byte: the same
+        announcement at 16 kHz (a set below it keeps its rate), LAME VBR -V 5. It is written whole
+        or not at all.
 
         options:
           --out FILE            the sound file to write
@@ -282,8 +284,8 @@ enum Help {
           /v1/announcements/AMOUNT.FORMAT    the announcement as the phone plays it (the announcer's
                                              rules, as soundset render applies them): the samples
                                              soundset render composes; FORMAT wav, mp3, caf or aiff
-                                             (caf, wav, aiff: the set's encoding and rate; mp3: the
-                                             set's rate, through libsndfile's MPEG encoder)
+                                             (caf, wav, aiff: the set's encoding and rate; mp3: at
+                                             16 kHz, LAME VBR -V 5, as render --out FILE.mp3 makes it)
               query: prefix=NAME|none, suffix=NAME|none, join=speech|file, whole=1 (the whole
               announcement, without the rules: no banner shortening, no lead-in)
           /v1/sets/ID/announcements/AMOUNT.FORMAT   the same, pinned to the set ID: cached for a
@@ -310,7 +312,10 @@ enum Help {
           --output DIR              the built sound set (default: Output)
           --listen HOST:PORT        the address to listen on (default: 127.0.0.1:8080; port 0 picks
                                     a free one; 0.0.0.0 or [::] listens on every interface)
-          --threads N               threads answering requests (default: the number of cores)
+          --threads N               threads answering requests (default: the number of cores), and
+                                    as many more composing and encoding new announcements apart
+                                    from them, first come first served (never holding up another
+                                    answer; a HEAD of an MP3 not made yet has no Content-Length)
           --connections N           connections open at once; more wait to be accepted (default: 1000)
           --cache-mb N              memory for composed announcements, MB (default: 64; 0 keeps none)
           --request-timeout SECONDS a request must arrive whole within this time of its connection

@@ -28,7 +28,11 @@ public final class MicroHTTPDFront: HTTPFront, @unchecked Sendable {
 
     public func start(_ settings: HTTPFrontSettings, handler: any HTTPHandler) throws(HTTPFrontError) -> (host: String, port: Int) {
         let context = FrontContext(handler: handler, settings: settings)
-        let daemon = try Daemon(settings, context: context)
+        let daemon: Daemon
+        do { daemon = try Daemon(settings, context: context) } catch {
+            context.workers.close()
+            throw error
+        }
         self.daemon = daemon
         self.context = context
         let tick = min(0.1, settings.requestTimeout / 10)
@@ -52,6 +56,9 @@ public final class MicroHTTPDFront: HTTPFront, @unchecked Sendable {
         while context.connections.underWay() > 0 && ConnectionTable.now() < deadline {
             Thread.sleep(forTimeInterval: 0.01)
         }
+        // Every suspended connection resumed (libmicrohttpd cannot stop with one): the encodes
+        // running finish, the queued ones are answered 503.
+        context.workers.close()
         daemon.stop()  // every connection closed, every thread joined
         self.daemon = nil
         if listening >= 0 { close(listening) }  // only now: a thread of the daemon may have used it
@@ -68,6 +75,8 @@ final class FrontContext: @unchecked Sendable {
     let handler: any HTTPHandler
     let settings: HTTPFrontSettings
     let connections = ConnectionTable()
+    /// Where `HTTPAnswer.later` work runs, its connection suspended meanwhile.
+    let workers: WorkPool
     private let lock = NSLock()
     private var stopping = false
     private var stopped = false
@@ -75,6 +84,7 @@ final class FrontContext: @unchecked Sendable {
     init(handler: any HTTPHandler, settings: HTTPFrontSettings) {
         self.handler = handler
         self.settings = settings
+        workers = WorkPool(threads: settings.workers, name: "soundset-serve-work")
     }
 
     /// Stopping has begun: every response says `Connection: close`.
@@ -107,7 +117,7 @@ private final class Daemon {
             throw HTTPFrontError("cannot listen on \(settings.host): \(String(cString: gai_strerror(status)))")
         }
         defer { freeaddrinfo(found) }
-        var flags = MHD_USE_INTERNAL_POLLING_THREAD.rawValue | MHD_USE_ITC.rawValue | MHD_USE_AUTO.rawValue
+        var flags = MHD_USE_INTERNAL_POLLING_THREAD.rawValue | MHD_USE_ITC.rawValue | MHD_USE_AUTO.rawValue | MHD_ALLOW_SUSPEND_RESUME.rawValue
         if address.pointee.ai_family == AF_INET6 { flags |= MHD_USE_IPv6.rawValue }
         let retained = Unmanaged.passRetained(context)
         guard
@@ -174,8 +184,13 @@ private let connectionNotified: MHD_NotifyConnectionCallback = { cls, connection
     }
 }
 
-private let requestCompleted: MHD_RequestCompletedCallback = { cls, connection, _, _ in
+private let requestCompleted: MHD_RequestCompletedCallback = { cls, connection, requestContext, _ in
     let context = frontContext(cls)
+    // A request closed with its work's answer unsent (the daemon stopping right after the resume).
+    if let pointer = requestContext?.pointee, PendingAnswer.holds(pointer) {
+        Unmanaged<PendingAnswer>.fromOpaque(pointer).release()
+        requestContext!.pointee = nil
+    }
     guard let entry = context.connections.completed(key(connection)) else { return }
     let refused = entry.phase != .handling
     let status = refused ? Int(soundset_mhd_connection_status(connection)) : entry.status
@@ -198,6 +213,12 @@ private let waitsForBody: Set<String> = ["GET", "HEAD"]
 private let accessHandler: MHD_AccessHandlerCallback = { cls, connection, _, method, _, _, uploadSize, requestContext in
     let context = frontContext(cls)
     let methodName = method.map { String(cString: $0) } ?? ""
+    if let pointer = requestContext!.pointee, PendingAnswer.holds(pointer) {
+        // Resumed: the work is done, its response is sent from here, libmicrohttpd's thread.
+        let pending = Unmanaged<PendingAnswer>.fromOpaque(pointer).takeRetainedValue()
+        requestContext!.pointee = UnsafeMutableRawPointer(bitPattern: 2)
+        return send(pending.response ?? PendingAnswer.stopping, on: connection, context: context, head: methodName == "HEAD")
+    }
     let first = requestContext!.pointee == nil
     if first { requestContext!.pointee = UnsafeMutableRawPointer(bitPattern: 1) }
     if uploadSize!.pointee > 0 {
@@ -217,11 +238,57 @@ private let accessHandler: MHD_AccessHandlerCallback = { cls, connection, _, met
             Unmanaged<HeaderBag>.fromOpaque(bag!).takeUnretainedValue().add(String(cString: name), String(cString: value))
             return .YES
         }, bag)
-    let response = context.handler.respond(to: HTTPRequest(method: methodName, target: target, headers: headers.fields))
-    return send(response, on: connection, context: context, head: methodName == "HEAD")
+    switch context.handler.answer(to: HTTPRequest(method: methodName, target: target, headers: headers.fields)) {
+    case .now(let response):
+        return send(response, on: connection, context: context, head: methodName == "HEAD")
+    case .later(let work):
+        // Work (composing, encoding) runs on the workers, the connection suspended: this thread
+        // goes on answering its other connections, and takes this one up again when resumed.
+        let pending = PendingAnswer()
+        requestContext!.pointee = Unmanaged.passRetained(pending).toOpaque()
+        MHD_suspend_connection(connection)
+        let suspended = SuspendedConnection(handle: connection)
+        context.workers.submit(
+            {
+                pending.response = work()
+                MHD_resume_connection(suspended.handle)
+            },
+            abandon: {
+                pending.response = PendingAnswer.stopping
+                MHD_resume_connection(suspended.handle)
+            })
+        return .YES
+    }
+}
+
+/// A connection's answer made by the workers while the connection is suspended: written by the
+/// worker before it resumes the connection, read by libmicrohttpd's thread after.
+private final class PendingAnswer: @unchecked Sendable {
+    var response: HTTPResponse?
+
+    /// Whether a request's context is a `PendingAnswer` (not one of the access handler's markers).
+    static func holds(_ pointer: UnsafeMutableRawPointer) -> Bool { Int(bitPattern: pointer) > 2 }
+
+    /// What a queued encode answers when the server stops before it runs.
+    static let stopping = HTTPResponse(
+        status: 503, headers: [("Content-Type", "application/json"), ("Retry-After", "1")],
+        body: ResponseBody(Data(#"{"error":"the server is stopping","hint":"ask again in a moment"}"#.utf8 + [0x0A])))
+}
+
+/// A suspended connection, handed to the worker that resumes it (`MHD_resume_connection` may be
+/// called from any thread).
+private struct SuspendedConnection: @unchecked Sendable {
+    let handle: OpaquePointer?
 }
 
 private func send(_ response: HTTPResponse, on connection: OpaquePointer?, context: FrontContext, head: Bool) -> MHD_Result {
+    if response.lengthUnknown && head {
+        guard let made = soundset_mhd_unknown_length_response() else { return .NO }
+        defer { MHD_destroy_response(made) }
+        for (name, value) in response.headers { _ = MHD_add_response_header(made, name, value) }
+        context.connections.responded(key(connection), status: response.status, bytes: 0)
+        return MHD_queue_response(connection, UInt32(response.status), made)
+    }
     let body = response.body
     let retained = Unmanaged.passRetained(body)
     guard

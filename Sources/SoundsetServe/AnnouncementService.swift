@@ -52,7 +52,12 @@ public final class AnnouncementService: HTTPHandler {
         source.current().map(\.id).mapError { $0 as Error }
     }
 
-    public func respond(to request: HTTPRequest) -> HTTPResponse {
+    public func respond(to request: HTTPRequest) -> HTTPResponse { answer(to: request).response }
+
+    /// Every answer but a `GET` of an announcement not made yet is made now; composing it (and
+    /// encoding an MP3: LAME takes milliseconds) is work for the front's workers. A `HEAD` of an
+    /// MP3 not made yet is answered now, without its length (`HTTPResponse.lengthUnknown`).
+    public func answer(to request: HTTPRequest) -> HTTPAnswer {
         do {
             guard request.target.utf8.count <= RequestTarget.maxBytes else {
                 throw RequestProblem(
@@ -69,16 +74,16 @@ public final class AnnouncementService: HTTPHandler {
             }
             return try route(target, request: request)
         } catch let problem as RequestProblem {
-            return Self.errorResponse(problem)
+            return .now(Self.errorResponse(problem))
         } catch let refused as MethodNotAllowed {
             var response = Self.errorResponse(
                 RequestProblem(
                     405, "the method \(ClipNameRules.printable(refused.method)) is not allowed",
                     hint: "soundset serve answers \(Self.allowedMethods.joined(separator: " and ")) only"))
             response.headers.append(("Allow", Self.allowedMethods.joined(separator: ", ")))
-            return response
+            return .now(response)
         } catch {
-            return Self.errorResponse(RequestProblem(500, "\(error)", hint: "see the server's log"))
+            return .now(Self.errorResponse(RequestProblem(500, "\(error)", hint: "see the server's log")))
         }
     }
 
@@ -101,9 +106,9 @@ public final class AnnouncementService: HTTPHandler {
             hint: "the resources are /healthz, /v1/set, /v1/plan/{amount} and /v1/announcements/{amount}.{wav|mp3|caf|aiff}, e.g. /v1/announcements/123.45.mp3")
     }
 
-    private func route(_ target: RequestTarget, request: HTTPRequest) throws -> HTTPResponse {
+    private func route(_ target: RequestTarget, request: HTTPRequest) throws -> HTTPAnswer {
         let segments = target.segments
-        if segments == ["healthz"] { return health() }
+        if segments == ["healthz"] { return .now(health()) }
         guard segments.first == "v1", segments.count >= 2 else { throw notFound }
         var rest = Array(segments.dropFirst())
         var pin: String?
@@ -123,11 +128,11 @@ public final class AnnouncementService: HTTPHandler {
         let caching = pin == nil ? Self.unpinnedCaching : Self.pinnedCaching
         switch (rest.first, rest.count) {
         case ("set", 1) where pin == nil:
-            return try describe(served)
+            return .now(try describe(served))
         case ("plan", 2):
             let amount = try Self.amount(rest[1])
             let options = try AnnouncementOptions(query: target.query)
-            return try plan(amount, options: options, served: served, caching: caching, request: request)
+            return .now(try plan(amount, options: options, served: served, caching: caching, request: request))
         case ("announcements", 2):
             let (amount, format) = try Self.announcementFile(rest[1])
             let options = try AnnouncementOptions(query: target.query)
@@ -181,20 +186,36 @@ public final class AnnouncementService: HTTPHandler {
 
     private func announcement(
         _ amount: Amount, options: AnnouncementOptions, format: AudioFormat, served: ServedSet, caching: String, request: HTTPRequest
-    ) throws -> HTTPResponse {
+    ) throws -> HTTPAnswer {
         let key = "announcement;\(amount);\(options.key(of: served.set.manifest));\(format.rawValue)"
         let etag = Self.etag(served, key: key)
         let headers = [("Content-Type", format.contentType), ("Cache-Control", caching), ("ETag", etag), ("Accept-Ranges", "bytes")] + Self.common
-        if Self.matches(request.headers["if-none-match"], etag) { return HTTPResponse(status: 304, headers: headers) }
+        if Self.matches(request.headers["if-none-match"], etag) { return .now(HTTPResponse(status: 304, headers: headers)) }
         let cacheKey = "\(served.id);\(key)"
-        let body: ResponseBody
         if let hit = cache.entry(cacheKey) {
-            body = hit.body
-        } else {
-            body = ResponseBody(try AnnouncementRenderer.render(amount: amount, options: options, format: format, set: served))
-            cache.store(.init(body: body, etag: etag), for: cacheKey)
+            return .now(Self.ranged(HTTPResponse(status: 200, headers: headers, body: hit.body), request: request, etag: etag))
         }
-        return Self.ranged(HTTPResponse(status: 200, headers: headers, body: body), request: request, etag: etag)
+        let cache = cache
+        let make = { @Sendable () throws(RenderProblem) -> HTTPResponse in
+            let body = ResponseBody(try AnnouncementRenderer.render(amount: amount, options: options, format: format, set: served))
+            cache.store(.init(body: body, etag: etag), for: cacheKey)
+            return Self.ranged(HTTPResponse(status: 200, headers: headers, body: body), request: request, etag: etag)
+        }
+        if request.method == "HEAD" {
+            // A WAV, CAF or AIFF is composed here for its length (well under a millisecond); an
+            // MP3's length is known once it is encoded, and a HEAD does not encode it (an amount
+            // that cannot be planned is still the error it would be).
+            guard format == .mp3 else { return .now(try make()) }
+            _ = try AnnouncementRenderer.plan(amount, options: options, set: served)
+            var response = HTTPResponse(status: 200, headers: headers)
+            response.lengthUnknown = true
+            return .now(response)
+        }
+        // Composing and encoding is the workers': whatever the format, a burst of new amounts
+        // never holds up the answers that need neither.
+        return .later {
+            do throws(RenderProblem) { return try make() } catch { return Self.errorResponse(error) }
+        }
     }
 
     /// `response` cut to the one byte range the request asks for (`Range: bytes=0-1`, `bytes=100-`,

@@ -4,7 +4,9 @@
 #                        (it watches the runtime's internals: GroupLock's holds), optimized;
 #   baseline             Tests/Scripts/baseline.c, the plain C pipeline (libsndfile, libsamplerate,
 #                        libebur128);
-#   serve-bench-server   Tests/Scripts/serve-bench-server.c, the plain libmicrohttpd server.
+#   serve-bench-server   Tests/Scripts/serve-bench-server.c, the plain libmicrohttpd server;
+#   serve-fairness-client  Tests/Scripts/serve-fairness-client.c, bench-serve.sh's client that
+#                        counts each connection's answers and the worst wait for a first byte.
 # `build DIR NAME...` builds them into DIR for make bench (bench.sh, bench-serve.sh). `check` is make
 # test's: every helper compiled and nothing kept (LockHold.swift through the compiler's checks,
 # warnings as errors, without optimizing or generating code: seconds; the C helpers built as make
@@ -12,7 +14,7 @@
 # fails it until it is added here, so no helper of make bench rots unseen between runs of make bench.
 # Usage: bash Tests/Scripts/bench-helpers.sh build DIR NAME... | check
 set -euo pipefail
-helpers=(lock-hold baseline serve-bench-server)
+helpers=(lock-hold baseline serve-bench-server serve-fairness-client)
 swiftc=${SWIFTC:-swiftc}
 
 # NAME, DIR, MODE (build or check)
@@ -28,6 +30,8 @@ compile() {
       cc -O2 -o "$dir/baseline" Tests/Scripts/baseline.c $(pkg-config --cflags --libs sndfile samplerate libebur128) -lm;;
     serve-bench-server)
       cc -O2 -o "$dir/serve-bench-server" Tests/Scripts/serve-bench-server.c $(pkg-config --cflags --libs libmicrohttpd);;
+    serve-fairness-client)
+      cc -O2 -Wall -Werror -o "$dir/serve-fairness-client" Tests/Scripts/serve-fairness-client.c;;
     *) echo "bench-helpers.sh: no helper named $name (helpers: ${helpers[*]})"; exit 64;;
   esac
 }
@@ -39,7 +43,7 @@ case ${1:-} in
     mkdir -p "$dir"
     for name in "$@"; do compile "$name" "$dir" build; done;;
   check)
-    known=" Tests/Scripts/LockHold.swift Tests/Scripts/baseline.c Tests/Scripts/serve-bench-server.c "
+    known=" Tests/Scripts/LockHold.swift Tests/Scripts/baseline.c Tests/Scripts/serve-bench-server.c Tests/Scripts/serve-fairness-client.c "
     for file in $(find Tests/Scripts -maxdepth 1 \( -name '*.swift' -o -name '*.c' \) | sort); do
       case $known in *" $file "*) ;; *) echo "$file: a helper bench-helpers.sh does not compile (add it there, so make test compiles it)"; exit 1;; esac
     done

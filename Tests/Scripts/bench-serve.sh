@@ -5,7 +5,10 @@
 #   the baseline a team would script: one `soundset render` process per request, behind the same
 #   libmicrohttpd (serve-bench-server.c, built here).
 # Figures: requests per second and p50/p99 latency for (a) distinct amounts never composed before,
-# (b) repeated amounts from the cache; MP3 beside WAV.
+# (b) repeated amounts from the cache; MP3 beside WAV. Then (c) distinct MP3 beside distinct WAV at
+# 16 connections (goal: at least a quarter of WAV's throughput, p99 within 100 ms), and (d) fairness:
+# 256 connections asking distinct MP3s for 15 s (serve-fairness-client.c: every connection answered,
+# no first byte later than 2 s, /healthz asked every 50 ms answered within 10 ms).
 # Usage: bash Tests/Scripts/bench-serve.sh [SOUNDSET_BINARY] [SET_FOLDER]
 set -euo pipefail
 soundset=$(realpath "${1:-.build/release/soundset}")
@@ -16,7 +19,7 @@ connections=64
 mkdir -p "$root"
 command -v wrk >/dev/null || { echo "wrk is missing: apt-get install wrk (or brew install wrk)"; exit 1; }
 
-bash Tests/Scripts/bench-helpers.sh build "$root" serve-bench-server
+bash Tests/Scripts/bench-helpers.sh build "$root" serve-bench-server serve-fairness-client
 
 # Lua for wrk: distinct amounts (10000.00 to 99999.99, every request another), or 20 repeated ones.
 cat > "$root/distinct.lua" <<'LUA'
@@ -94,6 +97,24 @@ start "$root/serve-bench-server" render "$soundset" "$set_folder"
 load baseline "baseline: soundset render per request (caf)" distinct /x/ caf
 stop
 
+# (c) MP3 at 16 connections, beside WAV, each on a server started afresh (nothing cached).
+connections=16
+start "$soundset" serve --output "$set_folder" --listen 127.0.0.1:0 --quiet
+load distinct16 "serve (c) distinct amounts, wav, 16 conn." distinct /v1/announcements/ wav
+stop
+start "$soundset" serve --output "$set_folder" --listen 127.0.0.1:0 --quiet
+load distinct16_mp3 "serve (c) distinct amounts, mp3, 16 conn." distinct /v1/announcements/ mp3
+stop
+connections=64
+
+# (d) Fairness: 256 connections of distinct MP3s for 15 s, and /healthz beside them.
+fair_connections=${SERVE_BENCH_FAIR_CONNECTIONS:-256}
+fair_seconds=${SERVE_BENCH_FAIR_SECONDS:-15}
+start "$soundset" serve --output "$set_folder" --listen 127.0.0.1:0 --quiet
+fair=$("$root/serve-fairness-client" "$PORT" "$fair_connections" "$fair_seconds" mp3)
+stop
+figure() { echo "$fair" | tr ' ' '\n' | sed -n "s/^$1=//p"; }
+
 ratio() { awk "BEGIN { if ($2 > 0) printf \"%.3g\", $1 / $2; else print \"-\" }"; }
 echo
 echo "(a) distinct: $(ratio "${RPS[distinct]}" "${RPS[baseline]}")x the baseline's throughput, $(ratio "${RPS[distinct]}" "${RPS[ceiling]}")x the ceiling's"
@@ -102,3 +123,13 @@ echo "    goal: at least $goal_a req/s (100x the baseline or a fifth of the ceil
 goal_b=$(awk -v c="${P99[ceiling]}" 'BEGIN { x = 2 * c; printf "%.2f", (x > 10 ? x : 10) }')
 echo "(b) cached: p99 $(printf %.2f "${P99[cached]}") ms against the ceiling's $(printf %.2f "${P99[ceiling]}") ms; goal: within $goal_b ms (twice the ceiling's or 10 ms, the higher): $(awk -v p="${P99[cached]}" -v g="$goal_b" 'BEGIN { print (p <= g ? "met" : "NOT met") }')"
 echo "    throughput $(ratio "${RPS[cached]}" "${RPS[ceiling]}")x the ceiling's; mp3 $(ratio "${RPS[cached_mp3]}" "${RPS[ceiling_mp3]}")x its ceiling's"
+mp3_ratio=$(ratio "${RPS[distinct16_mp3]}" "${RPS[distinct16]}")
+echo "(c) distinct mp3 at 16 connections: $(printf %.1f "${RPS[distinct16_mp3]}") req/s, $mp3_ratio x distinct wav's; goal at least 0.25x: \
+$(awk -v r="$mp3_ratio" 'BEGIN { print (r >= 0.25 ? "met" : "NOT met") }'); p99 $(printf %.2f "${P99[distinct16_mp3]}") ms, goal within 100 ms: \
+$(awk -v p="${P99[distinct16_mp3]}" 'BEGIN { print (p <= 100 ? "met" : "NOT met") }')"
+echo "(d) fairness, $fair_connections connections of distinct mp3 for $fair_seconds s: $(figure answers) answers ($(figure rps) req/s), \
+$(figure never_answered) connections never answered (each got $(figure least) to $(figure most)), $(figure errors) connection errors"
+echo "    first byte: p50 $(figure first_byte_p50_ms) ms, p99 $(figure first_byte_p99_ms) ms, worst $(figure first_byte_max_ms) ms (unanswered at the end counted with their wait); \
+goal no client waits over 2 s: $(awk -v w="$(figure first_byte_max_ms)" -v n="$(figure never_answered)" 'BEGIN { print (w <= 2000 && n == 0 ? "met" : "NOT met") }')"
+echo "    /healthz every 50 ms meanwhile: $(figure health_count) answered, p50 $(figure health_p50_ms) ms, p99 $(figure health_p99_ms) ms, worst $(figure health_max_ms) ms; \
+goal within 10 ms: $(awk -v w="$(figure health_max_ms)" 'BEGIN { print (w <= 10 ? "met" : "NOT met") }')"

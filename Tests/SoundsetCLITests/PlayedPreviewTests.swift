@@ -100,10 +100,18 @@ import Testing
         #expect(missing.status == 1)
         #expect(missing.stderr == "soundset: Output/Sounds/yuan.caf: missing (run soundset build --output Output)\n")
 
-        for (name, named) in [("a.mp3", "ends in .mp3"), ("announcement", "has no extension")] {
+        // MP3 too reads the clips it plays from the folder.
+        let missingMP3 = try SoundsetExecutable.run(["render", "1", "--out", "c.mp3"], in: folder.url)
+        #expect(missingMP3.status == 1)
+        #expect(missingMP3.stderr == "soundset: Output/Sounds/yuan.caf: missing (run soundset build --output Output)\n")
+
+        for (name, named) in [("a.ogg", "ends in .ogg"), ("announcement", "has no extension")] {
             let refused = try SoundsetExecutable.run(["render", "1", "--out", name], in: folder.url)
             #expect(refused.status == 1)
-            #expect(refused.stderr == "soundset: \(name): \(named); render writes .caf, .wav or .aiff (the sounds iOS plays): name the file so\n")
+            #expect(
+                refused.stderr
+                    == "soundset: \(name): \(named); render writes .caf, .wav or .aiff (the sounds iOS plays), or .mp3 (what soundset serve sends): name the file so\n"
+            )
             #expect(!FileManager.default.fileExists(atPath: folder.url.appendingPathComponent(name).path))
         }
     }

@@ -128,6 +128,13 @@ public final class HTTPConnection {
         return false
     }
 
+    /// Whether bytes of a response have arrived (read or waiting in the socket), without waiting.
+    public func replyArrived() -> Bool {
+        guard buffer.isEmpty else { return true }
+        var byte: UInt8 = 0
+        return recv(socket, &byte, 1, Int32(MSG_DONTWAIT | MSG_PEEK)) > 0
+    }
+
     private func fill() throws {
         var chunk = [UInt8](repeating: 0, count: 65_536)
         let count = recv(socket, &chunk, chunk.count, 0)

@@ -96,14 +96,38 @@ public final class SoundFile {
             path: path)
     }
 
+    /// How LAME spends its bits: libsndfile's `SFC_SET_BITRATE_MODE` and `SFC_SET_COMPRESSION_LEVEL`
+    /// (libsndfile 1.1 and later). libsndfile exposes no more of LAME: its algorithm quality
+    /// (`lame_set_quality`) stays LAME's default.
+    public struct MP3Settings: Sendable, Equatable {
+        public enum BitrateMode: Sendable, Equatable {
+            /// `SF_BITRATE_MODE_CONSTANT`: the compression level picks the bitrate.
+            case constant
+            /// `SF_BITRATE_MODE_AVERAGE`: the level picks the mean bitrate.
+            case average
+            /// `SF_BITRATE_MODE_VARIABLE`: the level is LAME's VBR quality times ten (0.5 is `-V 5`).
+            case variable
+        }
+        public var bitrateMode: BitrateMode
+        /// 0 (the most bits) to 1 (the fewest).
+        public var compression: Double
+
+        public init(bitrateMode: BitrateMode, compression: Double) {
+            self.bitrateMode = bitrateMode
+            self.compression = compression
+        }
+    }
+
     /// Encodes mono 16-bit samples as an MP3 stream in memory (`sf_open_virtual` with `SFM_WRITE`,
     /// `SF_FORMAT_MPEG | SF_FORMAT_MPEG_LAYER_III`: libsndfile's LAME encoder, libsndfile 1.1 and
-    /// later), at libsndfile's default bitrate mode. MP3 is for web and Android clients: iOS
-    /// notification sounds never use it.
+    /// later), with `settings` (libsndfile's defaults when nil). The stream starts with LAME's
+    /// Info frame (libsndfile writes it on a seekable output), which tells a decoder the encoder's
+    /// delay and padding: libsndfile reads back exactly the frames written. MP3 is for web and
+    /// Android clients: iOS notification sounds never use it.
     /// - Parameter path: names the file in errors.
-    /// - Throws: `SoundFileError` when this libsndfile has no MPEG encoder, refuses the rate, or fails
-    ///   to write or close.
-    public static func encodeMP3(_ samples: [Int16], sampleRate: Int, path: String) throws -> Data {
+    /// - Throws: `SoundFileError` when this libsndfile has no MPEG encoder, refuses the rate or the
+    ///   settings, or fails to write or close.
+    public static func encodeMP3(_ samples: [Int16], sampleRate: Int, settings: MP3Settings? = nil, path: String) throws -> Data {
         var raw = SF_INFO()
         raw.samplerate = Int32(sampleRate)
         raw.channels = 1
@@ -113,12 +137,31 @@ public final class SoundFile {
         }
         return try writeInMemory(
             samples, raw, info: SoundFileInfo(frames: 0, sampleRate: sampleRate, channels: 1, containerName: "MPEG", encodingName: "MPEG Layer III"),
-            path: path)
+            path: path
+        ) { handle in
+            guard let settings else { return }
+            // The level first: setting the mode interprets the level saved (libsndfile answers
+            // false to a mode while no level is set).
+            var level = settings.compression
+            var mode: Int32
+            switch settings.bitrateMode {
+            case .constant: mode = Int32(SF_BITRATE_MODE_CONSTANT)
+            case .average: mode = Int32(SF_BITRATE_MODE_AVERAGE)
+            case .variable: mode = Int32(SF_BITRATE_MODE_VARIABLE)
+            }
+            guard sf_command(handle, Int32(SFC_SET_COMPRESSION_LEVEL), &level, Int32(MemoryLayout<Double>.size)) == SF_TRUE,
+                sf_command(handle, Int32(SFC_SET_BITRATE_MODE), &mode, Int32(MemoryLayout<Int32>.size)) == SF_TRUE
+            else {
+                throw SoundFileError(path: path, reason: "libsndfile refuses the MP3 settings \(settings) at \(sampleRate) Hz")
+            }
+        }
     }
 
     /// `samples` written through libsndfile, in the format `raw` names, into memory
     /// (`sf_open_virtual` with `SFM_WRITE`), and the bytes it wrote.
-    private static func writeInMemory(_ samples: [Int16], _ raw: SF_INFO, info: SoundFileInfo, path: String) throws -> Data {
+    private static func writeInMemory(
+        _ samples: [Int16], _ raw: SF_INFO, info: SoundFileInfo, path: String, configure: (OpaquePointer) throws -> Void = { _ in }
+    ) throws -> Data {
         var raw = raw
         let memory = MemoryStream(Data())
         let handle = try locked(path) {
@@ -126,6 +169,7 @@ public final class SoundFile {
             return sf_open_virtual(&io, Int32(SFM_WRITE), &raw, Unmanaged.passUnretained(memory).toOpaque())
         }
         let file = SoundFile(handle: handle, path: path, info: info, memory: memory)
+        try configure(handle)
         try file.write(samples)
         try file.close()
         return memory.bytes

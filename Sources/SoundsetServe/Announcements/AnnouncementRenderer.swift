@@ -9,7 +9,7 @@ import SoundsetRuntime
 /// pending: the banner drops the prefix and suffix, the lead-in, delivery), as `soundset plan` and
 /// `render` show it; it is composed from the set's clips held in memory (verified once, when the set
 /// was loaded, and held in each container: `SoundData.converted(to:)`, as `render --out` converts),
-/// and encoded as MP3 by libsndfile.
+/// and as MP3 from the clips held at a speech rate (`AnnouncementMP3`).
 enum AnnouncementRenderer {
     /// What plays for these options, as `soundset plan AMOUNT --format json` prints it.
     static func plan(_ amount: Amount, options: AnnouncementOptions, set served: ServedSet) throws(RenderProblem) -> PlayedAnnouncement {
@@ -34,23 +34,33 @@ enum AnnouncementRenderer {
     static func render(amount: Amount, options: AnnouncementOptions, format: AudioFormat, set served: ServedSet) throws(RenderProblem) -> Data {
         let manifest = served.set.manifest
         let played = try plan(amount, options: options, set: served)
-        let composed: Data
+        guard let container = format.container else { return try mp3(played, amount: amount, set: served) }
         do {
             // Every clip is the set's, read and verified when the set was loaded, and held in the
-            // container asked for (the set's own for MP3): nothing is read from the folder, which a
-            // build may have replaced since, and nothing is converted after composing.
-            composed = try Composer.compose(
+            // container asked for: nothing is read from the folder, which a build may have
+            // replaced since, and nothing is converted after composing.
+            return try Composer.compose(
                 played.plan, manifest: manifest, soundsFolder: served.set.soundsFolder, leadInFrames: played.leadInFrames,
-                verified: served.clips(in: format.container))
+                verified: served.clips(in: container))
         } catch {
-            if case .tooLong = error { throw RenderProblem(400, "\(amount): \(error)", hint: "ask for a shorter announcement, e.g. ?prefix=none&suffix=none") }
-            throw RenderProblem(500, "cannot compose \(amount): \(error)", hint: "run soundset check on the set, and soundset build")
+            throw composeProblem(error, amount: amount)
         }
-        guard format.container == nil else { return composed }
-        do { return try mp3(composed, set: manifest) } catch {
+    }
+
+    /// What plays as MP3: composed from the clips held at the speech rate, encoded by LAME
+    /// (`AnnouncementMP3`, as `soundset render --out FILE.mp3` makes it).
+    private static func mp3(_ played: PlayedAnnouncement, amount: Amount, set served: ServedSet) throws(RenderProblem) -> Data {
+        let clips = try served.speechClips.get()
+        do { return try clips.mp3(played) } catch {
             if let problem = error as? RenderProblem { throw problem }
-            throw RenderProblem(500, "cannot encode \(amount) as \(format.rawValue): \(error)", hint: "see soundset serve --help for the formats")
+            if let composing = error as? ComposeError { throw composeProblem(composing, amount: amount) }
+            throw RenderProblem(500, "cannot encode \(amount) as mp3: \(error)", hint: "see soundset serve --help for the formats")
         }
+    }
+
+    private static func composeProblem(_ error: ComposeError, amount: Amount) -> RenderProblem {
+        if case .tooLong = error { return RenderProblem(400, "\(amount): \(error)", hint: "ask for a shorter announcement, e.g. ?prefix=none&suffix=none") }
+        return RenderProblem(500, "cannot compose \(amount): \(error)", hint: "run soundset check on the set, and soundset build")
     }
 
     /// A prefix or suffix the set has no clip for is the request's mistake (400), named as such.
@@ -59,27 +69,6 @@ enum AnnouncementRenderer {
             guard let name, set.manifest.clip(named: name) == nil else { continue }
             throw RenderProblem(400, "the set has no clip '\(name)' for the \(role)", hint: "name a clip of the set (GET /v1/set lists them), or \(role)=none")
         }
-    }
-
-    /// `composed` (the set's container and encoding) as MP3 at the set's rate, by libsndfile.
-    private static func mp3(_ composed: Data, set manifest: Manifest) throws -> Data {
-        let name = "announcement.\(manifest.container.fileExtension)"
-        let sound = try SoundData(parsing: composed, name: name)
-        guard sound.format.channels == 1 else { throw RenderProblem(500, "MP3 is made of mono sets only", hint: "build the set in mono") }
-        let pcm: [Int16]
-        if sound.format.encoding == .pcm16 {
-            let little = sound.format.littleEndian
-            pcm = sound.samples.withUnsafeBytes { bytes in
-                stride(from: 0, to: bytes.count - 1, by: 2).map { index in
-                    let first = UInt16(bytes[index]), second = UInt16(bytes[index + 1])
-                    return Int16(bitPattern: little ? first | second << 8 : first << 8 | second)
-                }
-            }
-        } else {
-            // µ-law and a-law decode to 16-bit values, which libsndfile gives as value / 32768.
-            pcm = try SoundFile.open(bytes: composed, path: name).readAll().map { Int16(clamping: Int(($0 * 32768).rounded())) }
-        }
-        return try SoundFile.encodeMP3(pcm, sampleRate: manifest.sampleRate, path: "announcement.mp3")
     }
 }
 
@@ -97,6 +86,10 @@ struct RequestProblem: Error, Equatable {
         self.hint = hint
         self.set = set
     }
+}
+
+extension RequestProblem: CustomStringConvertible {
+    var description: String { error }
 }
 
 typealias RenderProblem = RequestProblem

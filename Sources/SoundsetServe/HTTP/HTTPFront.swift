@@ -2,8 +2,31 @@
 public protocol HTTPHandler: Sendable {
     /// The response to `request`. Called on one of the front's threads, any number at once.
     func respond(to request: HTTPRequest) -> HTTPResponse
+    /// The response to `request` now, or the work that makes it (an announcement to compose and
+    /// encode), which the front
+    /// runs on its workers, off the threads that accept and answer everything else. Called on one
+    /// of the front's threads; by default, `respond(to:)` now.
+    func answer(to request: HTTPRequest) -> HTTPAnswer
     /// Told once a response was sent (or its connection closed), with what was sent.
     func completed(_ exchange: HTTPExchange)
+}
+
+extension HTTPHandler {
+    public func answer(to request: HTTPRequest) -> HTTPAnswer { .now(respond(to: request)) }
+}
+
+/// A handler's answer: a response at once, or work to run on the front's workers that returns it.
+public enum HTTPAnswer: Sendable {
+    case now(HTTPResponse)
+    case later(@Sendable () -> HTTPResponse)
+
+    /// The response, made here when it is work.
+    public var response: HTTPResponse {
+        switch self {
+        case .now(let response): response
+        case .later(let work): work()
+        }
+    }
 }
 
 /// One request and what became of it, for the access log.
@@ -41,14 +64,19 @@ public struct HTTPFrontSettings: Sendable {
     public var requestTimeout: Double
     /// How long stopping waits for requests under way.
     public var stopGrace: Double
+    /// Threads that run a handler's work (`HTTPAnswer.later`: new announcements composed and
+    /// encoded), first come first served, apart from `threads`, so that work never holds up the
+    /// answers that need none.
+    public var workers: Int
 
-    public init(host: String, port: Int, threads: Int, connections: Int, requestTimeout: Double, stopGrace: Double = 5) {
+    public init(host: String, port: Int, threads: Int, connections: Int, requestTimeout: Double, stopGrace: Double = 5, workers: Int? = nil) {
         self.host = host
         self.port = port
         self.threads = threads
         self.connections = connections
         self.requestTimeout = requestTimeout
         self.stopGrace = stopGrace
+        self.workers = max(1, workers ?? threads)
     }
 }
 

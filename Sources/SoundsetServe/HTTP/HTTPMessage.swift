@@ -50,6 +50,10 @@ public struct HTTPResponse: Sendable {
     /// Header fields in the order they are sent. `Content-Length` and `Date` are the front's.
     public var headers: [(name: String, value: String)]
     public var body: ResponseBody
+    /// A `HEAD` answered before its body is made (an MP3 not encoded yet): sent without
+    /// `Content-Length`, which RFC 9110 §9.3.2 allows for a field known only once the content is
+    /// made; the front then closes the connection, as a response of unknown length ends.
+    public var lengthUnknown = false
 
     public init(status: Int, headers: [(name: String, value: String)] = [], body: ResponseBody = .empty) {
         self.status = status

@@ -15,6 +15,8 @@ public final class ServedSet: Sendable {
     /// The id URLs pin: the set's own id (its clips and format) with its locale, reading and
     /// announcement settings, so a pinned URL never changes meaning.
     public let id: String
+    /// The clips at the MP3's speech rate, resampled once here (or why MP3 cannot be made of the set).
+    let speechClips: Result<SpeechRateClips, RequestProblem>
 
     init(set: SoundSet, clips: [String: SoundData]) {
         self.set = set
@@ -24,6 +26,10 @@ public final class ServedSet: Sendable {
         }
         clipsByContainer = byContainer
         id = Self.servedID(set)
+        do { speechClips = .success(try SpeechRateClips(manifest: set.manifest, clips: clips)) } catch {
+            speechClips = .failure(
+                error as? RequestProblem ?? RequestProblem(500, "cannot hold the set's clips for MP3: \(error)", hint: "run soundset check on the set"))
+        }
     }
 
     /// The set's clips, verified, by file name, in `container` (the set's own when nil).
