@@ -46,7 +46,7 @@ enum ServeCommand {
         let service = AnnouncementService(
             ServeSettings(output: URL(fileURLWithPath: outputDisplay), outputDisplay: outputDisplay, cacheBytes: cacheMB << 20, accessLog: accessLog))
         signal(SIGPIPE, SIG_IGN)
-        raiseOpenFileLimit(to: connections + 64)
+        raiseOpenFileLimit(to: MicroHTTPDFront.libraryConnections(for: connections) + 64)
         let stop = StopSignal.install()
         let front: any HTTPFront = MicroHTTPDFront()
         let bound: (host: String, port: Int)

@@ -1,3 +1,4 @@
+internal import CMicroHTTPD
 import Foundation
 
 #if canImport(Glibc)
@@ -16,10 +17,27 @@ import Foundation
 /// (`shutdown(2)`, which libmicrohttpd sees as the client leaving, and so closes it). Entries are
 /// removed on libmicrohttpd's close notification, which comes before it closes the socket; the
 /// shutdown is made holding the same lock, so it never reaches a socket number reused since.
+///
+/// It keeps the connection limit too (libmicrohttpd's own, set higher, only stops accepting, so a
+/// client waits in the kernel's queue behind connections doing nothing): a connection opened past
+/// `limit` makes room by shutting down the one idle the longest, with no request begun on it; when
+/// every connection has one under way, the new one is refused.
+///
+/// A request has begun on an idle connection when bytes have come since its last response: the
+/// library reads them as they come, so they are counted from the system's own count of bytes
+/// received (`TCP_INFO`), noted at each response's end.
 final class ConnectionTable: @unchecked Sendable {
-    // @unchecked: `entries` is only read and written holding `lock`.
+    // @unchecked: every field is only read and written holding `lock`.
     private let lock = NSLock()
     private var entries: [UInt: Entry] = [:]
+    /// Entries shut down, not yet closed by the library: they hold no place under the limit.
+    private var expiredCount = 0
+    /// Connections opened since the start.
+    private var openedCount = 0
+    /// The most connections open at once.
+    let limit: Int
+
+    init(limit: Int = .max) { self.limit = limit }
 
     enum Phase { case idle, receiving, handling }
 
@@ -35,18 +53,64 @@ final class ConnectionTable: @unchecked Sendable {
         var started: Double = 0
         var status = 0
         var bytes = 0
-        /// Shut down for being late: told once.
+        /// Shut down (late, or to make room): told once.
         var expired = false
+        /// Bytes the system had received on the connection when it last became idle (-1: unknown).
+        var received: Int64 = 0
+    }
+
+    /// What became of a connection opened.
+    enum Admission: Equatable {
+        case admitted
+        /// Admitted in place of an idle connection, shut down.
+        case admittedClosingIdle
+        /// Over the limit with every other connection busy: to be refused.
+        case refused
     }
 
     static func now() -> Double { Double(DispatchTime.now().uptimeNanoseconds) / 1e9 }
 
-    func opened(_ connection: UInt, socket: Int32) {
-        lock.withLock { entries[connection] = Entry(socket: socket, since: Self.now()) }
+    /// A connection opened on `socket`: admitted, in place of an idle one if the limit is reached,
+    /// or to be refused (it is marked shut down; the caller answers and shuts it down).
+    func opened(_ connection: UInt, socket: Int32) -> Admission {
+        lock.withLock {
+            entries[connection] = Entry(socket: socket, since: Self.now())
+            openedCount += 1
+            guard entries.count - expiredCount > limit else { return .admitted }
+            var passed: Set<UInt> = [connection]
+            while let (key, oldest) = entries.lazy.filter({ !$0.value.expired && $0.value.phase == .idle && !passed.contains($0.key) })
+                .min(by: { $0.value.since < $1.value.since })
+            {
+                if Self.begun(oldest) {
+                    passed.insert(key)
+                    continue
+                }
+                entries[key]?.expired = true
+                expiredCount += 1
+                _ = shutdown(oldest.socket, Int32(SHUT_RDWR))
+                return .admittedClosingIdle
+            }
+            entries[connection]?.expired = true
+            expiredCount += 1
+            return .refused
+        }
     }
 
     func closed(_ connection: UInt) {
-        lock.withLock { _ = entries.removeValue(forKey: connection) }
+        lock.withLock {
+            if entries.removeValue(forKey: connection)?.expired == true { expiredCount -= 1 }
+        }
+    }
+
+    /// Connections opened since the start.
+    var opened: Int { lock.withLock { openedCount } }
+
+    /// Whether bytes of a new request have come on an idle connection.
+    private static func begun(_ entry: Entry) -> Bool {
+        var waiting: Int32 = 0
+        if ioctl(entry.socket, UInt(FIONREAD), &waiting) == 0 && waiting > 0 { return true }
+        let received = soundset_tcp_bytes_received(entry.socket)
+        return received >= 0 && entry.received >= 0 && received > entry.received
     }
 
     /// The request line arrived with `target`.
@@ -80,14 +144,16 @@ final class ConnectionTable: @unchecked Sendable {
         }
     }
 
-    /// The request ended (its response sent, or its connection closed): the entry as it was, and
-    /// the connection idle again.
-    func completed(_ connection: UInt) -> Entry? {
+    /// The request ended (its response sent, or its connection closed), when the system had
+    /// received `received` bytes on the connection (-1: unknown): the entry as it was, and the
+    /// connection idle again.
+    func completed(_ connection: UInt, received: Int64) -> Entry? {
         lock.withLock {
             guard var entry = entries[connection] else { return nil }
             let ended = entry
             entry.phase = .idle
             entry.since = Self.now()
+            entry.received = received
             entries[connection] = entry
             return ended
         }
@@ -102,6 +168,7 @@ final class ConnectionTable: @unchecked Sendable {
             var count = 0
             for (key, entry) in entries where entry.phase != .handling && !entry.expired && now - entry.since > timeout {
                 entries[key]?.expired = true
+                expiredCount += 1
                 _ = shutdown(entry.socket, Int32(SHUT_RDWR))
                 count += 1
             }
@@ -109,15 +176,13 @@ final class ConnectionTable: @unchecked Sendable {
         }
     }
 
-    /// Requests under way: receiving or being handled, or bytes of a new one waiting in an idle
-    /// connection's socket (which the library has not read yet).
+    /// Requests under way: receiving or being handled, or begun on an idle connection (its first
+    /// bytes come, in the library's buffer or still in the socket's).
     func underWay() -> Int {
         lock.withLock {
             entries.values.filter { entry in
                 if entry.expired { return false }
-                if entry.phase != .idle { return true }
-                var waiting: Int32 = 0
-                return ioctl(entry.socket, UInt(FIONREAD), &waiting) == 0 && waiting > 0
+                return entry.phase != .idle || Self.begun(entry)
             }.count
         }
     }

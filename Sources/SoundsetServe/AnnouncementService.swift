@@ -54,6 +54,11 @@ public final class AnnouncementService: HTTPHandler {
 
     public func respond(to request: HTTPRequest) -> HTTPResponse {
         do {
+            if let lengths = request.headers["content-length"], Self.disagree(lengths) {
+                throw RequestProblem(
+                    400, "the request has Content-Length fields that disagree (\(ClipNameRules.printable(lengths)))",
+                    hint: "send one Content-Length, or none: GET and HEAD take no body")
+            }
             guard request.target.utf8.count <= RequestTarget.maxBytes else {
                 throw RequestProblem(
                     414, "the request's URI is \(request.target.utf8.count) bytes, over the \(RequestTarget.maxBytes) allowed",
@@ -172,28 +177,30 @@ public final class AnnouncementService: HTTPHandler {
     }
 
     private func plan(_ amount: Amount, options: AnnouncementOptions, served: ServedSet, caching: String, request: HTTPRequest) throws -> HTTPResponse {
-        let etag = Self.etag(served, key: "plan;\(amount);\(options.key(of: served.set.manifest))")
+        let etag = served.entityTag(amount, options: options, kind: "plan")
         let headers = [("Content-Type", "application/json"), ("Cache-Control", caching), ("ETag", etag)] + Self.common
-        if Self.matches(request.headers["if-none-match"], etag) { return HTTPResponse(status: 304, headers: headers) }
         let plan = try AnnouncementRenderer.plan(amount, options: options, set: served)
-        return HTTPResponse(status: 200, headers: headers, body: ResponseBody(Data((try JSONFormatting.text(plan) + "\n").utf8)))
+        let body = ResponseBody(Data((try JSONFormatting.text(plan) + "\n").utf8))
+        // A 304 carries the body a 200 would: the front sends none, and its Content-Length is the 200's.
+        return HTTPResponse(status: Self.matches(request.headers["if-none-match"], etag) ? 304 : 200, headers: headers, body: body)
     }
 
     private func announcement(
         _ amount: Amount, options: AnnouncementOptions, format: AudioFormat, served: ServedSet, caching: String, request: HTTPRequest
     ) throws -> HTTPResponse {
-        let key = "announcement;\(amount);\(options.key(of: served.set.manifest));\(format.rawValue)"
-        let etag = Self.etag(served, key: key)
+        // The tag names the set, the options, the format and the amount: it is the cache's key too.
+        let etag = served.entityTag(amount, options: options, kind: format.rawValue)
         let headers = [("Content-Type", format.contentType), ("Cache-Control", caching), ("ETag", etag), ("Accept-Ranges", "bytes")] + Self.common
-        if Self.matches(request.headers["if-none-match"], etag) { return HTTPResponse(status: 304, headers: headers) }
-        let cacheKey = "\(served.id);\(key)"
         let body: ResponseBody
-        if let hit = cache.entry(cacheKey) {
+        if let hit = cache.entry(etag) {
             body = hit.body
         } else {
             body = ResponseBody(try AnnouncementRenderer.render(amount: amount, options: options, format: format, set: served))
-            cache.store(.init(body: body, etag: etag), for: cacheKey)
+            cache.store(.init(body: body, etag: etag), for: etag)
         }
+        // A 304 carries the body a 200 would: the front sends none, and its Content-Length is the
+        // 200's (RFC 9110 8.6 allows no other), so one not cached is composed (and cached) first.
+        if Self.matches(request.headers["if-none-match"], etag) { return HTTPResponse(status: 304, headers: headers, body: body) }
         return Self.ranged(HTTPResponse(status: 200, headers: headers, body: body), request: request, etag: etag)
     }
 
@@ -260,21 +267,42 @@ public final class AnnouncementService: HTTPHandler {
         return (try amount(String(name[..<dot])), format)
     }
 
+    /// Whether a `Content-Length` field sent more than once (its values joined by commas) names
+    /// lengths that differ.
+    static func disagree(_ lengths: String) -> Bool {
+        let values = lengths.utf8.split(separator: UInt8(ascii: ",")).map { $0.filter { $0 != UInt8(ascii: " ") && $0 != UInt8(ascii: "\t") } }
+        return values.contains { $0 != values[0] }
+    }
+
     /// A strong entity tag for `key` of `served`.
     static func etag(_ served: ServedSet, key: String) -> String {
         "\"\(served.id)-\(SHA256Digest.hex(Data(key.utf8)).prefix(16))\""
     }
 
     /// Whether an `If-None-Match` value names `etag` (`*`, or a list of tags; `W/` compares weakly,
-    /// as RFC 9110 has it for this field).
+    /// as RFC 9110 has it for this field). Compared byte by byte: no text is made.
     static func matches(_ field: String?, _ etag: String) -> Bool {
-        guard let field else { return false }
-        if field.trimmingCharacters(in: .whitespaces) == "*" { return true }
-        return field.split(separator: ",").contains { tag in
-            var tag = tag.trimmingCharacters(in: .whitespaces)
-            if tag.hasPrefix("W/") { tag.removeFirst(2) }
-            return tag == etag
+        guard var text = field else { return false }
+        var etag = etag
+        return text.withUTF8 { text in etag.withUTF8 { etag in matches(text, etag) } }
+    }
+
+    private static func matches(_ field: UnsafeBufferPointer<UInt8>, _ etag: UnsafeBufferPointer<UInt8>) -> Bool {
+        let space = UInt8(ascii: " "), tab = UInt8(ascii: "\t"), comma = UInt8(ascii: ",")
+        var start = 0
+        while start <= field.count {
+            var end = start
+            while end < field.count && field[end] != comma { end += 1 }
+            // One member, without the spaces around it.
+            var first = start, last = end
+            while first < last && (field[first] == space || field[first] == tab) { first += 1 }
+            while last > first && (field[last - 1] == space || field[last - 1] == tab) { last -= 1 }
+            if last - first == 1 && field[first] == UInt8(ascii: "*") && start == 0 && end == field.count { return true }
+            if last - first >= 2 && field[first] == UInt8(ascii: "W") && field[first + 1] == UInt8(ascii: "/") { first += 2 }
+            if last - first == etag.count && memcmp(field.baseAddress! + first, etag.baseAddress!, etag.count) == 0 { return true }
+            start = end + 1
         }
+        return false
     }
 
     static func errorResponse(_ problem: RequestProblem) -> HTTPResponse {
