@@ -44,7 +44,9 @@ enum ServeCommand {
         var accessLog: (@Sendable (String) -> Void)?
         if !quiet { accessLog = { line in console.err(line) } }
         let service = AnnouncementService(
-            ServeSettings(output: URL(fileURLWithPath: outputDisplay), outputDisplay: outputDisplay, cacheBytes: cacheMB << 20, accessLog: accessLog))
+            ServeSettings(
+                output: URL(fileURLWithPath: outputDisplay), outputDisplay: outputDisplay, cacheBytes: cacheMB << 20, accessLog: accessLog,
+                problemLog: { line in console.err(line) }))
         signal(SIGPIPE, SIG_IGN)
         raiseOpenFileLimit(to: MicroHTTPDFront.libraryConnections(for: connections) + 64)
         let stop = StopSignal.install()

@@ -11,12 +11,19 @@ public struct ServeSettings: Sendable {
     public var cacheBytes: Int
     /// Where each request's access line goes; nil writes none (`--quiet`).
     public var accessLog: (@Sendable (String) -> Void)?
+    /// Where why there is no set to serve goes (it names the server's files, so a 503's body does
+    /// not): one line each time the reason changes; nil writes none.
+    public var problemLog: (@Sendable (String) -> Void)?
 
-    public init(output: URL, outputDisplay: String, cacheBytes: Int = 64 << 20, accessLog: (@Sendable (String) -> Void)? = nil) {
+    public init(
+        output: URL, outputDisplay: String, cacheBytes: Int = 64 << 20, accessLog: (@Sendable (String) -> Void)? = nil,
+        problemLog: (@Sendable (String) -> Void)? = nil
+    ) {
         self.output = output
         self.outputDisplay = outputDisplay
         self.cacheBytes = cacheBytes
         self.accessLog = accessLog
+        self.problemLog = problemLog
     }
 }
 
@@ -40,16 +47,31 @@ public final class AnnouncementService: HTTPHandler {
     private let source: SetSource
     private let cache: ResponseCache
     private let accessLog: (@Sendable (String) -> Void)?
+    private let problemLog: (@Sendable (String) -> Void)?
+    /// The last reason there was no set, once told (or asked for by `currentSet`).
+    private let told = ToldReason()
 
     public init(_ settings: ServeSettings) {
         source = SetSource(output: settings.output, display: settings.outputDisplay)
         cache = ResponseCache(capacity: settings.cacheBytes)
         accessLog = settings.accessLog
+        problemLog = settings.problemLog
     }
 
-    /// The served set's id, or why there is none.
+    /// The served set's id, or why there is none (which the caller tells: it is not logged again
+    /// until it changes).
     public func currentSet() -> Result<String, Error> {
-        source.current().map(\.id).mapError { $0 as Error }
+        let current = source.current()
+        if case .failure(let unavailable) = current { _ = told.replace(with: unavailable) }
+        return current.map(\.id).mapError { $0 as Error }
+    }
+
+    /// The 503 without a valid set: its body says only that (the reason names the server's files);
+    /// the reason goes to the problem log, once until it changes.
+    private func unavailable(_ unavailable: SetUnavailable) -> RequestProblem {
+        if told.replace(with: unavailable) { problemLog?("soundset: no valid sound set: \(unavailable.reason)") }
+        return RequestProblem(
+            503, "no valid sound set", hint: "build the set: the server picks it up without a restart (the server's log says what is wrong)")
     }
 
     public func respond(to request: HTTPRequest) -> HTTPResponse {
@@ -145,8 +167,8 @@ public final class AnnouncementService: HTTPHandler {
     private func currentServedSet() throws(RequestProblem) -> ServedSet {
         switch source.current() {
         case .success(let served): return served
-        case .failure(let unavailable):
-            throw RequestProblem(503, "no valid sound set: \(unavailable.reason)", hint: "build the set; the server picks it up without a restart")
+        case .failure(let reason):
+            throw unavailable(reason)
         }
     }
 
@@ -154,9 +176,8 @@ public final class AnnouncementService: HTTPHandler {
         switch source.current() {
         case .success(let served):
             return Self.json(200, ["status": "ok", "set": served.id], headers: [("Cache-Control", "no-store")])
-        case .failure(let unavailable):
-            var response = Self.errorResponse(
-                RequestProblem(503, "no valid sound set: \(unavailable.reason)", hint: "build the set; the server picks it up without a restart"))
+        case .failure(let reason):
+            var response = Self.errorResponse(unavailable(reason))
             response.headers.append(("Cache-Control", "no-store"))
             return response
         }
@@ -317,6 +338,23 @@ public final class AnnouncementService: HTTPHandler {
         var data = (try? encoder.encode(fields)) ?? Data("{}".utf8)
         data.append(0x0A)
         return HTTPResponse(status: status, headers: [("Content-Type", "application/json")] + headers + common, body: ResponseBody(data))
+    }
+}
+
+/// The last reason told there was no set.
+private final class ToldReason: @unchecked Sendable {
+    // @unchecked: `reason` is only read and written holding `lock`.
+    private let lock = NSLock()
+    private var reason: String?
+    private var setsLoaded = 0
+
+    /// Makes `new` the reason told: whether it is news (another reason, or the same once a set was
+    /// served since).
+    func replace(with new: SetUnavailable) -> Bool {
+        lock.withLock {
+            defer { (reason, setsLoaded) = (new.reason, new.setsLoaded) }
+            return reason != new.reason || setsLoaded != new.setsLoaded
+        }
     }
 }
 

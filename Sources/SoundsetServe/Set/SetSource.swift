@@ -26,6 +26,8 @@ final class SetSource: @unchecked Sendable {
     let recheckInterval: Double
     private let lock = NSLock()
     private var state: State = .unavailable("not loaded yet", stamp: nil)
+    /// Sets loaded so far.
+    private var setsLoaded = 0
     /// When the manifest was last looked at (`DispatchTime`'s nanoseconds), while a set is loaded.
     private var lookedAt: UInt64 = 0
 
@@ -59,14 +61,17 @@ final class SetSource: @unchecked Sendable {
             case .loaded(let set, let loaded) where loaded == stamp:
                 lookedAt = now
                 return .success(set)
-            case .unavailable(let reason, let failed) where failed == stamp && stamp != nil: return .failure(SetUnavailable(reason: reason))
+            case .unavailable(let reason, let failed) where failed == stamp && stamp != nil:
+                return .failure(SetUnavailable(reason: reason, setsLoaded: setsLoaded))
             default: break
             }
             state = load()
             lookedAt = DispatchTime.now().uptimeNanoseconds
             switch state {
-            case .loaded(let set, _): return .success(set)
-            case .unavailable(let reason, _): return .failure(SetUnavailable(reason: reason))
+            case .loaded(let set, _):
+                setsLoaded += 1
+                return .success(set)
+            case .unavailable(let reason, _): return .failure(SetUnavailable(reason: reason, setsLoaded: setsLoaded))
             }
         }
     }
@@ -127,6 +132,8 @@ final class SetSource: @unchecked Sendable {
 /// Why there is no set to serve.
 struct SetUnavailable: Error, CustomStringConvertible {
     var reason: String
+    /// How many sets had been loaded before: the same reason after a set was served is news.
+    var setsLoaded = 0
     var description: String { reason }
 }
 
