@@ -5,7 +5,9 @@
 #   the baseline a team would script: one `soundset render` process per request, behind the same
 #   libmicrohttpd (serve-bench-server.c, built here).
 # Figures: requests per second and p50/p99 latency for (a) distinct amounts never composed before,
-# (b) repeated amounts from the cache; MP3 beside WAV.
+# (b) repeated amounts from the cache; MP3 beside WAV; (c) the small responses (304 revalidation,
+# HEAD, cached MP3) against the ceiling's same responses; (d) how soon a new client is answered
+# with the connection limit full of idle keep-alive connections.
 # Usage: bash Tests/Scripts/bench-serve.sh [SOUNDSET_BINARY] [SET_FOLDER]
 set -euo pipefail
 soundset=$(realpath "${1:-.build/release/soundset}")
@@ -37,6 +39,20 @@ function request()
   return wrk.format("GET", prefix .. string.format("%d.%02d", 12000 + counter % 20 * 3001, counter % 20 * 7 % 100) .. "." .. format)
 end
 LUA
+# The same 20 amounts asked for with HEAD.
+cat > "$root/head.lua" <<'LUA'
+local counter = 0
+function request()
+  counter = counter + 1
+  return wrk.format("HEAD", prefix .. string.format("%d.%02d", 12000 + counter % 20 * 3001, counter % 20 * 7 % 100) .. "." .. format)
+end
+LUA
+# One amount revalidated with its tag (the ceiling answers any If-None-Match with 304).
+cat > "$root/revalidate.lua" <<'LUA'
+function request()
+  return wrk.format("GET", prefix .. "54321.87." .. format, { ["If-None-Match"] = etag })
+end
+LUA
 
 started_pid=
 start() { # command...: starts a server that prints "listening on http://127.0.0.1:PORT"; sets PORT
@@ -54,7 +70,7 @@ ms() { # wrk's latency (1.23ms, 456.00us, 1.20s) in ms
 }
 load() { # key, label, lua script, url prefix, format[, seconds]
   local key=$1 label=$2 script=$3 prefix=$4 format=$5 duration=${6:-$seconds}
-  sed "1i prefix = \"$prefix\"; format = \"$format\"" "$root/$script.lua" > "$root/run.lua"
+  sed "1i prefix = \"$prefix\"; format = \"$format\"; etag = '${etag:-}'" "$root/$script.lua" > "$root/run.lua"
   wrk -t2 -c$connections -d"${duration}s" --latency -s "$root/run.lua" "http://127.0.0.1:$PORT" > "$root/wrk-$key.txt"
   RPS[$key]=$(awk '/^Requests\/sec/ { print $2 }' "$root/wrk-$key.txt")
   P50[$key]=$(ms "$(awk '$1 == "50%" { print $2 }' "$root/wrk-$key.txt")")
@@ -82,13 +98,32 @@ for format in wav mp3; do  # warm the cache with the 20 amounts
 done
 load cached "serve (b) cached amounts, wav" repeated /v1/announcements/ wav
 load cached_mp3 "serve (b) cached amounts, mp3" repeated /v1/announcements/ mp3
+etag=$(curl -sf -D - -o /dev/null "http://127.0.0.1:$PORT/v1/announcements/54321.87.mp3" | tr -d '\r' | sed -n 's/^[Ee][Tt]ag: //p')
+[ -n "$etag" ] || { echo "no ETag on /v1/announcements/54321.87.mp3"; stop; exit 1; }
+load notmod_mp3 "serve (c) 304 revalidation, mp3" revalidate /v1/announcements/ mp3
+load head_mp3 "serve (c) HEAD of cached amounts, mp3" head /v1/announcements/ mp3
 stop
+
+# (d) The connection limit full of idle keep-alive connections, then a new client.
+idle_probe() { # connections, idle ones
+  start "$soundset" serve --output "$set_folder" --listen 127.0.0.1:0 --quiet --connections "$1"
+  local answer
+  answer=$( (ulimit -n 4096 2>/dev/null; "$root/serve-bench-server" idle "$PORT" "$2") || true)
+  printf '%-44s %s\n' "serve (d) --connections $1, $2 idle" "a new client answered $(echo "$answer" | awk '{ printf "%s in %s ms", $1, $2 }')"
+  IDLE_MS[$1]=$(echo "$answer" | awk '{ print ($1 == 200 ? $2 : 1e9) }')
+  stop
+}
+declare -A IDLE_MS
+idle_probe 100 150
+idle_probe 1000 1000
 
 start "$root/serve-bench-server" ceiling "$root/sample.wav"
 load ceiling "ceiling: libmicrohttpd, the same wav bytes" repeated /x/ wav
 stop
 start "$root/serve-bench-server" ceiling "$root/sample.mp3"
 load ceiling_mp3 "ceiling: libmicrohttpd, the same mp3 bytes" repeated /x/ mp3
+load ceiling_notmod "ceiling: libmicrohttpd, 304" revalidate /x/ mp3
+load ceiling_head "ceiling: libmicrohttpd, HEAD" head /x/ mp3
 stop
 start "$root/serve-bench-server" render "$soundset" "$set_folder"
 load baseline "baseline: soundset render per request (caf)" distinct /x/ caf
@@ -102,3 +137,7 @@ echo "    goal: at least $goal_a req/s (100x the baseline or a fifth of the ceil
 goal_b=$(awk -v c="${P99[ceiling]}" 'BEGIN { x = 2 * c; printf "%.2f", (x > 10 ? x : 10) }')
 echo "(b) cached: p99 $(printf %.2f "${P99[cached]}") ms against the ceiling's $(printf %.2f "${P99[ceiling]}") ms; goal: within $goal_b ms (twice the ceiling's or 10 ms, the higher): $(awk -v p="${P99[cached]}" -v g="$goal_b" 'BEGIN { print (p <= g ? "met" : "NOT met") }')"
 echo "    throughput $(ratio "${RPS[cached]}" "${RPS[ceiling]}")x the ceiling's; mp3 $(ratio "${RPS[cached_mp3]}" "${RPS[ceiling_mp3]}")x its ceiling's"
+small_met=$(awk -v a="${RPS[notmod_mp3]}" -v b="${RPS[ceiling_notmod]}" -v c="${RPS[head_mp3]}" -v d="${RPS[ceiling_head]}" \
+  -v e="${RPS[cached_mp3]}" -v f="${RPS[ceiling_mp3]}" 'BEGIN { print (a >= 0.6 * b && c >= 0.6 * d && e >= 0.6 * f ? "met" : "NOT met") }')
+echo "(c) small responses against the ceiling's: 304 $(ratio "${RPS[notmod_mp3]}" "${RPS[ceiling_notmod]}")x, HEAD $(ratio "${RPS[head_mp3]}" "${RPS[ceiling_head]}")x, cached mp3 $(ratio "${RPS[cached_mp3]}" "${RPS[ceiling_mp3]}")x; goal: 0.6x each: $small_met"
+echo "(d) idle connections at the limit: a new client answered in ${IDLE_MS[100]} ms (100 allowed, 150 idle), ${IDLE_MS[1000]} ms (1000 allowed, 1000 idle); goal: within 100 ms: $(awk -v a="${IDLE_MS[100]}" -v b="${IDLE_MS[1000]}" 'BEGIN { print (a <= 100 && b <= 100 ? "met" : "NOT met") }')"

@@ -1,14 +1,21 @@
-/* make bench's two reference servers for soundset serve, over the same libmicrohttpd, the same
+/* make bench's two reference servers for soundset serve (and one client of it), over the same libmicrohttpd, the same
  * thread pool (one thread per core) and the same connection limit:
  *
  *   serve-bench-server ceiling FILE        answers every request with FILE's bytes, read once:
- *                                          what the HTTP layer alone can do (the ceiling)
+ *                                          what the HTTP layer alone can do (the ceiling); a
+ *                                          request with If-None-Match gets a 304 (FILE's length,
+ *                                          no body), HEAD the headers alone, as soundset serve
+ *   serve-bench-server idle PORT COUNT     a client, not a server: opens COUNT keep-alive
+ *                                          connections to 127.0.0.1:PORT, one GET /healthz
+ *                                          answered on each, leaves them idle, then times a new
+ *                                          connection's GET /healthz: prints its status and ms
  *   serve-bench-server render SOUNDSET DIR answers /x/AMOUNT.caf by running SOUNDSET render AMOUNT
  *                                          --output DIR --out TMP for each request and sending the
  *                                          file: the process-per-request baseline a team would script
  *
  * Prints "listening on http://127.0.0.1:PORT" and serves until SIGTERM or SIGINT.
  * Built by Tests/Scripts/bench-serve.sh; not part of soundset. */
+#define _GNU_SOURCE /* strcasestr */
 #include <arpa/inet.h>
 #include <microhttpd.h>
 #include <netinet/in.h>
@@ -18,7 +25,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/time.h>
+#include <time.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -48,6 +58,11 @@ static enum MHD_Result answer(void *cls, struct MHD_Connection *connection, cons
     if (body) {
         response = MHD_create_response_from_buffer(body_size, body, MHD_RESPMEM_PERSISTENT);
         MHD_add_response_header(response, "Content-Type", "audio/wav");
+        if (MHD_lookup_connection_value(connection, MHD_HEADER_KIND, "If-None-Match")) {
+            enum MHD_Result result = MHD_queue_response(connection, 304, response);
+            MHD_destroy_response(response);
+            return result;
+        }
     } else {
         /* The amount is the last segment without its extension. */
         const char *slash = strrchr(url, '/');
@@ -82,7 +97,56 @@ static enum MHD_Result answer(void *cls, struct MHD_Connection *connection, cons
     return result;
 }
 
+/* One GET /healthz on `fd`, its response read whole (by Content-Length): the status, or 0. */
+static int get_health(int fd) {
+    const char request[] = "GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n";
+    if (send(fd, request, sizeof request - 1, MSG_NOSIGNAL) != (ssize_t)(sizeof request - 1)) return 0;
+    char buffer[4096];
+    size_t have = 0;
+    for (;;) {
+        ssize_t count = recv(fd, buffer + have, sizeof buffer - 1 - have, 0);
+        if (count <= 0) return 0;
+        have += (size_t)count;
+        buffer[have] = 0;
+        char *end = strstr(buffer, "\r\n\r\n");
+        if (!end) continue;
+        char *length = strcasestr(buffer, "\r\nContent-Length:");
+        size_t body = length && length < end ? strtoul(length + 17, NULL, 10) : 0;
+        if (have >= (size_t)(end + 4 - buffer) + body) return atoi(buffer + 9);
+    }
+}
+
+static int connect_to(int port) {
+    int fd = socket(AF_INET, SOCK_STREAM, 0);
+    struct sockaddr_in address = {.sin_family = AF_INET, .sin_port = htons((uint16_t)port)};
+    address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    struct timeval wait = {.tv_sec = 10};
+    setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &wait, sizeof wait);
+    if (connect(fd, (struct sockaddr *)&address, sizeof address) != 0) {
+        close(fd);
+        return -1;
+    }
+    return fd;
+}
+
+static int idle_probe(int port, int count) {
+    int *idle = calloc((size_t)count, sizeof *idle);
+    for (int i = 0; i < count; i++) {
+        idle[i] = connect_to(port);
+        /* Past the limit an idle one is closed to make room: that is the point, not a failure. */
+        if (idle[i] >= 0) get_health(idle[i]);
+    }
+    struct timespec start, end;
+    clock_gettime(CLOCK_MONOTONIC, &start);
+    int fd = connect_to(port);
+    int status = fd >= 0 ? get_health(fd) : 0;
+    clock_gettime(CLOCK_MONOTONIC, &end);
+    printf("%d %.2f\n", status, (end.tv_sec - start.tv_sec) * 1e3 + (end.tv_nsec - start.tv_nsec) / 1e6);
+    return status == 200 ? 0 : 1;
+}
+
 int main(int argc, char **argv) {
+    if (argc == 4 && strcmp(argv[1], "idle") == 0) return idle_probe(atoi(argv[2]), atoi(argv[3]));
     if (argc == 3 && strcmp(argv[1], "ceiling") == 0) {
         body = read_file(argv[2], &body_size);
         if (!body) { fprintf(stderr, "cannot read %s\n", argv[2]); return 1; }
@@ -90,7 +154,7 @@ int main(int argc, char **argv) {
         soundset = argv[2];
         set_dir = argv[3];
     } else {
-        fprintf(stderr, "usage: %s ceiling FILE | render SOUNDSET DIR\n", argv[0]);
+        fprintf(stderr, "usage: %s ceiling FILE | render SOUNDSET DIR | idle PORT COUNT\n", argv[0]);
         return 64;
     }
     sigset_t signals;
