@@ -34,6 +34,7 @@ final class ConnectionTable: @unchecked Sendable {
     private var expiredCount = 0
     /// Connections opened since the start.
     private var openedCount = 0
+    private var stopping = false
     /// The most connections open at once.
     let limit: Int
 
@@ -115,12 +116,14 @@ final class ConnectionTable: @unchecked Sendable {
 
     /// The request line arrived with `target`.
     func requestLine(_ connection: UInt, target: String) {
+        let now = Self.now()
         lock.withLock {
-            entries[connection]?.phase = .receiving
-            entries[connection]?.target = target
-            entries[connection]?.started = Self.now()
-            entries[connection]?.status = 0
-            entries[connection]?.bytes = 0
+            guard let index = entries.index(forKey: connection) else { return }
+            entries.values[index].phase = .receiving
+            entries.values[index].target = target
+            entries.values[index].started = now
+            entries.values[index].status = 0
+            entries.values[index].bytes = 0
         }
     }
 
@@ -128,33 +131,39 @@ final class ConnectionTable: @unchecked Sendable {
     /// for being late (the race is decided under the lock: a late request is never answered).
     func handling(_ connection: UInt, method: String) -> (target: String, started: Double)? {
         lock.withLock {
-            guard var entry = entries[connection], !entry.expired else { return nil }
-            entry.phase = .handling
-            entry.method = method
-            entries[connection] = entry
-            return (entry.target, entry.started)
+            guard let index = entries.index(forKey: connection), !entries.values[index].expired else { return nil }
+            entries.values[index].phase = .handling
+            entries.values[index].method = method
+            return (entries.values[index].target, entries.values[index].started)
         }
     }
 
     /// The response queued: `status`, with `bytes` of body to send.
-    func responded(_ connection: UInt, status: Int, bytes: Int) {
+    /// - Returns: whether stopping has begun (the response is the connection's last).
+    func responded(_ connection: UInt, status: Int, bytes: Int) -> Bool {
         lock.withLock {
-            entries[connection]?.status = status
-            entries[connection]?.bytes = bytes
+            if let index = entries.index(forKey: connection) {
+                entries.values[index].status = status
+                entries.values[index].bytes = bytes
+            }
+            return stopping
         }
     }
+
+    /// Stopping has begun: `responded` says so from now on.
+    func beginStopping() { lock.withLock { stopping = true } }
 
     /// The request ended (its response sent, or its connection closed), when the system had
     /// received `received` bytes on the connection (-1: unknown): the entry as it was, and the
     /// connection idle again.
     func completed(_ connection: UInt, received: Int64) -> Entry? {
-        lock.withLock {
-            guard var entry = entries[connection] else { return nil }
-            let ended = entry
-            entry.phase = .idle
-            entry.since = Self.now()
-            entry.received = received
-            entries[connection] = entry
+        let now = Self.now()
+        return lock.withLock {
+            guard let index = entries.index(forKey: connection) else { return nil }
+            let ended = entries.values[index]
+            entries.values[index].phase = .idle
+            entries.values[index].since = now
+            entries.values[index].received = received
             return ended
         }
     }

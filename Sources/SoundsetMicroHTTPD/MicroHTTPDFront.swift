@@ -74,13 +74,12 @@ public final class MicroHTTPDFront: HTTPFront, @unchecked Sendable {
 
 /// What libmicrohttpd's callbacks reach through their closure pointer.
 final class FrontContext: @unchecked Sendable {
-    // @unchecked: `handler`, `settings` and `connections` are immutable or thread-safe; the flags
-    // are read and written holding `lock`.
+    // @unchecked: `handler`, `settings` and `connections` are immutable or thread-safe; the flag
+    // is read and written holding `lock`.
     let handler: any HTTPHandler
     let settings: HTTPFrontSettings
     let connections: ConnectionTable
     private let lock = NSLock()
-    private var stopping = false
     private var stopped = false
 
     init(handler: any HTTPHandler, settings: HTTPFrontSettings) {
@@ -89,10 +88,9 @@ final class FrontContext: @unchecked Sendable {
         connections = ConnectionTable(limit: settings.connections)
     }
 
-    /// Stopping has begun: every response says `Connection: close`.
-    var isStopping: Bool { lock.withLock { stopping } }
     var isStopped: Bool { lock.withLock { stopped } }
-    func beginStopping() { lock.withLock { stopping = true } }
+    /// Stopping has begun: every response says `Connection: close` (`ConnectionTable.responded`).
+    func beginStopping() { connections.beginStopping() }
     func finish() { lock.withLock { stopped = true } }
 }
 
@@ -299,8 +297,8 @@ private func send(_ response: HTTPResponse, on connection: OpaquePointer?, conte
     }
     defer { MHD_destroy_response(made) }
     for (name, value) in response.headers { _ = MHD_add_response_header(made, name, value) }
-    if context.isStopping { _ = MHD_add_response_header(made, "Connection", "close") }
-    context.connections.responded(key(connection), status: response.status, bytes: head || response.status == 304 ? 0 : body.count)
+    let stopping = context.connections.responded(key(connection), status: response.status, bytes: head || response.status == 304 ? 0 : body.count)
+    if stopping { _ = MHD_add_response_header(made, "Connection", "close") }
     return MHD_queue_response(connection, UInt32(response.status), made)
 }
 

@@ -270,10 +270,38 @@ public final class AnnouncementService: HTTPHandler {
 
     /// The amount in a URL segment.
     static func amount(_ text: String) throws(RequestProblem) -> Amount {
+        if let plain = plainAmount(text) { return plain }
         do { return try Amount(text) } catch {
             throw RequestProblem(
                 400, "'\(ClipNameRules.printable(text))': \(error.explaining(text))",
                 hint: "write the amount in digits with at most two decimals after a point, e.g. /v1/announcements/123.45.mp3")
+        }
+    }
+
+    /// `text` read as `Amount(text)` reads it when it is of the form that parser documents
+    /// (`^(0|[1-9][0-9]{0,11})(\.[0-9]{1,2})?$`), byte by byte; nil for anything else, which the
+    /// parser itself reads (and explains).
+    static func plainAmount(_ text: String) -> Amount? {
+        var text = text
+        return text.withUTF8 { bytes -> Amount? in
+            let zero = UInt8(ascii: "0"), nine = UInt8(ascii: "9")
+            var index = 0
+            var whole: Int64 = 0
+            while index < bytes.count && bytes[index] >= zero && bytes[index] <= nine {
+                whole = whole * 10 + Int64(bytes[index] - zero)
+                index += 1
+                if index > 12 { return nil }
+            }
+            guard index > 0, bytes[0] != zero || index == 1 else { return nil }
+            var cents: Int64 = 0
+            if index < bytes.count {
+                guard bytes[index] == UInt8(ascii: "."), bytes.count - index - 1 == 1 || bytes.count - index - 1 == 2 else { return nil }
+                for (place, byte) in bytes[(index + 1)...].enumerated() {
+                    guard byte >= zero && byte <= nine else { return nil }
+                    cents += Int64(byte - zero) * (place == 0 ? 10 : 1)
+                }
+            }
+            return try? Amount(minorUnits: whole * 100 + cents)
         }
     }
 

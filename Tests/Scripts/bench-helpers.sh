@@ -27,7 +27,7 @@ compile() {
     baseline)
       cc -O2 -o "$dir/baseline" Tests/Scripts/baseline.c $(pkg-config --cflags --libs sndfile samplerate libebur128) -lm;;
     serve-bench-server)
-      cc -O2 -o "$dir/serve-bench-server" Tests/Scripts/serve-bench-server.c $(pkg-config --cflags --libs libmicrohttpd);;
+      cc -O2 -pthread -o "$dir/serve-bench-server" Tests/Scripts/serve-bench-server.c $(pkg-config --cflags --libs libmicrohttpd);;
     *) echo "bench-helpers.sh: no helper named $name (helpers: ${helpers[*]})"; exit 64;;
   esac
 }

@@ -50,6 +50,8 @@ struct RequestTarget: Equatable {
 
     /// `raw` with every `%XX` decoded: the result must be UTF-8 without control characters.
     private static func decode(_ raw: ArraySlice<UInt8>) throws(Problem) -> String {
+        // Printable ASCII without an escape, as nearly every target is: the text as it is.
+        if raw.allSatisfy({ $0 > 0x20 && $0 < 0x7F && $0 != UInt8(ascii: "%") }) { return String(decoding: raw, as: UTF8.self) }
         var out: [UInt8] = []
         out.reserveCapacity(raw.count)
         var index = raw.startIndex
