@@ -94,17 +94,28 @@ static inline unsigned int soundset_mhd_connection_status(struct MHD_Connection 
     return info == NULL ? 0 : info->http_status;
 }
 
-/// Bytes received on the TCP socket `fd` since it was opened (Linux's `TCP_INFO`, its
-/// `tcpi_bytes_received`, at offset 128 since Linux 4.1: that layout is the kernel's ABI, and glibc's
-/// `struct tcp_info` stops short of it), or -1 where the system does not say.
-static inline long long soundset_tcp_bytes_received(int fd) {
+/// What the system says of the TCP socket `fd` (Linux's `TCP_INFO`): the bytes received on it since
+/// it was opened (`tcpi_bytes_received`, at offset 128 since Linux 4.1: that layout is the kernel's
+/// ABI, and glibc's `struct tcp_info` stops short of it) and the milliseconds since data last came
+/// (`tcpi_last_data_recv`, offset 52), each -1 where the system does not say. Returns 0, or -1.
+static inline int soundset_tcp_received(int fd, long long *bytes, long long *milliseconds) {
+    *bytes = -1;
+    *milliseconds = -1;
 #if defined(__linux__)
     unsigned char info[256];
     socklen_t size = sizeof info;
-    if (getsockopt(fd, IPPROTO_TCP, 11 /* TCP_INFO */, info, &size) != 0 || size < 136) return -1;
-    unsigned long long received;
-    memcpy(&received, info + 128, sizeof received);
-    return (long long)received;
+    if (getsockopt(fd, IPPROTO_TCP, 11 /* TCP_INFO */, info, &size) != 0) return -1;
+    if (size >= 56) {
+        unsigned int last;
+        memcpy(&last, info + 52, sizeof last);
+        *milliseconds = last;
+    }
+    if (size >= 136) {
+        unsigned long long received;
+        memcpy(&received, info + 128, sizeof received);
+        *bytes = (long long)received;
+    }
+    return 0;
 #else
     (void)fd;
     return -1;

@@ -23,9 +23,13 @@ import Foundation
 /// `limit` makes room by shutting down the one idle the longest, with no request begun on it; when
 /// every connection has one under way, the new one is refused.
 ///
-/// A request has begun on an idle connection when bytes have come since its last response: the
-/// library reads them as they come, so they are counted from the system's own count of bytes
-/// received (`TCP_INFO`), noted at each response's end.
+/// A request has begun on an idle connection when bytes have come since its last response (or
+/// since it opened). The library reads them as they come, so that is asked of the system
+/// (`TCP_INFO`) when it matters, at the limit and when stopping, never once a request: bytes still
+/// in the socket; any byte received on a connection not answered yet; data come more than
+/// `Self.lastDataMargin` after the last response ended (the system counts in ticks of up to 4 ms:
+/// a request begun sooner than that after the previous response, and still incomplete, counts as
+/// not begun).
 final class ConnectionTable: @unchecked Sendable {
     // @unchecked: every field is only read and written holding `lock`.
     private let lock = NSLock()
@@ -56,9 +60,12 @@ final class ConnectionTable: @unchecked Sendable {
         var bytes = 0
         /// Shut down (late, or to make room): told once.
         var expired = false
-        /// Bytes the system had received on the connection when it last became idle (-1: unknown).
-        var received: Int64 = 0
+        /// Whether a response has ended on it.
+        var answered = false
     }
+
+    /// Seconds by which data must have come after a response's end to count as a new request's.
+    static let lastDataMargin = 0.005
 
     /// What became of a connection opened.
     enum Admission: Equatable {
@@ -82,7 +89,7 @@ final class ConnectionTable: @unchecked Sendable {
             while let (key, oldest) = entries.lazy.filter({ !$0.value.expired && $0.value.phase == .idle && !passed.contains($0.key) })
                 .min(by: { $0.value.since < $1.value.since })
             {
-                if Self.begun(oldest) {
+                if Self.begun(oldest, now: Self.now()) {
                     passed.insert(key)
                     continue
                 }
@@ -107,11 +114,14 @@ final class ConnectionTable: @unchecked Sendable {
     var opened: Int { lock.withLock { openedCount } }
 
     /// Whether bytes of a new request have come on an idle connection.
-    private static func begun(_ entry: Entry) -> Bool {
+    private static func begun(_ entry: Entry, now: Double) -> Bool {
         var waiting: Int32 = 0
         if ioctl(entry.socket, UInt(FIONREAD), &waiting) == 0 && waiting > 0 { return true }
-        let received = soundset_tcp_bytes_received(entry.socket)
-        return received >= 0 && entry.received >= 0 && received > entry.received
+        var received: Int64 = -1
+        var milliseconds: Int64 = -1
+        guard soundset_tcp_received(entry.socket, &received, &milliseconds) == 0 else { return false }
+        if !entry.answered { return received > 0 }
+        return milliseconds >= 0 && Double(milliseconds) / 1000 + lastDataMargin < now - entry.since
     }
 
     /// The request line arrived with `target`.
@@ -153,17 +163,16 @@ final class ConnectionTable: @unchecked Sendable {
     /// Stopping has begun: `responded` says so from now on.
     func beginStopping() { lock.withLock { stopping = true } }
 
-    /// The request ended (its response sent, or its connection closed), when the system had
-    /// received `received` bytes on the connection (-1: unknown): the entry as it was, and the
-    /// connection idle again.
-    func completed(_ connection: UInt, received: Int64) -> Entry? {
+    /// The request ended (its response sent, or its connection closed): the entry as it was, and
+    /// the connection idle again.
+    func completed(_ connection: UInt) -> Entry? {
         let now = Self.now()
         return lock.withLock {
             guard let index = entries.index(forKey: connection) else { return nil }
             let ended = entries.values[index]
             entries.values[index].phase = .idle
             entries.values[index].since = now
-            entries.values[index].received = received
+            entries.values[index].answered = true
             return ended
         }
     }
@@ -188,10 +197,11 @@ final class ConnectionTable: @unchecked Sendable {
     /// Requests under way: receiving or being handled, or begun on an idle connection (its first
     /// bytes come, in the library's buffer or still in the socket's).
     func underWay() -> Int {
-        lock.withLock {
+        let now = Self.now()
+        return lock.withLock {
             entries.values.filter { entry in
                 if entry.expired { return false }
-                return entry.phase != .idle || Self.begun(entry)
+                return entry.phase != .idle || Self.begun(entry, now: now)
             }.count
         }
     }

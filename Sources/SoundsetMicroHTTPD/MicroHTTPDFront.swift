@@ -234,8 +234,7 @@ private func refuse(_ socket: Int32, context: FrontContext) {
 
 private let requestCompleted: MHD_RequestCompletedCallback = { cls, connection, _, _ in
     let context = frontContext(cls)
-    let received = soundset_tcp_bytes_received(soundset_mhd_connection_fd(connection))
-    guard let entry = context.connections.completed(key(connection), received: received) else { return }
+    guard let entry = context.connections.completed(key(connection)) else { return }
     let refused = entry.phase != .handling
     let status = refused ? Int(soundset_mhd_connection_status(connection)) : entry.status
     guard status != 0 else { return }

@@ -302,6 +302,11 @@ import Testing
             #expect(cached.header("ETag") == etag)
         }
         #expect(server.get("/v1/announcements/12.wav", headers: ["if-none-match": "\"other\""]).status == 200)
+        // The tag ends in the amount as the amount writes itself.
+        for text in ["0", "0.05", "10.5", "999999999999.99", "1000000"] {
+            let amount = try Amount(text)
+            #expect(server.get("/v1/plan/\(text)").header("ETag")?.hasSuffix("-\(amount)\"") == true, "\(text)")
+        }
         let plan = try #require(server.get("/v1/plan/12").header("ETag"))
         #expect(server.get("/v1/plan/12", headers: ["if-none-match": plan]).status == 304)
     }

@@ -34,10 +34,35 @@ public final class ServedSet: Sendable {
     /// resolved options (`options.key(of:)`), made once per set, options and kind, so the same
     /// announcement has the same tag however its URL spells it and a request makes no digest.
     func entityTag(_ amount: Amount, options: AnnouncementOptions, kind: String) -> String {
-        let variant = variantTags.tag(for: VariantTags.Key(options: options, kind: kind)) {
-            SHA256Digest.hex(Data("\(kind);\(options.key(of: set.manifest))".utf8)).prefix(12)
+        var start = variantTags.tag(for: VariantTags.Key(options: options, kind: kind)) {
+            "\"\(id)-\(SHA256Digest.hex(Data("\(kind);\(options.key(of: set.manifest))".utf8)).prefix(12))-"
         }
-        return "\"\(id)-\(variant)-\(amount)\""
+        // `"<start><amount>"`, the amount as `Amount.description` writes it (`12.00`), in one go.
+        return start.withUTF8 { start in
+            String(unsafeUninitializedCapacity: start.count + 24) { out in
+                var at = start.count
+                out.baseAddress!.update(from: start.baseAddress!, count: start.count)
+                var whole = amount.integerPart
+                var length = 1
+                var probe = whole
+                while probe >= 10 {
+                    probe /= 10
+                    length += 1
+                }
+                var position = at + length - 1
+                repeat {
+                    out[position] = UInt8(ascii: "0") + UInt8(whole % 10)
+                    whole /= 10
+                    position -= 1
+                } while whole > 0
+                at += length
+                out[at] = UInt8(ascii: ".")
+                out[at + 1] = UInt8(ascii: "0") + UInt8(amount.fraction / 10)
+                out[at + 2] = UInt8(ascii: "0") + UInt8(amount.fraction % 10)
+                out[at + 3] = UInt8(ascii: "\"")
+                return at + 4
+            }
+        }
     }
 
     /// The set's clips, verified, by file name, in `container` (the set's own when nil).
@@ -70,9 +95,9 @@ private final class VariantTags: @unchecked Sendable {
 
     static let limit = 256
     private let lock = NSLock()
-    private var tags: [Key: Substring] = [:]
+    private var tags: [Key: String] = [:]
 
-    func tag(for key: Key, make: () -> Substring) -> Substring {
+    func tag(for key: Key, make: () -> String) -> String {
         if let known = lock.withLock({ tags[key] }) { return known }
         let made = make()
         lock.withLock {
