@@ -295,7 +295,8 @@ private func send(_ response: HTTPResponse, on connection: OpaquePointer?, conte
         return .NO
     }
     defer { MHD_destroy_response(made) }
-    for (name, value) in response.headers { _ = MHD_add_response_header(made, name, value) }
+    // (withCString: a native string's own bytes, where passing the String would copy it.)
+    for (name, value) in response.headers { _ = name.withCString { name in value.withCString { MHD_add_response_header(made, name, $0) } } }
     let stopping = context.connections.responded(key(connection), status: response.status, bytes: head || response.status == 304 ? 0 : body.count)
     if stopping { _ = MHD_add_response_header(made, "Connection", "close") }
     return MHD_queue_response(connection, UInt32(response.status), made)

@@ -307,8 +307,9 @@ public final class AnnouncementService: HTTPHandler {
 
     /// The amount and format of `123.45.mp3`.
     static func announcementFile(_ name: String) throws(RequestProblem) -> (Amount, AudioFormat) {
-        let formats = AudioFormat.allCases.map(\.rawValue).joined(separator: ", ")
-        guard let dot = name.lastIndex(of: "."), let format = AudioFormat(rawValue: String(name[name.index(after: dot)...])) else {
+        // The last dot, found in the bytes (a dot is one byte, and never part of another character).
+        guard let dot = name.utf8.lastIndex(of: UInt8(ascii: ".")), let format = AudioFormat(rawValue: String(name[name.index(after: dot)...])) else {
+            let formats = AudioFormat.allCases.map(\.rawValue).joined(separator: ", ")
             throw RequestProblem(
                 404, "'\(ClipNameRules.printable(name))' names no format: end it in .\(AudioFormat.allCases.map(\.rawValue).joined(separator: ", ."))",
                 hint: "e.g. /v1/announcements/123.45.mp3 (formats: \(formats))")
