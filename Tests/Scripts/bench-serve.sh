@@ -41,6 +41,7 @@ end
 LUA
 
 started_pid=
+server_cpu() { awk '{ print $14 + $15 }' "/proc/$started_pid/stat" 2>/dev/null || echo 0; }  # clock ticks
 start() { # command...: starts a server that prints "listening on http://127.0.0.1:PORT"; sets PORT
   "$@" > "$root/server.out" 2> "$root/server.err" &
   started_pid=$!
@@ -50,13 +51,14 @@ start() { # command...: starts a server that prints "listening on http://127.0.0
 }
 stop() { kill -TERM "$started_pid"; wait "$started_pid" || true; }
 
-declare -A RPS P50 P99
+declare -A RPS P50 P99 CPU_US
 ms() { # wrk's latency (1.23ms, 456.00us, 1.20s) in ms
   awk -v v="$1" 'BEGIN { if (v ~ /us$/) print v / 1000; else if (v ~ /ms$/) print v + 0; else if (v ~ /s$/) print v * 1000; else print v }'
 }
 load() { # key, label, lua script, url prefix, format[, seconds]
   local key=$1 label=$2 script=$3 prefix=$4 format=$5 duration=${6:-$seconds}
   sed "1i prefix = \"$prefix\"; format = \"$format\"" "$root/$script.lua" > "$root/run.lua"
+  CPU_BEFORE=$(server_cpu)
   wrk -t2 -c$connections -d"${duration}s" --latency -s "$root/run.lua" "http://127.0.0.1:$PORT" > "$root/wrk-$key.txt"
   figures "$key" "$label"
 }
@@ -64,16 +66,19 @@ load() { # key, label, lua script, url prefix, format[, seconds]
 # response's Content-Length after a HEAD or a 304 too, and waits for it for ever.
 load_small() { # key, label, method, path[, header]
   local key=$1 label=$2
+  CPU_BEFORE=$(server_cpu)
   "$root/serve-bench-server" load "$PORT" "$connections" "$seconds" "$3" "$4" ${5:+"$5"} > "$root/wrk-$key.txt"
   figures "$key" "$label"
 }
-figures() { # key, label: from $root/wrk-KEY.txt, wrk's figures
-  local key=$1 label=$2
+figures() { # key, label: from $root/wrk-KEY.txt, wrk's figures; the server's CPU time a request
+  local key=$1 label=$2 ticks=$(( $(server_cpu) - CPU_BEFORE ))
+  local requests; requests=$(awk '/requests in/ { print $1 }' "$root/wrk-$key.txt")
+  CPU_US[$key]=$(awk -v t="$ticks" -v n="$requests" -v hz="$(getconf CLK_TCK)" 'BEGIN { printf "%.1f", (n > 0 ? t * 1e6 / hz / n : 0) }')
   RPS[$key]=$(awk '/^Requests\/sec/ { print $2 }' "$root/wrk-$key.txt")
   P50[$key]=$(ms "$(awk '$1 == "50%" { print $2 }' "$root/wrk-$key.txt")")
   P99[$key]=$(ms "$(awk '$1 == "99%" { print $2 }' "$root/wrk-$key.txt")")
   local errors; errors=$(grep -E "Non-2xx|Socket errors" "$root/wrk-$key.txt" || true)
-  printf '%-44s %9.1f req/s   p50 %8.2f ms   p99 %8.2f ms%s\n' "$label" "${RPS[$key]}" "${P50[$key]}" "${P99[$key]}" \
+  printf '%-44s %9.1f req/s   p50 %8.2f ms   p99 %8.2f ms   CPU %6.1f us/request%s\n' "$label" "${RPS[$key]}" "${P50[$key]}" "${P99[$key]}" "${CPU_US[$key]}" \
     "${errors:+   ($(echo "$errors" | tr -s ' ' | tr '\n' ' '))}"
 }
 
@@ -106,7 +111,8 @@ idle_probe() { # connections, idle ones
   start "$soundset" serve --output "$set_folder" --listen 127.0.0.1:0 --quiet --connections "$1"
   local answer
   answer=$( (ulimit -n 4096 2>/dev/null; "$root/serve-bench-server" idle "$PORT" "$2") || true)
-  printf '%-44s %s\n' "serve (d) --connections $1, $2 idle" "a new client answered $(echo "$answer" | awk '{ printf "%s in %s ms", $1, $2 }')"
+  printf '%-44s %s\n' "serve (d) --connections $1, $2 idle" \
+    "a new client answered $(echo "$answer" | awk '{ printf "%s in %s ms (%s of the %s idle ones answered first)", $1, $2, $3, '"$2"' }')"
   IDLE_MS[$1]=$(echo "$answer" | awk '{ print ($1 == 200 ? $2 : 1e9) }')
   stop
 }
@@ -137,4 +143,5 @@ echo "    throughput $(ratio "${RPS[cached]}" "${RPS[ceiling]}")x the ceiling's;
 small_met=$(awk -v a="${RPS[notmod_mp3]}" -v b="${RPS[ceiling_notmod]}" -v c="${RPS[head_mp3]}" -v d="${RPS[ceiling_head]}" \
   -v e="${RPS[cached_mp3]}" -v f="${RPS[ceiling_mp3]}" 'BEGIN { print (a >= 0.6 * b && c >= 0.6 * d && e >= 0.6 * f ? "met" : "NOT met") }')
 echo "(c) small responses against the ceiling's: 304 $(ratio "${RPS[notmod_mp3]}" "${RPS[ceiling_notmod]}")x, HEAD $(ratio "${RPS[head_mp3]}" "${RPS[ceiling_head]}")x, cached mp3 $(ratio "${RPS[cached_mp3]}" "${RPS[ceiling_mp3]}")x; goal: 0.6x each: $small_met"
+echo "    the ceiling's CPU time a request over serve's (steadier than throughput on a shared machine): 304 $(ratio "${CPU_US[ceiling_notmod]}" "${CPU_US[notmod_mp3]}")x, HEAD $(ratio "${CPU_US[ceiling_head]}" "${CPU_US[head_mp3]}")x, cached mp3 $(ratio "${CPU_US[ceiling_mp3]}" "${CPU_US[cached_mp3]}")x"
 echo "(d) idle connections at the limit: a new client answered in ${IDLE_MS[100]} ms (100 allowed, 150 idle), ${IDLE_MS[1000]} ms (1000 allowed, 1000 idle); goal: within 100 ms: $(awk -v a="${IDLE_MS[100]}" -v b="${IDLE_MS[1000]}" 'BEGIN { print (a <= 100 && b <= 100 ? "met" : "NOT met") }')"
