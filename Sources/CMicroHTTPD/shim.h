@@ -7,14 +7,60 @@
 #include <stdarg.h>
 #include <stdint.h>
 #include <stddef.h>
+#include <string.h>
+#include <strings.h>
 #include <sys/types.h>
 #include <sys/socket.h>
+#include <netinet/in.h>
 #include <microhttpd.h>
 
 /// The unescape callback's type (MHD_OPTION_UNESCAPE_CALLBACK has no typedef of its own).
 typedef size_t (*soundset_mhd_unescape)(void *cls, struct MHD_Connection *connection, char *text);
 /// The URI log callback's type (MHD_OPTION_URI_LOG_CALLBACK has no typedef of its own).
 typedef void *(*soundset_mhd_uri_log)(void *cls, const char *uri, struct MHD_Connection *connection);
+
+/// The length of the request target `uri` as sent, NUL bytes in it included, where it can be known.
+/// libmicrohttpd 0.9.75 hands the URI log callback the request line's target as a C string, so a
+/// raw NUL in it (`GET /v1/plan/2\0.5 HTTP/1.1`) would cut it there; it has checked that the line
+/// ends in a version of exactly `HTTP/d.d` and put a NUL before and after it, so the target runs
+/// up to the first `\0HTTP/d.d\0`, and reading up to it stays within the line. Other versions
+/// parse the line their own way: there this is the C string's length.
+static inline size_t soundset_mhd_target_length(const char *uri) {
+    size_t length = strlen(uri);
+#if MHD_VERSION == 0x00097500
+    for (;;) {
+        const char *v = uri + length + 1;
+        if (v[0] == 'H' && v[1] == 'T' && v[2] == 'T' && v[3] == 'P' && v[4] == '/' && v[5] >= '0' && v[5] <= '9' && v[6] == '.' &&
+            v[7] >= '0' && v[7] <= '9' && v[8] == 0)
+            return length;
+        length += 1 + strlen(v);
+    }
+#else
+    return length;
+#endif
+}
+
+/// `MHD_get_connection_values`' iterator for `soundset_mhd_lengths_disagree`.
+static inline enum MHD_Result soundset_mhd_length_seen(void *cls, enum MHD_ValueKind kind, const char *key, const char *value) {
+    (void)kind;
+    const char **first = (const char **)cls;
+    if (key == NULL || value == NULL || strcasecmp(key, "Content-Length") != 0) return MHD_YES;
+    if (*first == NULL) {
+        *first = value;
+        return MHD_YES;
+    }
+    if (strcmp(*first, value) == 0) return MHD_YES;
+    *first = "";  // the mark of a disagreement: an empty value is refused by libmicrohttpd itself
+    return MHD_NO;
+}
+
+/// Whether the request on `connection` has two Content-Length fields that disagree (libmicrohttpd
+/// reads the first and ignores the others: behind a proxy that reads another, a smuggled request).
+static inline int soundset_mhd_lengths_disagree(struct MHD_Connection *connection) {
+    const char *first = NULL;
+    MHD_get_connection_values(connection, MHD_HEADER_KIND, soundset_mhd_length_seen, (void *)&first);
+    return first != NULL && first[0] == 0;
+}
 
 /// Starts a daemon listening on `address` with a pool of `threads` threads, at most `connections`
 /// connections, an idle timeout of `timeout` seconds, and every callback given `cls`.
@@ -60,6 +106,34 @@ static inline struct MHD_Response *soundset_mhd_unknown_length_response(void) {
     struct MHD_Response *response = MHD_create_response_from_callback(MHD_SIZE_UNKNOWN, 1024, soundset_mhd_no_body, NULL, NULL);
     if (response != NULL) MHD_set_response_options(response, MHD_RF_HTTP_1_0_COMPATIBLE_STRICT, MHD_RO_END);
     return response;
+}
+
+/// What the system says of the TCP socket `fd` (Linux's `TCP_INFO`): the bytes received on it since
+/// it was opened (`tcpi_bytes_received`, at offset 128 since Linux 4.1: that layout is the kernel's
+/// ABI, and glibc's `struct tcp_info` stops short of it) and the milliseconds since data last came
+/// (`tcpi_last_data_recv`, offset 52), each -1 where the system does not say. Returns 0, or -1.
+static inline int soundset_tcp_received(int fd, long long *bytes, long long *milliseconds) {
+    *bytes = -1;
+    *milliseconds = -1;
+#if defined(__linux__)
+    unsigned char info[256];
+    socklen_t size = sizeof info;
+    if (getsockopt(fd, IPPROTO_TCP, 11 /* TCP_INFO */, info, &size) != 0) return -1;
+    if (size >= 56) {
+        unsigned int last;
+        memcpy(&last, info + 52, sizeof last);
+        *milliseconds = last;
+    }
+    if (size >= 136) {
+        unsigned long long received;
+        memcpy(&received, info + 128, sizeof received);
+        *bytes = (long long)received;
+    }
+    return 0;
+#else
+    (void)fd;
+    return -1;
+#endif
 }
 
 /// The port `daemon` listens on (the one the system chose for port 0), or 0.

@@ -300,13 +300,17 @@ enum Help {
         Announcements and plans carry a strong ETag (the set, the amount, the options, the format)
         and answer If-None-Match with 304; unpinned URLs are cached for 60 s.
         Errors are JSON {"error": ..., "hint": ...}: 400 a bad amount (in the amount parser's words)
-        or query, 404 any other path, 405 another method (with Allow), 414 a URI over 2048 bytes,
-        503 no valid set. Nothing in a URL is ever used as a file path.
+        or query, a control byte in the URL (raw or escaped), Content-Length fields that disagree;
+        404 any other path, 405 another method (with Allow), 414 a URI over 2048 bytes, 503 no valid
+        set (why goes to stderr, not to the client). Nothing in a URL is ever used as a file path.
 
-        A build that swaps a new set into DIR is picked up without a restart (read under the set's
-        shared swap lock, as check reads it); a request under way finishes with the set it began
-        with. Composed announcements are kept in memory, the least recently used dropped first.
-        SIGTERM or Ctrl-C: stop accepting, let the requests under way finish (at most 5 s), exit 0.
+        A build that swaps a new set into DIR is picked up without a restart, within 0.1 s (read
+        under the set's shared swap lock, as check reads it); a request under way finishes with the
+        set it began with. Composed announcements are kept in memory, the least recently used
+        dropped first. At the connection limit the connection idle the longest is closed to make
+        room; with none idle, a new one is answered 503 and logged as "- (connection-limit) 503".
+        SIGTERM or Ctrl-C: stop listening at once, finish the requests under way or already sent
+        (at most 5 s), exit 0.
 
         options:
           --output DIR              the built sound set (default: Output)
@@ -316,7 +320,8 @@ enum Help {
                                     as many more composing and encoding new announcements apart
                                     from them, first come first served (never holding up another
                                     answer; a HEAD of an MP3 not made yet has no Content-Length)
-          --connections N           connections open at once; more wait to be accepted (default: 1000)
+          --connections N           connections open at once; past it an idle one is closed, or the
+                                    new one refused (default: 1000)
           --cache-mb N              memory for composed announcements, MB (default: 64; 0 keeps none)
           --request-timeout SECONDS a request must arrive whole within this time of its connection
                                     opening (or of the previous response), or its connection is

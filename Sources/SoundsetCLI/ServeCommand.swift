@@ -44,9 +44,11 @@ enum ServeCommand {
         var accessLog: (@Sendable (String) -> Void)?
         if !quiet { accessLog = { line in console.err(line) } }
         let service = AnnouncementService(
-            ServeSettings(output: URL(fileURLWithPath: outputDisplay), outputDisplay: outputDisplay, cacheBytes: cacheMB << 20, accessLog: accessLog))
+            ServeSettings(
+                output: URL(fileURLWithPath: outputDisplay), outputDisplay: outputDisplay, cacheBytes: cacheMB << 20, accessLog: accessLog,
+                problemLog: { line in console.err(line) }))
         signal(SIGPIPE, SIG_IGN)
-        raiseOpenFileLimit(to: connections + 64)
+        raiseOpenFileLimit(to: MicroHTTPDFront.libraryConnections(for: connections) + 64)
         let stop = StopSignal.install()
         let front: any HTTPFront = MicroHTTPDFront()
         let bound: (host: String, port: Int)

@@ -1,3 +1,4 @@
+internal import CMicroHTTPD
 import Foundation
 
 #if canImport(Glibc)
@@ -16,10 +17,32 @@ import Foundation
 /// (`shutdown(2)`, which libmicrohttpd sees as the client leaving, and so closes it). Entries are
 /// removed on libmicrohttpd's close notification, which comes before it closes the socket; the
 /// shutdown is made holding the same lock, so it never reaches a socket number reused since.
+///
+/// It keeps the connection limit too (libmicrohttpd's own, set higher, only stops accepting, so a
+/// client waits in the kernel's queue behind connections doing nothing): a connection opened past
+/// `limit` makes room by shutting down the one idle the longest, with no request begun on it; when
+/// every connection has one under way, the new one is refused.
+///
+/// A request has begun on an idle connection when bytes have come since its last response (or
+/// since it opened). The library reads them as they come, so that is asked of the system
+/// (`TCP_INFO`) when it matters, at the limit and when stopping, never once a request: bytes still
+/// in the socket; any byte received on a connection not answered yet; data come more than
+/// `Self.lastDataMargin` after the last response ended (the system counts in ticks of up to 4 ms:
+/// a request begun sooner than that after the previous response, and still incomplete, counts as
+/// not begun).
 final class ConnectionTable: @unchecked Sendable {
-    // @unchecked: `entries` is only read and written holding `lock`.
+    // @unchecked: every field is only read and written holding `lock`.
     private let lock = NSLock()
     private var entries: [UInt: Entry] = [:]
+    /// Entries shut down, not yet closed by the library: they hold no place under the limit.
+    private var expiredCount = 0
+    /// Connections opened since the start.
+    private var openedCount = 0
+    private var stopping = false
+    /// The most connections open at once.
+    let limit: Int
+
+    init(limit: Int = .max) { self.limit = limit }
 
     enum Phase { case idle, receiving, handling }
 
@@ -35,28 +58,82 @@ final class ConnectionTable: @unchecked Sendable {
         var started: Double = 0
         var status = 0
         var bytes = 0
-        /// Shut down for being late: told once.
+        /// Shut down (late, or to make room): told once.
         var expired = false
+        /// Whether a response has ended on it.
+        var answered = false
+    }
+
+    /// Seconds by which data must have come after a response's end to count as a new request's.
+    static let lastDataMargin = 0.005
+
+    /// What became of a connection opened.
+    enum Admission: Equatable {
+        case admitted
+        /// Admitted in place of an idle connection, shut down.
+        case admittedClosingIdle
+        /// Over the limit with every other connection busy: to be refused.
+        case refused
     }
 
     static func now() -> Double { Double(DispatchTime.now().uptimeNanoseconds) / 1e9 }
 
-    func opened(_ connection: UInt, socket: Int32) {
-        lock.withLock { entries[connection] = Entry(socket: socket, since: Self.now()) }
+    /// A connection opened on `socket`: admitted, in place of an idle one if the limit is reached,
+    /// or to be refused (it is marked shut down; the caller answers and shuts it down).
+    func opened(_ connection: UInt, socket: Int32) -> Admission {
+        lock.withLock {
+            entries[connection] = Entry(socket: socket, since: Self.now())
+            openedCount += 1
+            guard entries.count - expiredCount > limit else { return .admitted }
+            var passed: Set<UInt> = [connection]
+            while let (key, oldest) = entries.lazy.filter({ !$0.value.expired && $0.value.phase == .idle && !passed.contains($0.key) })
+                .min(by: { $0.value.since < $1.value.since })
+            {
+                if Self.begun(oldest, now: Self.now()) {
+                    passed.insert(key)
+                    continue
+                }
+                entries[key]?.expired = true
+                expiredCount += 1
+                _ = shutdown(oldest.socket, Int32(SHUT_RDWR))
+                return .admittedClosingIdle
+            }
+            entries[connection]?.expired = true
+            expiredCount += 1
+            return .refused
+        }
     }
 
     func closed(_ connection: UInt) {
-        lock.withLock { _ = entries.removeValue(forKey: connection) }
+        lock.withLock {
+            if entries.removeValue(forKey: connection)?.expired == true { expiredCount -= 1 }
+        }
+    }
+
+    /// Connections opened since the start.
+    var opened: Int { lock.withLock { openedCount } }
+
+    /// Whether bytes of a new request have come on an idle connection.
+    private static func begun(_ entry: Entry, now: Double) -> Bool {
+        var waiting: Int32 = 0
+        if ioctl(entry.socket, UInt(FIONREAD), &waiting) == 0 && waiting > 0 { return true }
+        var received: Int64 = -1
+        var milliseconds: Int64 = -1
+        guard soundset_tcp_received(entry.socket, &received, &milliseconds) == 0 else { return false }
+        if !entry.answered { return received > 0 }
+        return milliseconds >= 0 && Double(milliseconds) / 1000 + lastDataMargin < now - entry.since
     }
 
     /// The request line arrived with `target`.
     func requestLine(_ connection: UInt, target: String) {
+        let now = Self.now()
         lock.withLock {
-            entries[connection]?.phase = .receiving
-            entries[connection]?.target = target
-            entries[connection]?.started = Self.now()
-            entries[connection]?.status = 0
-            entries[connection]?.bytes = 0
+            guard let index = entries.index(forKey: connection) else { return }
+            entries.values[index].phase = .receiving
+            entries.values[index].target = target
+            entries.values[index].started = now
+            entries.values[index].status = 0
+            entries.values[index].bytes = 0
         }
     }
 
@@ -64,31 +141,38 @@ final class ConnectionTable: @unchecked Sendable {
     /// for being late (the race is decided under the lock: a late request is never answered).
     func handling(_ connection: UInt, method: String) -> (target: String, started: Double)? {
         lock.withLock {
-            guard var entry = entries[connection], !entry.expired else { return nil }
-            entry.phase = .handling
-            entry.method = method
-            entries[connection] = entry
-            return (entry.target, entry.started)
+            guard let index = entries.index(forKey: connection), !entries.values[index].expired else { return nil }
+            entries.values[index].phase = .handling
+            entries.values[index].method = method
+            return (entries.values[index].target, entries.values[index].started)
         }
     }
 
     /// The response queued: `status`, with `bytes` of body to send.
-    func responded(_ connection: UInt, status: Int, bytes: Int) {
+    /// - Returns: whether stopping has begun (the response is the connection's last).
+    func responded(_ connection: UInt, status: Int, bytes: Int) -> Bool {
         lock.withLock {
-            entries[connection]?.status = status
-            entries[connection]?.bytes = bytes
+            if let index = entries.index(forKey: connection) {
+                entries.values[index].status = status
+                entries.values[index].bytes = bytes
+            }
+            return stopping
         }
     }
+
+    /// Stopping has begun: `responded` says so from now on.
+    func beginStopping() { lock.withLock { stopping = true } }
 
     /// The request ended (its response sent, or its connection closed): the entry as it was, and
     /// the connection idle again.
     func completed(_ connection: UInt) -> Entry? {
-        lock.withLock {
-            guard var entry = entries[connection] else { return nil }
-            let ended = entry
-            entry.phase = .idle
-            entry.since = Self.now()
-            entries[connection] = entry
+        let now = Self.now()
+        return lock.withLock {
+            guard let index = entries.index(forKey: connection) else { return nil }
+            let ended = entries.values[index]
+            entries.values[index].phase = .idle
+            entries.values[index].since = now
+            entries.values[index].answered = true
             return ended
         }
     }
@@ -102,6 +186,7 @@ final class ConnectionTable: @unchecked Sendable {
             var count = 0
             for (key, entry) in entries where entry.phase != .handling && !entry.expired && now - entry.since > timeout {
                 entries[key]?.expired = true
+                expiredCount += 1
                 _ = shutdown(entry.socket, Int32(SHUT_RDWR))
                 count += 1
             }
@@ -109,15 +194,14 @@ final class ConnectionTable: @unchecked Sendable {
         }
     }
 
-    /// Requests under way: receiving or being handled, or bytes of a new one waiting in an idle
-    /// connection's socket (which the library has not read yet).
+    /// Requests under way: receiving or being handled, or begun on an idle connection (its first
+    /// bytes come, in the library's buffer or still in the socket's).
     func underWay() -> Int {
-        lock.withLock {
+        let now = Self.now()
+        return lock.withLock {
             entries.values.filter { entry in
                 if entry.expired { return false }
-                if entry.phase != .idle { return true }
-                var waiting: Int32 = 0
-                return ioctl(entry.socket, UInt(FIONREAD), &waiting) == 0 && waiting > 0
+                return entry.phase != .idle || Self.begun(entry, now: now)
             }.count
         }
     }

@@ -24,6 +24,11 @@ public final class MicroHTTPDFront: HTTPFront, @unchecked Sendable {
 
     public init() {}
 
+    /// The connections libmicrohttpd itself is allowed for `connections` (`--connections`): more,
+    /// so that it goes on accepting at the limit and the front makes room (`ConnectionTable`),
+    /// and sockets shut down meanwhile do not stop it. Open files needed: this and a few more.
+    public static func libraryConnections(for connections: Int) -> Int { connections + max(64, connections / 4) }
+
     deinit { stop() }
 
     public func start(_ settings: HTTPFrontSettings, handler: any HTTPHandler) throws(HTTPFrontError) -> (host: String, port: Int) {
@@ -53,7 +58,13 @@ public final class MicroHTTPDFront: HTTPFront, @unchecked Sendable {
         context.beginStopping()
         let listening = daemon.quiesce()
         let deadline = ConnectionTable.now() + context.settings.stopGrace
-        while context.connections.underWay() > 0 && ConnectionTable.now() < deadline {
+        // Connections the system has accepted and the library not yet (a client's request may wait
+        // in them) are handed to it, to be answered as the others; then the socket stops listening,
+        // so new connections are refused (closed only once the daemon is stopped, below).
+        let openedBefore = context.connections.opened
+        let added = listening >= 0 ? daemon.adoptWaiting(on: listening) : 0
+        if listening >= 0 { _ = shutdown(listening, Int32(SHUT_RDWR)) }
+        while (context.connections.opened < openedBefore + added || context.connections.underWay() > 0) && ConnectionTable.now() < deadline {
             Thread.sleep(forTimeInterval: 0.01)
         }
         // Every suspended connection resumed (libmicrohttpd cannot stop with one): the encodes
@@ -70,27 +81,26 @@ public final class MicroHTTPDFront: HTTPFront, @unchecked Sendable {
 
 /// What libmicrohttpd's callbacks reach through their closure pointer.
 final class FrontContext: @unchecked Sendable {
-    // @unchecked: `handler`, `settings` and `connections` are immutable or thread-safe; the flags
-    // are read and written holding `lock`.
+    // @unchecked: `handler`, `settings` and `connections` are immutable or thread-safe; the flag
+    // is read and written holding `lock`.
     let handler: any HTTPHandler
     let settings: HTTPFrontSettings
-    let connections = ConnectionTable()
+    let connections: ConnectionTable
     /// Where `HTTPAnswer.later` work runs, its connection suspended meanwhile.
     let workers: WorkPool
     private let lock = NSLock()
-    private var stopping = false
     private var stopped = false
 
     init(handler: any HTTPHandler, settings: HTTPFrontSettings) {
         self.handler = handler
         self.settings = settings
+        connections = ConnectionTable(limit: settings.connections)
         workers = WorkPool(threads: settings.workers, name: "soundset-serve-work")
     }
 
-    /// Stopping has begun: every response says `Connection: close`.
-    var isStopping: Bool { lock.withLock { stopping } }
     var isStopped: Bool { lock.withLock { stopped } }
-    func beginStopping() { lock.withLock { stopping = true } }
+    /// Stopping has begun: every response says `Connection: close` (`ConnectionTable.responded`).
+    func beginStopping() { connections.beginStopping() }
     func finish() { lock.withLock { stopped = true } }
 }
 
@@ -122,7 +132,7 @@ private final class Daemon {
         let retained = Unmanaged.passRetained(context)
         guard
             let handle = soundset_mhd_start(
-                flags, address.pointee.ai_addr, UInt32(settings.threads), UInt32(settings.connections),
+                flags, address.pointee.ai_addr, UInt32(settings.threads), UInt32(MicroHTTPDFront.libraryConnections(for: settings.connections)),
                 UInt32(max(1, settings.requestTimeout.rounded(.up))), accessHandler, uriLogged, connectionNotified, requestCompleted, leaveEscaped,
                 retained.toOpaque())
         else {
@@ -138,6 +148,30 @@ private final class Daemon {
     /// Stops accepting connections (`MHD_quiesce_daemon`); returns the listening socket, to close
     /// once the daemon is stopped, or -1.
     func quiesce() -> Int32 { Int32(MHD_quiesce_daemon(handle)) }
+
+    /// Accepts every connection waiting on `listening` (the daemon quiesced, no thread of it
+    /// accepts any more) and hands each to the daemon.
+    /// - Returns: how many it took.
+    func adoptWaiting(on listening: Int32) -> Int {
+        _ = fcntl(listening, F_SETFL, fcntl(listening, F_GETFL) | O_NONBLOCK)
+        var count = 0
+        while true {
+            var address = sockaddr_storage()
+            var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
+            let socket = withUnsafeMutablePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { accept(listening, $0, &length) }
+            }
+            guard socket >= 0 else {
+                if errno == EINTR || errno == ECONNABORTED { continue }
+                return count
+            }
+            _ = fcntl(socket, F_SETFD, FD_CLOEXEC)  // (the library makes it non-blocking)
+            let added = withUnsafePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { MHD_add_connection(handle, socket, $0, length) }
+            }
+            if added == .YES { count += 1 }  // (refused, it is closed by the library)
+        }
+    }
 
     private var stopped = false
 
@@ -169,19 +203,43 @@ private func key(_ connection: OpaquePointer?) -> UInt { UInt(bitPattern: connec
 /// Leaves the target as sent: the handler decodes it itself (`MHD_OPTION_UNESCAPE_CALLBACK`).
 private let leaveEscaped: soundset_mhd_unescape = { _, _, text in strlen(text!) }
 
-/// The request line has arrived (`MHD_OPTION_URI_LOG_CALLBACK`): its target as sent, query included.
+/// The request line has arrived (`MHD_OPTION_URI_LOG_CALLBACK`): its target as sent, query
+/// included, and any NUL byte in it too (the handler refuses it: a target cut at its NUL would be
+/// another target).
 private let uriLogged: soundset_mhd_uri_log = { cls, uri, connection in
-    frontContext(cls).connections.requestLine(key(connection), target: uri.map { String(cString: $0) } ?? "")
+    let target = uri.map { String(decoding: UnsafeRawBufferPointer(start: $0, count: soundset_mhd_target_length($0)), as: UTF8.self) } ?? ""
+    frontContext(cls).connections.requestLine(key(connection), target: target)
     return nil
 }
 
 private let connectionNotified: MHD_NotifyConnectionCallback = { cls, connection, _, code in
     let context = frontContext(cls)
     if code == .CONNECTION_NOTIFY_STARTED {
-        context.connections.opened(key(connection), socket: soundset_mhd_connection_fd(connection))
+        let socket = soundset_mhd_connection_fd(connection)
+        if context.connections.opened(key(connection), socket: socket) == .refused { refuse(socket, context: context) }
     } else {
         context.connections.closed(key(connection))
     }
+}
+
+/// Answers a connection over the limit with every other one busy: 503, and shut down (the library
+/// sees the client leave and closes it); logged as a request `-` for `(connection-limit)`.
+private func refuse(_ socket: Int32, context: FrontContext) {
+    let body =
+        "{\"error\": \"too many connections: \(context.settings.connections) are open, each with a request under way\", "
+        + "\"hint\": \"try again shortly\"}\n"
+    let response =
+        "HTTP/1.1 503 Service Unavailable\r\nContent-Type: application/json\r\nContent-Length: \(body.utf8.count)\r\n"
+        + "Retry-After: 1\r\nConnection: close\r\n\r\n" + body
+    #if canImport(Glibc)
+        let flags = Int32(MSG_NOSIGNAL | MSG_DONTWAIT)
+    #else
+        let flags = Int32(MSG_DONTWAIT)
+    #endif
+    let sent = response.utf8CString.withUnsafeBufferPointer { send(socket, $0.baseAddress!, $0.count - 1, flags) }
+    _ = shutdown(socket, Int32(SHUT_RDWR))
+    context.handler.completed(
+        HTTPExchange(method: "-", target: "(connection-limit)", status: 503, bytes: sent == response.utf8.count ? body.utf8.count : 0, seconds: 0))
 }
 
 private let requestCompleted: MHD_RequestCompletedCallback = { cls, connection, requestContext, _ in
@@ -225,7 +283,12 @@ private let accessHandler: MHD_AccessHandlerCallback = { cls, connection, _, met
         uploadSize!.pointee = 0
         return .YES
     }
-    let answerNow = first ? !waitsForBody.contains(methodName) : requestContext!.pointee == UnsafeMutableRawPointer(bitPattern: 1)
+    // Content-Length fields that disagree are answered at once (400, and the connection closed), before
+    // any body is read by one of them.
+    let answerNow =
+        first
+        ? !waitsForBody.contains(methodName) || soundset_mhd_lengths_disagree(connection) != 0
+        : requestContext!.pointee == UnsafeMutableRawPointer(bitPattern: 1)
     guard answerNow else { return .YES }
     requestContext!.pointee = UnsafeMutableRawPointer(bitPattern: 2)
     guard let (target, _) = context.connections.handling(key(connection), method: methodName) else { return .NO }
@@ -286,7 +349,7 @@ private func send(_ response: HTTPResponse, on connection: OpaquePointer?, conte
         guard let made = soundset_mhd_unknown_length_response() else { return .NO }
         defer { MHD_destroy_response(made) }
         for (name, value) in response.headers { _ = MHD_add_response_header(made, name, value) }
-        context.connections.responded(key(connection), status: response.status, bytes: 0)
+        _ = context.connections.responded(key(connection), status: response.status, bytes: 0)
         return MHD_queue_response(connection, UInt32(response.status), made)
     }
     let body = response.body
@@ -299,9 +362,10 @@ private func send(_ response: HTTPResponse, on connection: OpaquePointer?, conte
         return .NO
     }
     defer { MHD_destroy_response(made) }
-    for (name, value) in response.headers { _ = MHD_add_response_header(made, name, value) }
-    if context.isStopping { _ = MHD_add_response_header(made, "Connection", "close") }
-    context.connections.responded(key(connection), status: response.status, bytes: head || response.status == 304 ? 0 : body.count)
+    // (withCString: a native string's own bytes, where passing the String would copy it.)
+    for (name, value) in response.headers { _ = name.withCString { name in value.withCString { MHD_add_response_header(made, name, $0) } } }
+    let stopping = context.connections.responded(key(connection), status: response.status, bytes: head || response.status == 304 ? 0 : body.count)
+    if stopping { _ = MHD_add_response_header(made, "Connection", "close") }
     return MHD_queue_response(connection, UInt32(response.status), made)
 }
 

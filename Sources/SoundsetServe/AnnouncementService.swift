@@ -11,12 +11,19 @@ public struct ServeSettings: Sendable {
     public var cacheBytes: Int
     /// Where each request's access line goes; nil writes none (`--quiet`).
     public var accessLog: (@Sendable (String) -> Void)?
+    /// Where why there is no set to serve goes (it names the server's files, so a 503's body does
+    /// not): one line each time the reason changes; nil writes none.
+    public var problemLog: (@Sendable (String) -> Void)?
 
-    public init(output: URL, outputDisplay: String, cacheBytes: Int = 64 << 20, accessLog: (@Sendable (String) -> Void)? = nil) {
+    public init(
+        output: URL, outputDisplay: String, cacheBytes: Int = 64 << 20, accessLog: (@Sendable (String) -> Void)? = nil,
+        problemLog: (@Sendable (String) -> Void)? = nil
+    ) {
         self.output = output
         self.outputDisplay = outputDisplay
         self.cacheBytes = cacheBytes
         self.accessLog = accessLog
+        self.problemLog = problemLog
     }
 }
 
@@ -40,16 +47,31 @@ public final class AnnouncementService: HTTPHandler {
     private let source: SetSource
     private let cache: ResponseCache
     private let accessLog: (@Sendable (String) -> Void)?
+    private let problemLog: (@Sendable (String) -> Void)?
+    /// The last reason there was no set, once told (or asked for by `currentSet`).
+    private let told = ToldReason()
 
     public init(_ settings: ServeSettings) {
         source = SetSource(output: settings.output, display: settings.outputDisplay)
         cache = ResponseCache(capacity: settings.cacheBytes)
         accessLog = settings.accessLog
+        problemLog = settings.problemLog
     }
 
-    /// The served set's id, or why there is none.
+    /// The served set's id, or why there is none (which the caller tells: it is not logged again
+    /// until it changes).
     public func currentSet() -> Result<String, Error> {
-        source.current().map(\.id).mapError { $0 as Error }
+        let current = source.current()
+        if case .failure(let unavailable) = current { _ = told.replace(with: unavailable) }
+        return current.map(\.id).mapError { $0 as Error }
+    }
+
+    /// The 503 without a valid set: its body says only that (the reason names the server's files);
+    /// the reason goes to the problem log, once until it changes.
+    private func unavailable(_ unavailable: SetUnavailable) -> RequestProblem {
+        if told.replace(with: unavailable) { problemLog?("soundset: no valid sound set: \(unavailable.reason)") }
+        return RequestProblem(
+            503, "no valid sound set", hint: "build the set: the server picks it up without a restart (the server's log says what is wrong)")
     }
 
     public func respond(to request: HTTPRequest) -> HTTPResponse { answer(to: request).response }
@@ -59,6 +81,11 @@ public final class AnnouncementService: HTTPHandler {
     /// MP3 not made yet is answered now, without its length (`HTTPResponse.lengthUnknown`).
     public func answer(to request: HTTPRequest) -> HTTPAnswer {
         do {
+            if let lengths = request.headers["content-length"], Self.disagree(lengths) {
+                throw RequestProblem(
+                    400, "the request has Content-Length fields that disagree (\(ClipNameRules.printable(lengths)))",
+                    hint: "send one Content-Length, or none: GET and HEAD take no body")
+            }
             guard request.target.utf8.count <= RequestTarget.maxBytes else {
                 throw RequestProblem(
                     414, "the request's URI is \(request.target.utf8.count) bytes, over the \(RequestTarget.maxBytes) allowed",
@@ -145,8 +172,8 @@ public final class AnnouncementService: HTTPHandler {
     private func currentServedSet() throws(RequestProblem) -> ServedSet {
         switch source.current() {
         case .success(let served): return served
-        case .failure(let unavailable):
-            throw RequestProblem(503, "no valid sound set: \(unavailable.reason)", hint: "build the set; the server picks it up without a restart")
+        case .failure(let reason):
+            throw unavailable(reason)
         }
     }
 
@@ -154,9 +181,8 @@ public final class AnnouncementService: HTTPHandler {
         switch source.current() {
         case .success(let served):
             return Self.json(200, ["status": "ok", "set": served.id], headers: [("Cache-Control", "no-store")])
-        case .failure(let unavailable):
-            var response = Self.errorResponse(
-                RequestProblem(503, "no valid sound set: \(unavailable.reason)", hint: "build the set; the server picks it up without a restart"))
+        case .failure(let reason):
+            var response = Self.errorResponse(unavailable(reason))
             response.headers.append(("Cache-Control", "no-store"))
             return response
         }
@@ -177,44 +203,49 @@ public final class AnnouncementService: HTTPHandler {
     }
 
     private func plan(_ amount: Amount, options: AnnouncementOptions, served: ServedSet, caching: String, request: HTTPRequest) throws -> HTTPResponse {
-        let etag = Self.etag(served, key: "plan;\(amount);\(options.key(of: served.set.manifest))")
+        let etag = served.entityTag(amount, options: options, kind: "plan")
         let headers = [("Content-Type", "application/json"), ("Cache-Control", caching), ("ETag", etag)] + Self.common
-        if Self.matches(request.headers["if-none-match"], etag) { return HTTPResponse(status: 304, headers: headers) }
         let plan = try AnnouncementRenderer.plan(amount, options: options, set: served)
-        return HTTPResponse(status: 200, headers: headers, body: ResponseBody(Data((try JSONFormatting.text(plan) + "\n").utf8)))
+        let body = ResponseBody(Data((try JSONFormatting.text(plan) + "\n").utf8))
+        // A 304 carries the body a 200 would: the front sends none, and its Content-Length is the 200's.
+        return HTTPResponse(status: Self.matches(request.headers["if-none-match"], etag) ? 304 : 200, headers: headers, body: body)
     }
 
     private func announcement(
         _ amount: Amount, options: AnnouncementOptions, format: AudioFormat, served: ServedSet, caching: String, request: HTTPRequest
     ) throws -> HTTPAnswer {
-        let key = "announcement;\(amount);\(options.key(of: served.set.manifest));\(format.rawValue)"
-        let etag = Self.etag(served, key: key)
+        // The tag names the set, the options, the format and the amount: it is the cache's key too.
+        let etag = served.entityTag(amount, options: options, kind: format.rawValue)
         let headers = [("Content-Type", format.contentType), ("Cache-Control", caching), ("ETag", etag), ("Accept-Ranges", "bytes")] + Self.common
-        if Self.matches(request.headers["if-none-match"], etag) { return .now(HTTPResponse(status: 304, headers: headers)) }
-        let cacheKey = "\(served.id);\(key)"
-        if let hit = cache.entry(cacheKey) {
-            return .now(Self.ranged(HTTPResponse(status: 200, headers: headers, body: hit.body), request: request, etag: etag))
+        let revalidated = Self.matches(request.headers["if-none-match"], etag)
+        // A 304 carries the body a 200 would: the front sends none, and its Content-Length is the
+        // 200's (RFC 9110 8.6 allows no other).
+        @Sendable func answer(_ body: ResponseBody) -> HTTPResponse {
+            revalidated
+                ? HTTPResponse(status: 304, headers: headers, body: body)
+                : Self.ranged(HTTPResponse(status: 200, headers: headers, body: body), request: request, etag: etag)
         }
+        if let hit = cache.entry(etag) { return .now(answer(hit.body)) }
         let cache = cache
-        let make = { @Sendable () throws(RenderProblem) -> HTTPResponse in
+        let make = { @Sendable () throws(RenderProblem) -> ResponseBody in
             let body = ResponseBody(try AnnouncementRenderer.render(amount: amount, options: options, format: format, set: served))
-            cache.store(.init(body: body, etag: etag), for: cacheKey)
-            return Self.ranged(HTTPResponse(status: 200, headers: headers, body: body), request: request, etag: etag)
+            cache.store(.init(body: body, etag: etag), for: etag)
+            return body
         }
         if request.method == "HEAD" {
             // A WAV, CAF or AIFF is composed here for its length (well under a millisecond); an
             // MP3's length is known once it is encoded, and a HEAD does not encode it (an amount
             // that cannot be planned is still the error it would be).
-            guard format == .mp3 else { return .now(try make()) }
+            guard format == .mp3 else { return .now(answer(try make())) }
             _ = try AnnouncementRenderer.plan(amount, options: options, set: served)
-            var response = HTTPResponse(status: 200, headers: headers)
+            var response = HTTPResponse(status: revalidated ? 304 : 200, headers: headers)
             response.lengthUnknown = true
             return .now(response)
         }
-        // Composing and encoding is the workers': whatever the format, a burst of new amounts
-        // never holds up the answers that need neither.
+        // Composing and encoding is the workers' (a 304 not cached too, for its length): whatever
+        // the format, a burst of new amounts never holds up the answers that need neither.
         return .later {
-            do throws(RenderProblem) { return try make() } catch { return Self.errorResponse(error) }
+            do throws(RenderProblem) { return answer(try make()) } catch { return Self.errorResponse(error) }
         }
     }
 
@@ -263,6 +294,7 @@ public final class AnnouncementService: HTTPHandler {
 
     /// The amount in a URL segment.
     static func amount(_ text: String) throws(RequestProblem) -> Amount {
+        if let plain = plainAmount(text) { return plain }
         do { return try Amount(text) } catch {
             throw RequestProblem(
                 400, "'\(ClipNameRules.printable(text))': \(error.explaining(text))",
@@ -270,15 +302,50 @@ public final class AnnouncementService: HTTPHandler {
         }
     }
 
+    /// `text` read as `Amount(text)` reads it when it is of the form that parser documents
+    /// (`^(0|[1-9][0-9]{0,11})(\.[0-9]{1,2})?$`), byte by byte; nil for anything else, which the
+    /// parser itself reads (and explains).
+    static func plainAmount(_ text: String) -> Amount? {
+        var text = text
+        return text.withUTF8 { bytes -> Amount? in
+            let zero = UInt8(ascii: "0"), nine = UInt8(ascii: "9")
+            var index = 0
+            var whole: Int64 = 0
+            while index < bytes.count && bytes[index] >= zero && bytes[index] <= nine {
+                whole = whole * 10 + Int64(bytes[index] - zero)
+                index += 1
+                if index > 12 { return nil }
+            }
+            guard index > 0, bytes[0] != zero || index == 1 else { return nil }
+            var cents: Int64 = 0
+            if index < bytes.count {
+                guard bytes[index] == UInt8(ascii: "."), bytes.count - index - 1 == 1 || bytes.count - index - 1 == 2 else { return nil }
+                for (place, byte) in bytes[(index + 1)...].enumerated() {
+                    guard byte >= zero && byte <= nine else { return nil }
+                    cents += Int64(byte - zero) * (place == 0 ? 10 : 1)
+                }
+            }
+            return try? Amount(minorUnits: whole * 100 + cents)
+        }
+    }
+
     /// The amount and format of `123.45.mp3`.
     static func announcementFile(_ name: String) throws(RequestProblem) -> (Amount, AudioFormat) {
-        let formats = AudioFormat.allCases.map(\.rawValue).joined(separator: ", ")
-        guard let dot = name.lastIndex(of: "."), let format = AudioFormat(rawValue: String(name[name.index(after: dot)...])) else {
+        // The last dot, found in the bytes (a dot is one byte, and never part of another character).
+        guard let dot = name.utf8.lastIndex(of: UInt8(ascii: ".")), let format = AudioFormat(rawValue: String(name[name.index(after: dot)...])) else {
+            let formats = AudioFormat.allCases.map(\.rawValue).joined(separator: ", ")
             throw RequestProblem(
                 404, "'\(ClipNameRules.printable(name))' names no format: end it in .\(AudioFormat.allCases.map(\.rawValue).joined(separator: ", ."))",
                 hint: "e.g. /v1/announcements/123.45.mp3 (formats: \(formats))")
         }
         return (try amount(String(name[..<dot])), format)
+    }
+
+    /// Whether a `Content-Length` field sent more than once (its values joined by commas) names
+    /// lengths that differ.
+    static func disagree(_ lengths: String) -> Bool {
+        let values = lengths.utf8.split(separator: UInt8(ascii: ",")).map { $0.filter { $0 != UInt8(ascii: " ") && $0 != UInt8(ascii: "\t") } }
+        return values.contains { $0 != values[0] }
     }
 
     /// A strong entity tag for `key` of `served`.
@@ -287,15 +354,29 @@ public final class AnnouncementService: HTTPHandler {
     }
 
     /// Whether an `If-None-Match` value names `etag` (`*`, or a list of tags; `W/` compares weakly,
-    /// as RFC 9110 has it for this field).
+    /// as RFC 9110 has it for this field). Compared byte by byte: no text is made.
     static func matches(_ field: String?, _ etag: String) -> Bool {
-        guard let field else { return false }
-        if field.trimmingCharacters(in: .whitespaces) == "*" { return true }
-        return field.split(separator: ",").contains { tag in
-            var tag = tag.trimmingCharacters(in: .whitespaces)
-            if tag.hasPrefix("W/") { tag.removeFirst(2) }
-            return tag == etag
+        guard var text = field else { return false }
+        var etag = etag
+        return text.withUTF8 { text in etag.withUTF8 { etag in matches(text, etag) } }
+    }
+
+    private static func matches(_ field: UnsafeBufferPointer<UInt8>, _ etag: UnsafeBufferPointer<UInt8>) -> Bool {
+        let space = UInt8(ascii: " "), tab = UInt8(ascii: "\t"), comma = UInt8(ascii: ",")
+        var start = 0
+        while start <= field.count {
+            var end = start
+            while end < field.count && field[end] != comma { end += 1 }
+            // One member, without the spaces around it.
+            var first = start, last = end
+            while first < last && (field[first] == space || field[first] == tab) { first += 1 }
+            while last > first && (field[last - 1] == space || field[last - 1] == tab) { last -= 1 }
+            if last - first == 1 && field[first] == UInt8(ascii: "*") && start == 0 && end == field.count { return true }
+            if last - first >= 2 && field[first] == UInt8(ascii: "W") && field[first + 1] == UInt8(ascii: "/") { first += 2 }
+            if last - first == etag.count && memcmp(field.baseAddress! + first, etag.baseAddress!, etag.count) == 0 { return true }
+            start = end + 1
         }
+        return false
     }
 
     static func errorResponse(_ problem: RequestProblem) -> HTTPResponse {
@@ -310,6 +391,23 @@ public final class AnnouncementService: HTTPHandler {
         var data = (try? encoder.encode(fields)) ?? Data("{}".utf8)
         data.append(0x0A)
         return HTTPResponse(status: status, headers: [("Content-Type", "application/json")] + headers + common, body: ResponseBody(data))
+    }
+}
+
+/// The last reason told there was no set.
+private final class ToldReason: @unchecked Sendable {
+    // @unchecked: `reason` is only read and written holding `lock`.
+    private let lock = NSLock()
+    private var reason: String?
+    private var setsLoaded = 0
+
+    /// Makes `new` the reason told: whether it is news (another reason, or the same once a set was
+    /// served since).
+    func replace(with new: SetUnavailable) -> Bool {
+        lock.withLock {
+            defer { (reason, setsLoaded) = (new.reason, new.setsLoaded) }
+            return reason != new.reason || setsLoaded != new.setsLoaded
+        }
     }
 }
 

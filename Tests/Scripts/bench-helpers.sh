@@ -29,7 +29,7 @@ compile() {
     baseline)
       cc -O2 -o "$dir/baseline" Tests/Scripts/baseline.c $(pkg-config --cflags --libs sndfile samplerate libebur128) -lm;;
     serve-bench-server)
-      cc -O2 -o "$dir/serve-bench-server" Tests/Scripts/serve-bench-server.c $(pkg-config --cflags --libs libmicrohttpd);;
+      cc -O2 -pthread -o "$dir/serve-bench-server" Tests/Scripts/serve-bench-server.c $(pkg-config --cflags --libs libmicrohttpd);;
     serve-fairness-client)
       cc -O2 -Wall -Werror -o "$dir/serve-fairness-client" Tests/Scripts/serve-fairness-client.c;;
     *) echo "bench-helpers.sh: no helper named $name (helpers: ${helpers[*]})"; exit 64;;

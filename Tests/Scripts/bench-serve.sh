@@ -5,10 +5,12 @@
 #   the baseline a team would script: one `soundset render` process per request, behind the same
 #   libmicrohttpd (serve-bench-server.c, built here).
 # Figures: requests per second and p50/p99 latency for (a) distinct amounts never composed before,
-# (b) repeated amounts from the cache; MP3 beside WAV. Then (c) distinct MP3 beside distinct WAV at
-# 16 connections (goal: at least a quarter of WAV's throughput, p99 within 100 ms), and (d) fairness:
-# 256 connections asking distinct MP3s for 15 s (serve-fairness-client.c: every connection answered,
-# no first byte later than 2 s, /healthz asked every 50 ms answered within 10 ms).
+# (b) repeated amounts from the cache; MP3 beside WAV; (c) the small responses (304 revalidation,
+# HEAD, cached MP3) against the ceiling's same responses; (d) how soon a new client is answered
+# with the connection limit full of idle keep-alive connections; (e) distinct MP3 beside distinct
+# WAV at 16 connections (goal: at least a quarter of WAV's throughput, p99 within 100 ms), and (f)
+# fairness: 256 connections asking distinct MP3s for 15 s (serve-fairness-client.c: every
+# connection answered, no first byte later than 2 s, /healthz asked every 50 ms answered within 10 ms).
 # Usage: bash Tests/Scripts/bench-serve.sh [SOUNDSET_BINARY] [SET_FOLDER]
 set -euo pipefail
 soundset=$(realpath "${1:-.build/release/soundset}")
@@ -42,6 +44,7 @@ end
 LUA
 
 started_pid=
+server_cpu() { awk '{ print $14 + $15 }' "/proc/$started_pid/stat" 2>/dev/null || echo 0; }  # clock ticks
 start() { # command...: starts a server that prints "listening on http://127.0.0.1:PORT"; sets PORT
   "$@" > "$root/server.out" 2> "$root/server.err" &
   started_pid=$!
@@ -51,19 +54,34 @@ start() { # command...: starts a server that prints "listening on http://127.0.0
 }
 stop() { kill -TERM "$started_pid"; wait "$started_pid" || true; }
 
-declare -A RPS P50 P99
+declare -A RPS P50 P99 CPU_US
 ms() { # wrk's latency (1.23ms, 456.00us, 1.20s) in ms
   awk -v v="$1" 'BEGIN { if (v ~ /us$/) print v / 1000; else if (v ~ /ms$/) print v + 0; else if (v ~ /s$/) print v * 1000; else print v }'
 }
 load() { # key, label, lua script, url prefix, format[, seconds]
   local key=$1 label=$2 script=$3 prefix=$4 format=$5 duration=${6:-$seconds}
   sed "1i prefix = \"$prefix\"; format = \"$format\"" "$root/$script.lua" > "$root/run.lua"
+  CPU_BEFORE=$(server_cpu)
   wrk -t2 -c$connections -d"${duration}s" --latency -s "$root/run.lua" "http://127.0.0.1:$PORT" > "$root/wrk-$key.txt"
+  figures "$key" "$label"
+}
+# The small responses, HEAD and 304, through serve-bench-server's own client: wrk reads a body of the
+# response's Content-Length after a HEAD or a 304 too, and waits for it for ever.
+load_small() { # key, label, method, path[, header]
+  local key=$1 label=$2
+  CPU_BEFORE=$(server_cpu)
+  "$root/serve-bench-server" load "$PORT" "$connections" "$seconds" "$3" "$4" ${5:+"$5"} > "$root/wrk-$key.txt"
+  figures "$key" "$label"
+}
+figures() { # key, label: from $root/wrk-KEY.txt, wrk's figures; the server's CPU time a request
+  local key=$1 label=$2 ticks=$(( $(server_cpu) - CPU_BEFORE ))
+  local requests; requests=$(awk '/requests in/ { print $1 }' "$root/wrk-$key.txt")
+  CPU_US[$key]=$(awk -v t="$ticks" -v n="$requests" -v hz="$(getconf CLK_TCK)" 'BEGIN { printf "%.1f", (n > 0 ? t * 1e6 / hz / n : 0) }')
   RPS[$key]=$(awk '/^Requests\/sec/ { print $2 }' "$root/wrk-$key.txt")
   P50[$key]=$(ms "$(awk '$1 == "50%" { print $2 }' "$root/wrk-$key.txt")")
   P99[$key]=$(ms "$(awk '$1 == "99%" { print $2 }' "$root/wrk-$key.txt")")
   local errors; errors=$(grep -E "Non-2xx|Socket errors" "$root/wrk-$key.txt" || true)
-  printf '%-44s %9.1f req/s   p50 %8.2f ms   p99 %8.2f ms%s\n' "$label" "${RPS[$key]}" "${P50[$key]}" "${P99[$key]}" \
+  printf '%-44s %9.1f req/s   p50 %8.2f ms   p99 %8.2f ms   CPU %6.1f us/request%s\n' "$label" "${RPS[$key]}" "${P50[$key]}" "${P99[$key]}" "${CPU_US[$key]}" \
     "${errors:+   ($(echo "$errors" | tr -s ' ' | tr '\n' ' '))}"
 }
 
@@ -85,29 +103,49 @@ for format in wav mp3; do  # warm the cache with the 20 amounts
 done
 load cached "serve (b) cached amounts, wav" repeated /v1/announcements/ wav
 load cached_mp3 "serve (b) cached amounts, mp3" repeated /v1/announcements/ mp3
+etag=$(curl -sf -D - -o /dev/null "http://127.0.0.1:$PORT/v1/announcements/54321.87.mp3" | tr -d '\r' | sed -n 's/^[Ee][Tt]ag: //p')
+[ -n "$etag" ] || { echo "no ETag on /v1/announcements/54321.87.mp3"; stop; exit 1; }
+load_small notmod_mp3 "serve (c) 304 revalidation, mp3" GET /v1/announcements/54321.87.mp3 "If-None-Match: $etag"
+load_small head_mp3 "serve (c) HEAD of a cached amount, mp3" HEAD /v1/announcements/54321.87.mp3
 stop
+
+# (d) The connection limit full of idle keep-alive connections, then a new client.
+idle_probe() { # connections, idle ones
+  start "$soundset" serve --output "$set_folder" --listen 127.0.0.1:0 --quiet --connections "$1"
+  local answer
+  answer=$( (ulimit -n 4096 2>/dev/null; "$root/serve-bench-server" idle "$PORT" "$2") || true)
+  printf '%-44s %s\n' "serve (d) --connections $1, $2 idle" \
+    "a new client answered $(echo "$answer" | awk '{ printf "%s in %s ms (%s of the %s idle ones answered first)", $1, $2, $3, '"$2"' }')"
+  IDLE_MS[$1]=$(echo "$answer" | awk '{ print ($1 == 200 ? $2 : 1e9) }')
+  stop
+}
+declare -A IDLE_MS
+idle_probe 100 150
+idle_probe 1000 1000
 
 start "$root/serve-bench-server" ceiling "$root/sample.wav"
 load ceiling "ceiling: libmicrohttpd, the same wav bytes" repeated /x/ wav
 stop
 start "$root/serve-bench-server" ceiling "$root/sample.mp3"
 load ceiling_mp3 "ceiling: libmicrohttpd, the same mp3 bytes" repeated /x/ mp3
+load_small ceiling_notmod "ceiling: libmicrohttpd, 304" GET /x/54321.87.mp3 "If-None-Match: $etag"
+load_small ceiling_head "ceiling: libmicrohttpd, HEAD" HEAD /x/54321.87.mp3
 stop
 start "$root/serve-bench-server" render "$soundset" "$set_folder"
 load baseline "baseline: soundset render per request (caf)" distinct /x/ caf
 stop
 
-# (c) MP3 at 16 connections, beside WAV, each on a server started afresh (nothing cached).
+# (e) MP3 at 16 connections, beside WAV, each on a server started afresh (nothing cached).
 connections=16
 start "$soundset" serve --output "$set_folder" --listen 127.0.0.1:0 --quiet
-load distinct16 "serve (c) distinct amounts, wav, 16 conn." distinct /v1/announcements/ wav
+load distinct16 "serve (e) distinct amounts, wav, 16 conn." distinct /v1/announcements/ wav
 stop
 start "$soundset" serve --output "$set_folder" --listen 127.0.0.1:0 --quiet
-load distinct16_mp3 "serve (c) distinct amounts, mp3, 16 conn." distinct /v1/announcements/ mp3
+load distinct16_mp3 "serve (e) distinct amounts, mp3, 16 conn." distinct /v1/announcements/ mp3
 stop
 connections=64
 
-# (d) Fairness: 256 connections of distinct MP3s for 15 s, and /healthz beside them.
+# (f) Fairness: 256 connections of distinct MP3s for 15 s, and /healthz beside them.
 fair_connections=${SERVE_BENCH_FAIR_CONNECTIONS:-256}
 fair_seconds=${SERVE_BENCH_FAIR_SECONDS:-15}
 start "$soundset" serve --output "$set_folder" --listen 127.0.0.1:0 --quiet
@@ -123,11 +161,16 @@ echo "    goal: at least $goal_a req/s (100x the baseline or a fifth of the ceil
 goal_b=$(awk -v c="${P99[ceiling]}" 'BEGIN { x = 2 * c; printf "%.2f", (x > 10 ? x : 10) }')
 echo "(b) cached: p99 $(printf %.2f "${P99[cached]}") ms against the ceiling's $(printf %.2f "${P99[ceiling]}") ms; goal: within $goal_b ms (twice the ceiling's or 10 ms, the higher): $(awk -v p="${P99[cached]}" -v g="$goal_b" 'BEGIN { print (p <= g ? "met" : "NOT met") }')"
 echo "    throughput $(ratio "${RPS[cached]}" "${RPS[ceiling]}")x the ceiling's; mp3 $(ratio "${RPS[cached_mp3]}" "${RPS[ceiling_mp3]}")x its ceiling's"
+small_met=$(awk -v a="${RPS[notmod_mp3]}" -v b="${RPS[ceiling_notmod]}" -v c="${RPS[head_mp3]}" -v d="${RPS[ceiling_head]}" \
+  -v e="${RPS[cached_mp3]}" -v f="${RPS[ceiling_mp3]}" 'BEGIN { print (a >= 0.6 * b && c >= 0.6 * d && e >= 0.6 * f ? "met" : "NOT met") }')
+echo "(c) small responses against the ceiling's: 304 $(ratio "${RPS[notmod_mp3]}" "${RPS[ceiling_notmod]}")x, HEAD $(ratio "${RPS[head_mp3]}" "${RPS[ceiling_head]}")x, cached mp3 $(ratio "${RPS[cached_mp3]}" "${RPS[ceiling_mp3]}")x; goal: 0.6x each: $small_met"
+echo "    the ceiling's CPU time a request over serve's (steadier than throughput on a shared machine): 304 $(ratio "${CPU_US[ceiling_notmod]}" "${CPU_US[notmod_mp3]}")x, HEAD $(ratio "${CPU_US[ceiling_head]}" "${CPU_US[head_mp3]}")x, cached mp3 $(ratio "${CPU_US[ceiling_mp3]}" "${CPU_US[cached_mp3]}")x"
+echo "(d) idle connections at the limit: a new client answered in ${IDLE_MS[100]} ms (100 allowed, 150 idle), ${IDLE_MS[1000]} ms (1000 allowed, 1000 idle); goal: within 100 ms: $(awk -v a="${IDLE_MS[100]}" -v b="${IDLE_MS[1000]}" 'BEGIN { print (a <= 100 && b <= 100 ? "met" : "NOT met") }')"
 mp3_ratio=$(ratio "${RPS[distinct16_mp3]}" "${RPS[distinct16]}")
-echo "(c) distinct mp3 at 16 connections: $(printf %.1f "${RPS[distinct16_mp3]}") req/s, $mp3_ratio x distinct wav's; goal at least 0.25x: \
+echo "(e) distinct mp3 at 16 connections: $(printf %.1f "${RPS[distinct16_mp3]}") req/s, $mp3_ratio x distinct wav's; goal at least 0.25x: \
 $(awk -v r="$mp3_ratio" 'BEGIN { print (r >= 0.25 ? "met" : "NOT met") }'); p99 $(printf %.2f "${P99[distinct16_mp3]}") ms, goal within 100 ms: \
 $(awk -v p="${P99[distinct16_mp3]}" 'BEGIN { print (p <= 100 ? "met" : "NOT met") }')"
-echo "(d) fairness, $fair_connections connections of distinct mp3 for $fair_seconds s: $(figure answers) answers ($(figure rps) req/s), \
+echo "(f) fairness, $fair_connections connections of distinct mp3 for $fair_seconds s: $(figure answers) answers ($(figure rps) req/s), \
 $(figure never_answered) connections never answered (each got $(figure least) to $(figure most)), $(figure errors) connection errors"
 echo "    first byte: p50 $(figure first_byte_p50_ms) ms, p99 $(figure first_byte_p99_ms) ms, worst $(figure first_byte_max_ms) ms (unanswered at the end counted with their wait); \
 goal no client waits over 2 s: $(awk -v w="$(figure first_byte_max_ms)" -v n="$(figure never_answered)" 'BEGIN { print (w <= 2000 && n == 0 ? "met" : "NOT met") }')"

@@ -2,7 +2,7 @@ import SoundsetRuntime
 
 /// What a request may change of the set's announcement: the URL's query (`prefix`, `suffix`, `join`,
 /// `whole`), each left out for the set's own.
-public struct AnnouncementOptions: Sendable, Equatable {
+public struct AnnouncementOptions: Sendable, Hashable {
     /// The clip before the amount: nil for the set's, `.some(nil)` for none (`prefix=none`).
     public var prefix: String??
     /// The clip after the amount, as `prefix`.

@@ -30,7 +30,12 @@ struct RequestTarget: Equatable {
     /// Takes `target` apart.
     /// - Throws: `Problem`.
     init(_ target: String) throws(Problem) {
-        let bytes = Array(target.utf8)
+        var target = target
+        let read = target.withUTF8 { bytes in Result { () throws(Problem) in try Self(bytes: bytes) } }
+        self = try read.get()
+    }
+
+    private init(bytes: UnsafeBufferPointer<UInt8>) throws(Problem) {
         guard bytes.count <= Self.maxBytes else { throw .tooLong(bytes.count) }
         guard bytes.first == UInt8(ascii: "/") else { throw .notAPath }
         let question = bytes.firstIndex(of: UInt8(ascii: "?")) ?? bytes.endIndex
@@ -49,7 +54,9 @@ struct RequestTarget: Equatable {
     }
 
     /// `raw` with every `%XX` decoded: the result must be UTF-8 without control characters.
-    private static func decode(_ raw: ArraySlice<UInt8>) throws(Problem) -> String {
+    private static func decode(_ raw: Slice<UnsafeBufferPointer<UInt8>>) throws(Problem) -> String {
+        // Printable ASCII without an escape, as nearly every target is: the text as it is.
+        if raw.allSatisfy({ $0 > 0x20 && $0 < 0x7F && $0 != UInt8(ascii: "%") }) { return String(decoding: raw, as: UTF8.self) }
         var out: [UInt8] = []
         out.reserveCapacity(raw.count)
         var index = raw.startIndex

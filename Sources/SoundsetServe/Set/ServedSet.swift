@@ -32,6 +32,45 @@ public final class ServedSet: Sendable {
         }
     }
 
+    /// Each variant's part of the entity tags (see `entityTag`), made once.
+    private let variantTags = VariantTags()
+
+    /// The strong entity tag of `amount` with `options` as `kind` (a format's extension, or
+    /// `plan`): `"<set id>-<variant>-<amount>"`, where the variant is a digest of the kind and the
+    /// resolved options (`options.key(of:)`), made once per set, options and kind, so the same
+    /// announcement has the same tag however its URL spells it and a request makes no digest.
+    func entityTag(_ amount: Amount, options: AnnouncementOptions, kind: String) -> String {
+        var start = variantTags.tag(for: VariantTags.Key(options: options, kind: kind)) {
+            "\"\(id)-\(SHA256Digest.hex(Data("\(kind);\(options.key(of: set.manifest))".utf8)).prefix(12))-"
+        }
+        // `"<start><amount>"`, the amount as `Amount.description` writes it (`12.00`), in one go.
+        return start.withUTF8 { start in
+            String(unsafeUninitializedCapacity: start.count + 24) { out in
+                var at = start.count
+                out.baseAddress!.update(from: start.baseAddress!, count: start.count)
+                var whole = amount.integerPart
+                var length = 1
+                var probe = whole
+                while probe >= 10 {
+                    probe /= 10
+                    length += 1
+                }
+                var position = at + length - 1
+                repeat {
+                    out[position] = UInt8(ascii: "0") + UInt8(whole % 10)
+                    whole /= 10
+                    position -= 1
+                } while whole > 0
+                at += length
+                out[at] = UInt8(ascii: ".")
+                out[at + 1] = UInt8(ascii: "0") + UInt8(amount.fraction / 10)
+                out[at + 2] = UInt8(ascii: "0") + UInt8(amount.fraction % 10)
+                out[at + 3] = UInt8(ascii: "\"")
+                return at + 4
+            }
+        }
+    }
+
     /// The set's clips, verified, by file name, in `container` (the set's own when nil).
     func clips(in container: Container? = nil) -> [String: SoundData] {
         clipsByContainer[container ?? set.manifest.container] ?? [:]
@@ -48,5 +87,28 @@ public final class ServedSet: Sendable {
         digest.update((try? encoder.encode(manifest.reading)) ?? Data())
         digest.update((try? encoder.encode(manifest.announcement)) ?? Data())
         return String(digest.finalHex().prefix(10))
+    }
+}
+
+/// The variant parts of a set's entity tags, by options and kind: at most `limit` kept (a query may
+/// name any clip name, in the set or not; past the limit each is made again).
+private final class VariantTags: @unchecked Sendable {
+    // @unchecked: `tags` is only read and written holding `lock`.
+    struct Key: Hashable {
+        var options: AnnouncementOptions
+        var kind: String
+    }
+
+    static let limit = 256
+    private let lock = NSLock()
+    private var tags: [Key: String] = [:]
+
+    func tag(for key: Key, make: () -> String) -> String {
+        if let known = lock.withLock({ tags[key] }) { return known }
+        let made = make()
+        lock.withLock {
+            if tags.count < Self.limit { tags[key] = made }
+        }
+        return made
     }
 }
