@@ -24,4 +24,21 @@ static inline int soundset_exchange(const char *a, const char *b) {
 #endif
 }
 
+#if defined(__GLIBC__)
+#include <malloc.h>
+#endif
+
+/// glibc's allocator limits (malloc.h is not in Swift's Glibc module): blocks of `mmap_threshold`
+/// bytes and up get a mapping of their own (a fixed threshold, not the one glibc raises after each
+/// free), at most `arena_max` arenas; 0 leaves one as it is. Nothing elsewhere.
+static inline void soundset_limit_allocator(int mmap_threshold, int arena_max) {
+#if defined(__GLIBC__)
+    if (mmap_threshold > 0) mallopt(M_MMAP_THRESHOLD, mmap_threshold);
+    if (arena_max > 0) mallopt(M_ARENA_MAX, arena_max);
+#else
+    (void)mmap_threshold;
+    (void)arena_max;
+#endif
+}
+
 #endif

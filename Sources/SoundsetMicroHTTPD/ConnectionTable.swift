@@ -37,12 +37,16 @@ final class ConnectionTable: @unchecked Sendable {
         var bytes = 0
         /// Shut down for being late: told once.
         var expired = false
+        /// The client's address, for the access log.
+        var client = "-"
+        /// The id of the request last answered (`X-Request-Id`).
+        var requestID = "-"
     }
 
     static func now() -> Double { Double(DispatchTime.now().uptimeNanoseconds) / 1e9 }
 
-    func opened(_ connection: UInt, socket: Int32) {
-        lock.withLock { entries[connection] = Entry(socket: socket, since: Self.now()) }
+    func opened(_ connection: UInt, socket: Int32, client: String = "-") {
+        lock.withLock { entries[connection] = Entry(socket: socket, since: Self.now(), client: client) }
     }
 
     func closed(_ connection: UInt) {
@@ -57,6 +61,7 @@ final class ConnectionTable: @unchecked Sendable {
             entries[connection]?.started = Self.now()
             entries[connection]?.status = 0
             entries[connection]?.bytes = 0
+            entries[connection]?.requestID = "-"
         }
     }
 
@@ -72,11 +77,12 @@ final class ConnectionTable: @unchecked Sendable {
         }
     }
 
-    /// The response queued: `status`, with `bytes` of body to send.
-    func responded(_ connection: UInt, status: Int, bytes: Int) {
+    /// The response queued: `status`, with `bytes` of body to send, for the request `requestID`.
+    func responded(_ connection: UInt, status: Int, bytes: Int, requestID: String = "-") {
         lock.withLock {
             entries[connection]?.status = status
             entries[connection]?.bytes = bytes
+            entries[connection]?.requestID = requestID
         }
     }
 

@@ -168,9 +168,12 @@ private let uriLogged: soundset_mhd_uri_log = { cls, uri, connection in
 private let connectionNotified: MHD_NotifyConnectionCallback = { cls, connection, _, code in
     let context = frontContext(cls)
     if code == .CONNECTION_NOTIFY_STARTED {
-        context.connections.opened(key(connection), socket: soundset_mhd_connection_fd(connection))
+        let socket = soundset_mhd_connection_fd(connection)
+        context.connections.opened(key(connection), socket: socket, client: peerAddress(socket))
+        context.handler.connectionsChanged(by: 1)
     } else {
         context.connections.closed(key(connection))
+        context.handler.connectionsChanged(by: -1)
     }
 }
 
@@ -183,7 +186,7 @@ private let requestCompleted: MHD_RequestCompletedCallback = { cls, connection, 
     context.handler.completed(
         HTTPExchange(
             method: entry.method.isEmpty ? "-" : entry.method, target: entry.target, status: status, bytes: entry.bytes,
-            seconds: ConnectionTable.now() - entry.started))
+            seconds: ConnectionTable.now() - entry.started, client: entry.client, requestID: entry.requestID))
 }
 
 /// Answers a request once it has arrived whole: libmicrohttpd calls this once when the header is
@@ -193,7 +196,7 @@ private let requestCompleted: MHD_RequestCompletedCallback = { cls, connection, 
 /// connection open for the next request. A body is dropped as it comes. Until the answer the
 /// request is still arriving, under the deadline.
 /// The methods answered once the request is whole; any other is answered at once.
-private let waitsForBody: Set<String> = ["GET", "HEAD"]
+private let waitsForBody: Set<String> = ["GET", "HEAD", "OPTIONS"]
 
 private let accessHandler: MHD_AccessHandlerCallback = { cls, connection, _, method, _, _, uploadSize, requestContext in
     let context = frontContext(cls)
@@ -217,11 +220,12 @@ private let accessHandler: MHD_AccessHandlerCallback = { cls, connection, _, met
             Unmanaged<HeaderBag>.fromOpaque(bag!).takeUnretainedValue().add(String(cString: name), String(cString: value))
             return .YES
         }, bag)
+    let requestID = RequestID.accepting(headers.fields["x-request-id"]) ?? RequestID.next()
     let response = context.handler.respond(to: HTTPRequest(method: methodName, target: target, headers: headers.fields))
-    return send(response, on: connection, context: context, head: methodName == "HEAD")
+    return send(response, on: connection, context: context, head: methodName == "HEAD", requestID: requestID)
 }
 
-private func send(_ response: HTTPResponse, on connection: OpaquePointer?, context: FrontContext, head: Bool) -> MHD_Result {
+private func send(_ response: HTTPResponse, on connection: OpaquePointer?, context: FrontContext, head: Bool, requestID: String) -> MHD_Result {
     let body = response.body
     let retained = Unmanaged.passRetained(body)
     guard
@@ -234,7 +238,9 @@ private func send(_ response: HTTPResponse, on connection: OpaquePointer?, conte
     defer { MHD_destroy_response(made) }
     for (name, value) in response.headers { _ = MHD_add_response_header(made, name, value) }
     if context.isStopping { _ = MHD_add_response_header(made, "Connection", "close") }
-    context.connections.responded(key(connection), status: response.status, bytes: head || response.status == 304 ? 0 : body.count)
+    _ = MHD_add_response_header(made, "X-Request-Id", requestID)
+    context.connections.responded(
+        key(connection), status: response.status, bytes: head || response.status == 304 ? 0 : body.count, requestID: requestID)
     return MHD_queue_response(connection, UInt32(response.status), made)
 }
 

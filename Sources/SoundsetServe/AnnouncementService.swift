@@ -10,9 +10,9 @@ public struct ServeSettings: Sendable {
     /// The most bytes of composed announcements kept in memory; 0 keeps none.
     public var cacheBytes: Int
     /// Where each request's access line goes; nil writes none (`--quiet`).
-    public var accessLog: (@Sendable (String) -> Void)?
+    public var accessLog: AccessLog?
 
-    public init(output: URL, outputDisplay: String, cacheBytes: Int = 64 << 20, accessLog: (@Sendable (String) -> Void)? = nil) {
+    public init(output: URL, outputDisplay: String, cacheBytes: Int = 64 << 20, accessLog: AccessLog? = nil) {
         self.output = output
         self.outputDisplay = outputDisplay
         self.cacheBytes = cacheBytes
@@ -27,11 +27,13 @@ public struct ServeSettings: Sendable {
 ///     GET /v1/plan/{amount}                              the plan, as soundset plan --format json
 ///     GET /v1/announcements/{amount}.{wav|mp3|caf|aiff}  the announcement
 ///     GET /v1/sets/{id}/announcements/… and …/plan/…     the same, pinned to one set: cached for a year
+///     GET /metrics                                       counters in the Prometheus text format
 ///
-/// `HEAD` is answered as `GET` (the front leaves the body out); every other method is 405.
+/// `HEAD` is answered as `GET` (the front leaves the body out), `OPTIONS` as a CORS preflight (204);
+/// every other method is 405.
 public final class AnnouncementService: HTTPHandler {
     /// The methods answered.
-    public static let allowedMethods = ["GET", "HEAD"]
+    public static let allowedMethods = ["GET", "HEAD", "OPTIONS"]
     /// `Cache-Control` of a URL pinned to one set: its bytes never change.
     static let pinnedCaching = "public, max-age=31536000, immutable"
     /// `Cache-Control` of an unpinned URL: a build may change it.
@@ -39,7 +41,8 @@ public final class AnnouncementService: HTTPHandler {
 
     private let source: SetSource
     private let cache: ResponseCache
-    private let accessLog: (@Sendable (String) -> Void)?
+    private let accessLog: AccessLog?
+    let metrics = ServeMetrics()
 
     public init(_ settings: ServeSettings) {
         source = SetSource(output: settings.output, display: settings.outputDisplay)
@@ -60,6 +63,7 @@ public final class AnnouncementService: HTTPHandler {
                     hint: "an announcement's URL is short: /v1/announcements/123.45.mp3")
             }
             guard Self.allowedMethods.contains(request.method) else { throw MethodNotAllowed(method: request.method) }
+            if request.method == "OPTIONS" { return CORS.preflight() }
             let target: RequestTarget
             do { target = try RequestTarget(request.target) } catch {
                 switch error {
@@ -74,7 +78,7 @@ public final class AnnouncementService: HTTPHandler {
             var response = Self.errorResponse(
                 RequestProblem(
                     405, "the method \(ClipNameRules.printable(refused.method)) is not allowed",
-                    hint: "soundset serve answers \(Self.allowedMethods.joined(separator: " and ")) only"))
+                    hint: "soundset serve answers GET, HEAD and OPTIONS only"))
             response.headers.append(("Allow", Self.allowedMethods.joined(separator: ", ")))
             return response
         } catch {
@@ -83,15 +87,14 @@ public final class AnnouncementService: HTTPHandler {
     }
 
     public func completed(_ exchange: HTTPExchange) {
-        accessLog?(Self.accessLine(exchange))
+        metrics.answered(method: exchange.method, target: exchange.target, status: exchange.status, bytes: exchange.bytes)
+        accessLog?.record(exchange)
     }
 
-    /// One access line: method, target, status, body bytes, milliseconds.
-    static func accessLine(_ exchange: HTTPExchange) -> String {
-        String(
-            format: "%@ %@ %d %d %.1f ms", ClipNameRules.printable(exchange.method), ClipNameRules.printable(exchange.target), exchange.status, exchange.bytes,
-            exchange.seconds * 1000)
-    }
+    public func connectionsChanged(by delta: Int) { metrics.connectionsChanged(by: delta) }
+
+    /// An access line's request part: method, target, status, body bytes, milliseconds.
+    static func accessLine(_ exchange: HTTPExchange) -> String { AccessLog.requestPart(exchange) }
 
     // MARK: - Routes
 
@@ -104,6 +107,7 @@ public final class AnnouncementService: HTTPHandler {
     private func route(_ target: RequestTarget, request: HTTPRequest) throws -> HTTPResponse {
         let segments = target.segments
         if segments == ["healthz"] { return health() }
+        if segments == ["metrics"] { return metricsText() }
         guard segments.first == "v1", segments.count >= 2 else { throw notFound }
         var rest = Array(segments.dropFirst())
         var pin: String?
@@ -157,6 +161,14 @@ public final class AnnouncementService: HTTPHandler {
         }
     }
 
+    private func metricsText() -> HTTPResponse {
+        let snapshot = ServeMetrics.Snapshot(
+            set: try? source.current().get().id, cacheBytes: cache.bytes, cacheEntries: cache.count, cacheCapacity: cache.capacity)
+        return HTTPResponse(
+            status: 200, headers: [("Content-Type", "text/plain; version=0.0.4; charset=utf-8"), ("Cache-Control", "no-store")] + Self.common,
+            body: ResponseBody(Data(metrics.text(snapshot).utf8)))
+    }
+
     private func describe(_ served: ServedSet) throws -> HTTPResponse {
         let manifest = served.set.manifest
         let description = SetDescription(
@@ -189,9 +201,13 @@ public final class AnnouncementService: HTTPHandler {
         let cacheKey = "\(served.id);\(key)"
         let body: ResponseBody
         if let hit = cache.entry(cacheKey) {
+            metrics.cacheHits.add()
             body = hit.body
         } else {
+            metrics.cacheMisses.add()
+            let start = DispatchTime.now().uptimeNanoseconds
             body = ResponseBody(try AnnouncementRenderer.render(amount: amount, options: options, format: format, set: served))
+            metrics.encoded(format, seconds: Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)
             cache.store(.init(body: body, etag: etag), for: cacheKey)
         }
         return Self.ranged(HTTPResponse(status: 200, headers: headers, body: body), request: request, etag: etag)
@@ -237,8 +253,9 @@ public final class AnnouncementService: HTTPHandler {
 
     // MARK: - Pieces
 
-    /// Headers every answer carries: any page may fetch it, and nobody sniffs its type.
-    static let common: [(name: String, value: String)] = [("Access-Control-Allow-Origin", "*"), ("X-Content-Type-Options", "nosniff")]
+    /// Headers every answer carries: any page may fetch it and read its caching headers (`CORS`),
+    /// and nobody sniffs its type.
+    static let common: [(name: String, value: String)] = CORS.headers + [("X-Content-Type-Options", "nosniff")]
 
     /// The amount in a URL segment.
     static func amount(_ text: String) throws(RequestProblem) -> Amount {
@@ -292,7 +309,7 @@ public final class AnnouncementService: HTTPHandler {
     }
 }
 
-/// A method other than GET and HEAD.
+/// A method other than GET, HEAD and OPTIONS.
 private struct MethodNotAllowed: Error {
     var method: String
 }
