@@ -28,16 +28,11 @@ static inline int soundset_exchange(const char *a, const char *b) {
 #include <malloc.h>
 #endif
 
-/// glibc's allocator limits (malloc.h is not in Swift's Glibc module): blocks of `mmap_threshold`
-/// bytes and up get a mapping of their own (a fixed threshold, not the one glibc raises after each
-/// free), at most `arena_max` arenas; 0 leaves one as it is. Nothing elsewhere.
-static inline void soundset_limit_allocator(int mmap_threshold, int arena_max) {
+/// Gives the system back the free pages inside glibc's heaps (`malloc_trim(0)`; malloc.h is not in
+/// Swift's Glibc module), not only those at their tops. Nothing elsewhere.
+static inline void soundset_trim_allocator(void) {
 #if defined(__GLIBC__)
-    if (mmap_threshold > 0) mallopt(M_MMAP_THRESHOLD, mmap_threshold);
-    if (arena_max > 0) mallopt(M_ARENA_MAX, arena_max);
-#else
-    (void)mmap_threshold;
-    (void)arena_max;
+    malloc_trim(0);
 #endif
 }
 

@@ -45,7 +45,8 @@ enum ServeCommand {
         defer { accessLog?.close() }
         let hangUp = ServeOperations.reopenOnHangUp(accessLog)
         defer { hangUp.cancel() }
-        ServeOperations.limitAllocator()
+        let trim = ServeOperations.trimAllocator()
+        defer { trim.cancel() }
         let service = AnnouncementService(
             ServeSettings(output: URL(fileURLWithPath: outputDisplay), outputDisplay: outputDisplay, cacheBytes: cacheMB << 20, accessLog: accessLog))
         signal(SIGPIPE, SIG_IGN)
