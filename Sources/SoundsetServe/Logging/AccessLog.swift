@@ -88,15 +88,16 @@ public final class AccessLog: @unchecked Sendable {
         condition.unlock()
     }
 
-    /// Writes what is left, then stops the writer and closes the file. Lines recorded later are dropped.
-    public func close() {
+    /// Writes what is left, then stops the writer and closes the file; waits at most `timeout`
+    /// seconds for a write that does not return (a full pipe nobody reads). Lines recorded later are
+    /// dropped.
+    public func close(timeout: Double = 5) {
         condition.lock()
         let first = !closing
         closing = true
         condition.signal()
         condition.unlock()
-        guard first else { return }
-        finished.wait()
+        guard first, finished.wait(timeout: .now() + timeout) == .success else { return }
         if path != nil { closeDescriptor(descriptor) }
     }
 
