@@ -15,10 +15,11 @@ enum ServeOperations {
 
     /// The access log the options ask for, or nil for `--quiet`.
     static func accessLog(_ parsed: Arguments) throws -> AccessLog? {
-        let format = try parsed.options["--log-format"].map { text in
-            guard let format = AccessLogFormat(rawValue: text) else { throw UsageError(logFormatUsage) }
-            return format
-        } ?? .text
+        let format =
+            try parsed.options["--log-format"].map { text in
+                guard let format = AccessLogFormat(rawValue: text) else { throw UsageError(logFormatUsage) }
+                return format
+            } ?? .text
         let file = parsed.options["--access-log"]
         if parsed.flags.contains("--quiet") {
             guard file == nil else { throw UsageError("--quiet writes no access log: leave out --access-log, or --quiet") }

@@ -228,7 +228,10 @@ import Testing
         let time = 1_796_309_527.1239  // 2026-12-03T14:52:07.123Z
         #expect(AccessLog.line(exchange, format: .text, at: time) == "2026-12-03T14:52:07.123Z ::1 r1 GET /v1/plan/1\\n2\"\\\\u{1B} 400 120 12.3 ms")
         let json = AccessLog.line(exchange, format: .json, at: time)
-        #expect(json == #"{"time":"2026-12-03T14:52:07.123Z","client":"::1","requestId":"r1","method":"GET","target":"/v1/plan/1\n2\"\\\u001b","status":400,"bytes":120,"durationMs":12.3}"#)
+        #expect(
+            json
+                == #"{"time":"2026-12-03T14:52:07.123Z","client":"::1","requestId":"r1","method":"GET","target":"/v1/plan/1\n2\"\\\u001b","status":400,"bytes":120,"durationMs":12.3}"#
+        )
         let decoded = try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
         #expect(decoded["target"] as? String == exchange.target)
         #expect(AccessLog.timestamp(0) == "1970-01-01T00:00:00.000Z")
@@ -238,7 +241,9 @@ import Testing
     @Test func requestIDsFromOutsideAreKeptOnlyWhenPlain() {
         #expect(RequestID.accepting("0f8fad5b-d9cb-469f-a165-70867728950e") == "0f8fad5b-d9cb-469f-a165-70867728950e")
         #expect(RequestID.accepting("Root=1-67891233-abcdef012345678912345678") != nil)
-        for bad in ["", "a b", "a\"b", "a\nb", "a;b", "é", String(repeating: "a", count: 129), nil] { #expect(RequestID.accepting(bad) == nil, "\(bad ?? "nil")") }
+        for bad in ["", "a b", "a\"b", "a\nb", "a;b", "é", String(repeating: "a", count: 129), nil] {
+            #expect(RequestID.accepting(bad) == nil, "\(bad ?? "nil")")
+        }
         let a = RequestID.next(), b = RequestID.next()
         #expect(a != b && a.prefix(8) == b.prefix(8) && a.count == 16)
     }

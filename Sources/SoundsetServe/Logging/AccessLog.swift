@@ -185,7 +185,7 @@ public final class AccessLog: @unchecked Sendable {
         let ms = milliseconds(exchange.seconds)
         switch format {
         case .text:
-            return "\(stamp) \(printable(exchange.client)) \(printable(exchange.requestID)) \(printable(exchange.method)) \(printable(exchange.target)) \(exchange.status) \(exchange.bytes) \(ms) ms"
+            return "\(stamp) \(printable(exchange.client)) \(printable(exchange.requestID)) \(requestPart(exchange))"
         case .json:
             var text = "{\"time\":\"\(stamp)\",\"client\":"
             appendJSON(exchange.client, to: &text)
