@@ -51,7 +51,7 @@ let package = Package(
         .target(name: "SoundsetBuild", dependencies: ["SoundsetAudio", "SoundsetRuntime", "SoundsetBudget", "CSystem"]),
         .target(name: "SoundsetServe", dependencies: ["SoundsetBuild", "SoundsetAudio", "SoundsetRuntime"]),
         .target(name: "SoundsetMicroHTTPD", dependencies: ["SoundsetServe", "CMicroHTTPD"]),
-        .target(name: "SoundsetCLI", dependencies: ["SoundsetBuild", "SoundsetRuntime", "SoundsetServe", "SoundsetMicroHTTPD"]),
+        .target(name: "SoundsetCLI", dependencies: ["SoundsetBuild", "SoundsetRuntime", "SoundsetServe", "SoundsetMicroHTTPD", "CSystem"]),
         .executableTarget(name: "soundset", dependencies: ["SoundsetCLI"]),
 
         // The runtime's tests need nothing but the runtime, as an iOS simulator would run them: they

@@ -24,4 +24,16 @@ static inline int soundset_exchange(const char *a, const char *b) {
 #endif
 }
 
+#if defined(__GLIBC__)
+#include <malloc.h>
+#endif
+
+/// Gives the system back the free pages inside glibc's heaps (`malloc_trim(0)`; malloc.h is not in
+/// Swift's Glibc module), not only those at their tops. Nothing elsewhere.
+static inline void soundset_trim_allocator(void) {
+#if defined(__GLIBC__)
+    malloc_trim(0);
+#endif
+}
+
 #endif

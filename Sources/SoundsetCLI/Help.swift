@@ -273,12 +273,16 @@ enum Help {
 
     static let serve = """
         usage: soundset serve [--output DIR] [--listen HOST:PORT] [--threads N] [--connections N]
-                              [--cache-mb N] [--request-timeout SECONDS] [--quiet]
+                              [--cache-mb N] [--request-timeout SECONDS]
+                              [--log-format text|json] [--access-log FILE | --quiet]
 
         Serves the built set's announcements over HTTP/1.1 (libmicrohttpd), for the clients that
         cannot compose them: a web page, a WeChat mini-program, an Android app, a cloud speaker.
         Prints "listening on http://HOST:PORT (set ID)" as its first line on stdout, then one access
-        line per request on stderr: method, target, status, body bytes, milliseconds.
+        line per request on stderr (or --access-log FILE): the time the request arrived (RFC 3339,
+        UTC, ms), the client's address, the request id, method, target, status, body bytes,
+        milliseconds. The request id is the request's X-Request-Id when it is 1 to 128 letters,
+        digits or -_.:+/=, otherwise a new one; every response carries it as X-Request-Id.
 
         GET (and HEAD):
           /v1/announcements/AMOUNT.FORMAT    the announcement as the phone plays it (the announcer's
@@ -297,6 +301,13 @@ enum Help {
                                              encoding, clips [{name, file, copy, frames, seconds}]
           /healthz                           200 {"set": ID, "status": "ok"}, or 503 while the folder
                                              holds no valid set
+          /metrics                           requests by status and format, cache hits, misses and
+                                             bytes, encode times, the set, open connections
+                                             (Prometheus text format 0.0.4)
+        OPTIONS (any path): a CORS preflight, 204 with Access-Control-Allow-Methods GET, HEAD,
+        OPTIONS, -Allow-Headers Range, If-None-Match, If-Range, X-Request-Id and -Max-Age 86400.
+        Every response carries Access-Control-Allow-Origin: * and Access-Control-Expose-Headers
+        (ETag, Content-Length, Content-Range, Accept-Ranges, X-Request-Id).
         Announcements and plans carry a strong ETag (the set, the amount, the options, the format)
         and answer If-None-Match with 304; unpinned URLs are cached for 60 s.
         Errors are JSON {"error": ..., "hint": ...}: 400 a bad amount (in the amount parser's words)
@@ -310,7 +321,8 @@ enum Help {
         dropped first. At the connection limit the connection idle the longest is closed to make
         room; with none idle, a new one is answered 503 and logged as "- (connection-limit) 503".
         SIGTERM or Ctrl-C: stop listening at once, finish the requests under way or already sent
-        (at most 5 s), exit 0.
+        (at most 5 s), exit 0. SIGHUP: reopen the access log's file (rename it, send SIGHUP: the
+        next lines go to a new file of the same name); it never stops the server.
 
         options:
           --output DIR              the built sound set (default: Output)
@@ -326,6 +338,11 @@ enum Help {
           --request-timeout SECONDS a request must arrive whole within this time of its connection
                                     opening (or of the previous response), or its connection is
                                     closed; so is a connection idle that long (default: 10)
+          --log-format text|json    access lines as text (default) or one JSON object a line
+                                    {time, client, requestId, method, target, status, bytes,
+                                    durationMs}
+          --access-log FILE         append access lines to FILE instead of stderr (created when
+                                    missing; reopened on SIGHUP)
           --quiet                   no access lines
           -h, --help                show this help
 

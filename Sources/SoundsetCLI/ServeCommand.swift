@@ -18,7 +18,7 @@ enum ServeCommand {
 
     static func run(_ arguments: [String], console: Console) async throws -> Int32 {
         let parsed = try Arguments(
-            arguments, options: ["--output", "--listen", "--threads", "--connections", "--cache-mb", "--request-timeout"],
+            arguments, options: ["--output", "--listen", "--threads", "--connections", "--cache-mb", "--request-timeout", "--log-format", "--access-log"],
             flags: ["--help", "-h", "--quiet"])
         if parsed.wantsHelp {
             console.out(Help.serve)
@@ -41,8 +41,12 @@ enum ServeCommand {
         let outputDisplay = parsed.options["--output"] ?? "Output"
         let quiet = parsed.flags.contains("--quiet")
 
-        var accessLog: (@Sendable (String) -> Void)?
-        if !quiet { accessLog = { line in console.err(line) } }
+        let accessLog = try ServeOperations.accessLog(parsed)
+        defer { accessLog?.close() }
+        let hangUp = ServeOperations.reopenOnHangUp(accessLog)
+        defer { hangUp.cancel() }
+        let trim = ServeOperations.trimAllocator()
+        defer { trim.cancel() }
         let service = AnnouncementService(
             ServeSettings(
                 output: URL(fileURLWithPath: outputDisplay), outputDisplay: outputDisplay, cacheBytes: cacheMB << 20, accessLog: accessLog,

@@ -60,6 +60,10 @@ final class ConnectionTable: @unchecked Sendable {
         var bytes = 0
         /// Shut down (late, or to make room): told once.
         var expired = false
+        /// The client's address, for the access log.
+        var client = "-"
+        /// The id of the request last answered (`X-Request-Id`).
+        var requestID = "-"
         /// Whether a response has ended on it.
         var answered = false
     }
@@ -80,9 +84,9 @@ final class ConnectionTable: @unchecked Sendable {
 
     /// A connection opened on `socket`: admitted, in place of an idle one if the limit is reached,
     /// or to be refused (it is marked shut down; the caller answers and shuts it down).
-    func opened(_ connection: UInt, socket: Int32) -> Admission {
+    func opened(_ connection: UInt, socket: Int32, client: String = "-") -> Admission {
         lock.withLock {
-            entries[connection] = Entry(socket: socket, since: Self.now())
+            entries[connection] = Entry(socket: socket, since: Self.now(), client: client)
             openedCount += 1
             guard entries.count - expiredCount > limit else { return .admitted }
             var passed: Set<UInt> = [connection]
@@ -134,6 +138,7 @@ final class ConnectionTable: @unchecked Sendable {
             entries.values[index].started = now
             entries.values[index].status = 0
             entries.values[index].bytes = 0
+            entries.values[index].requestID = "-"
         }
     }
 
@@ -148,13 +153,14 @@ final class ConnectionTable: @unchecked Sendable {
         }
     }
 
-    /// The response queued: `status`, with `bytes` of body to send.
+    /// The response queued: `status`, with `bytes` of body to send, for the request `requestID`.
     /// - Returns: whether stopping has begun (the response is the connection's last).
-    func responded(_ connection: UInt, status: Int, bytes: Int) -> Bool {
+    func responded(_ connection: UInt, status: Int, bytes: Int, requestID: String = "-") -> Bool {
         lock.withLock {
             if let index = entries.index(forKey: connection) {
                 entries.values[index].status = status
                 entries.values[index].bytes = bytes
+                entries.values[index].requestID = requestID
             }
             return stopping
         }

@@ -216,9 +216,11 @@ private let connectionNotified: MHD_NotifyConnectionCallback = { cls, connection
     let context = frontContext(cls)
     if code == .CONNECTION_NOTIFY_STARTED {
         let socket = soundset_mhd_connection_fd(connection)
-        if context.connections.opened(key(connection), socket: socket) == .refused { refuse(socket, context: context) }
+        if context.connections.opened(key(connection), socket: socket, client: peerAddress(socket)) == .refused { refuse(socket, context: context) }
+        context.handler.connectionsChanged(by: 1)
     } else {
         context.connections.closed(key(connection))
+        context.handler.connectionsChanged(by: -1)
     }
 }
 
@@ -256,7 +258,7 @@ private let requestCompleted: MHD_RequestCompletedCallback = { cls, connection, 
     context.handler.completed(
         HTTPExchange(
             method: entry.method.isEmpty ? "-" : entry.method, target: entry.target, status: status, bytes: entry.bytes,
-            seconds: ConnectionTable.now() - entry.started))
+            seconds: ConnectionTable.now() - entry.started, client: entry.client, requestID: entry.requestID))
 }
 
 /// Answers a request once it has arrived whole: libmicrohttpd calls this once when the header is
@@ -266,7 +268,7 @@ private let requestCompleted: MHD_RequestCompletedCallback = { cls, connection, 
 /// connection open for the next request. A body is dropped as it comes. Until the answer the
 /// request is still arriving, under the deadline.
 /// The methods answered once the request is whole; any other is answered at once.
-private let waitsForBody: Set<String> = ["GET", "HEAD"]
+private let waitsForBody: Set<String> = ["GET", "HEAD", "OPTIONS"]
 
 private let accessHandler: MHD_AccessHandlerCallback = { cls, connection, _, method, _, _, uploadSize, requestContext in
     let context = frontContext(cls)
@@ -275,7 +277,7 @@ private let accessHandler: MHD_AccessHandlerCallback = { cls, connection, _, met
         // Resumed: the work is done, its response is sent from here, libmicrohttpd's thread.
         let pending = Unmanaged<PendingAnswer>.fromOpaque(pointer).takeRetainedValue()
         requestContext!.pointee = UnsafeMutableRawPointer(bitPattern: 2)
-        return send(pending.response ?? PendingAnswer.stopping, on: connection, context: context, head: methodName == "HEAD")
+        return send(pending.response ?? PendingAnswer.stopping, on: connection, context: context, head: methodName == "HEAD", requestID: pending.requestID)
     }
     let first = requestContext!.pointee == nil
     if first { requestContext!.pointee = UnsafeMutableRawPointer(bitPattern: 1) }
@@ -301,13 +303,14 @@ private let accessHandler: MHD_AccessHandlerCallback = { cls, connection, _, met
             Unmanaged<HeaderBag>.fromOpaque(bag!).takeUnretainedValue().add(String(cString: name), String(cString: value))
             return .YES
         }, bag)
+    let requestID = RequestID.accepting(headers.fields["x-request-id"]) ?? RequestID.next()
     switch context.handler.answer(to: HTTPRequest(method: methodName, target: target, headers: headers.fields)) {
     case .now(let response):
-        return send(response, on: connection, context: context, head: methodName == "HEAD")
+        return send(response, on: connection, context: context, head: methodName == "HEAD", requestID: requestID)
     case .later(let work):
         // Work (composing, encoding) runs on the workers, the connection suspended: this thread
         // goes on answering its other connections, and takes this one up again when resumed.
-        let pending = PendingAnswer()
+        let pending = PendingAnswer(requestID: requestID)
         requestContext!.pointee = Unmanaged.passRetained(pending).toOpaque()
         MHD_suspend_connection(connection)
         let suspended = SuspendedConnection(handle: connection)
@@ -328,6 +331,9 @@ private let accessHandler: MHD_AccessHandlerCallback = { cls, connection, _, met
 /// worker before it resumes the connection, read by libmicrohttpd's thread after.
 private final class PendingAnswer: @unchecked Sendable {
     var response: HTTPResponse?
+    let requestID: String
+
+    init(requestID: String) { self.requestID = requestID }
 
     /// Whether a request's context is a `PendingAnswer` (not one of the access handler's markers).
     static func holds(_ pointer: UnsafeMutableRawPointer) -> Bool { Int(bitPattern: pointer) > 2 }
@@ -344,12 +350,13 @@ private struct SuspendedConnection: @unchecked Sendable {
     let handle: OpaquePointer?
 }
 
-private func send(_ response: HTTPResponse, on connection: OpaquePointer?, context: FrontContext, head: Bool) -> MHD_Result {
+private func send(_ response: HTTPResponse, on connection: OpaquePointer?, context: FrontContext, head: Bool, requestID: String) -> MHD_Result {
     if response.lengthUnknown && head {
         guard let made = soundset_mhd_unknown_length_response() else { return .NO }
         defer { MHD_destroy_response(made) }
         for (name, value) in response.headers { _ = MHD_add_response_header(made, name, value) }
-        _ = context.connections.responded(key(connection), status: response.status, bytes: 0)
+        _ = MHD_add_response_header(made, "X-Request-Id", requestID)
+        _ = context.connections.responded(key(connection), status: response.status, bytes: 0, requestID: requestID)
         return MHD_queue_response(connection, UInt32(response.status), made)
     }
     let body = response.body
@@ -364,8 +371,10 @@ private func send(_ response: HTTPResponse, on connection: OpaquePointer?, conte
     defer { MHD_destroy_response(made) }
     // (withCString: a native string's own bytes, where passing the String would copy it.)
     for (name, value) in response.headers { _ = name.withCString { name in value.withCString { MHD_add_response_header(made, name, $0) } } }
-    let stopping = context.connections.responded(key(connection), status: response.status, bytes: head || response.status == 304 ? 0 : body.count)
+    let stopping = context.connections.responded(
+        key(connection), status: response.status, bytes: head || response.status == 304 ? 0 : body.count, requestID: requestID)
     if stopping { _ = MHD_add_response_header(made, "Connection", "close") }
+    _ = MHD_add_response_header(made, "X-Request-Id", requestID)
     return MHD_queue_response(connection, UInt32(response.status), made)
 }
 

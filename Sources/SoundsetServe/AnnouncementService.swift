@@ -10,13 +10,13 @@ public struct ServeSettings: Sendable {
     /// The most bytes of composed announcements kept in memory; 0 keeps none.
     public var cacheBytes: Int
     /// Where each request's access line goes; nil writes none (`--quiet`).
-    public var accessLog: (@Sendable (String) -> Void)?
+    public var accessLog: AccessLog?
     /// Where why there is no set to serve goes (it names the server's files, so a 503's body does
     /// not): one line each time the reason changes; nil writes none.
     public var problemLog: (@Sendable (String) -> Void)?
 
     public init(
-        output: URL, outputDisplay: String, cacheBytes: Int = 64 << 20, accessLog: (@Sendable (String) -> Void)? = nil,
+        output: URL, outputDisplay: String, cacheBytes: Int = 64 << 20, accessLog: AccessLog? = nil,
         problemLog: (@Sendable (String) -> Void)? = nil
     ) {
         self.output = output
@@ -34,11 +34,13 @@ public struct ServeSettings: Sendable {
 ///     GET /v1/plan/{amount}                              the plan, as soundset plan --format json
 ///     GET /v1/announcements/{amount}.{wav|mp3|caf|aiff}  the announcement
 ///     GET /v1/sets/{id}/announcements/… and …/plan/…     the same, pinned to one set: cached for a year
+///     GET /metrics                                       counters in the Prometheus text format
 ///
-/// `HEAD` is answered as `GET` (the front leaves the body out); every other method is 405.
+/// `HEAD` is answered as `GET` (the front leaves the body out), `OPTIONS` as a CORS preflight (204);
+/// every other method is 405.
 public final class AnnouncementService: HTTPHandler {
     /// The methods answered.
-    public static let allowedMethods = ["GET", "HEAD"]
+    public static let allowedMethods = ["GET", "HEAD", "OPTIONS"]
     /// `Cache-Control` of a URL pinned to one set: its bytes never change.
     static let pinnedCaching = "public, max-age=31536000, immutable"
     /// `Cache-Control` of an unpinned URL: a build may change it.
@@ -46,10 +48,11 @@ public final class AnnouncementService: HTTPHandler {
 
     private let source: SetSource
     private let cache: ResponseCache
-    private let accessLog: (@Sendable (String) -> Void)?
+    private let accessLog: AccessLog?
     private let problemLog: (@Sendable (String) -> Void)?
     /// The last reason there was no set, once told (or asked for by `currentSet`).
     private let told = ToldReason()
+    let metrics = ServeMetrics()
 
     public init(_ settings: ServeSettings) {
         source = SetSource(output: settings.output, display: settings.outputDisplay)
@@ -92,6 +95,7 @@ public final class AnnouncementService: HTTPHandler {
                     hint: "an announcement's URL is short: /v1/announcements/123.45.mp3")
             }
             guard Self.allowedMethods.contains(request.method) else { throw MethodNotAllowed(method: request.method) }
+            if request.method == "OPTIONS" { return .now(CORS.preflight()) }
             let target: RequestTarget
             do { target = try RequestTarget(request.target) } catch {
                 switch error {
@@ -106,7 +110,7 @@ public final class AnnouncementService: HTTPHandler {
             var response = Self.errorResponse(
                 RequestProblem(
                     405, "the method \(ClipNameRules.printable(refused.method)) is not allowed",
-                    hint: "soundset serve answers \(Self.allowedMethods.joined(separator: " and ")) only"))
+                    hint: "soundset serve answers GET, HEAD and OPTIONS only"))
             response.headers.append(("Allow", Self.allowedMethods.joined(separator: ", ")))
             return .now(response)
         } catch {
@@ -115,15 +119,14 @@ public final class AnnouncementService: HTTPHandler {
     }
 
     public func completed(_ exchange: HTTPExchange) {
-        accessLog?(Self.accessLine(exchange))
+        metrics.answered(method: exchange.method, target: exchange.target, status: exchange.status, bytes: exchange.bytes)
+        accessLog?.record(exchange)
     }
 
-    /// One access line: method, target, status, body bytes, milliseconds.
-    static func accessLine(_ exchange: HTTPExchange) -> String {
-        String(
-            format: "%@ %@ %d %d %.1f ms", ClipNameRules.printable(exchange.method), ClipNameRules.printable(exchange.target), exchange.status, exchange.bytes,
-            exchange.seconds * 1000)
-    }
+    public func connectionsChanged(by delta: Int) { metrics.connectionsChanged(by: delta) }
+
+    /// An access line's request part: method, target, status, body bytes, milliseconds.
+    static func accessLine(_ exchange: HTTPExchange) -> String { AccessLog.requestPart(exchange) }
 
     // MARK: - Routes
 
@@ -136,6 +139,7 @@ public final class AnnouncementService: HTTPHandler {
     private func route(_ target: RequestTarget, request: HTTPRequest) throws -> HTTPAnswer {
         let segments = target.segments
         if segments == ["healthz"] { return .now(health()) }
+        if segments == ["metrics"] { return .now(metricsText()) }
         guard segments.first == "v1", segments.count >= 2 else { throw notFound }
         var rest = Array(segments.dropFirst())
         var pin: String?
@@ -188,6 +192,14 @@ public final class AnnouncementService: HTTPHandler {
         }
     }
 
+    private func metricsText() -> HTTPResponse {
+        let snapshot = ServeMetrics.Snapshot(
+            set: try? source.current().get().id, cacheBytes: cache.bytes, cacheEntries: cache.count, cacheCapacity: cache.capacity)
+        return HTTPResponse(
+            status: 200, headers: [("Content-Type", "text/plain; version=0.0.4; charset=utf-8"), ("Cache-Control", "no-store")] + Self.common,
+            body: ResponseBody(Data(metrics.text(snapshot).utf8)))
+    }
+
     private func describe(_ served: ServedSet) throws -> HTTPResponse {
         let manifest = served.set.manifest
         let description = SetDescription(
@@ -225,10 +237,17 @@ public final class AnnouncementService: HTTPHandler {
                 ? HTTPResponse(status: 304, headers: headers, body: body)
                 : Self.ranged(HTTPResponse(status: 200, headers: headers, body: body), request: request, etag: etag)
         }
-        if let hit = cache.entry(etag) { return .now(answer(hit.body)) }
-        let cache = cache
+        if let hit = cache.entry(etag) {
+            // (A 304 is no body answered from the cache: the cache only gave its length.)
+            if !revalidated { metrics.cacheHits.add() }
+            return .now(answer(hit.body))
+        }
+        metrics.cacheMisses.add()
+        let (cache, metrics) = (cache, metrics)
         let make = { @Sendable () throws(RenderProblem) -> ResponseBody in
+            let start = DispatchTime.now().uptimeNanoseconds
             let body = ResponseBody(try AnnouncementRenderer.render(amount: amount, options: options, format: format, set: served))
+            metrics.encoded(format, seconds: Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)
             cache.store(.init(body: body, etag: etag), for: etag)
             return body
         }
@@ -289,8 +308,9 @@ public final class AnnouncementService: HTTPHandler {
 
     // MARK: - Pieces
 
-    /// Headers every answer carries: any page may fetch it, and nobody sniffs its type.
-    static let common: [(name: String, value: String)] = [("Access-Control-Allow-Origin", "*"), ("X-Content-Type-Options", "nosniff")]
+    /// Headers every answer carries: any page may fetch it and read its caching headers (`CORS`),
+    /// and nobody sniffs its type.
+    static let common: [(name: String, value: String)] = CORS.headers + [("X-Content-Type-Options", "nosniff")]
 
     /// The amount in a URL segment.
     static func amount(_ text: String) throws(RequestProblem) -> Amount {

@@ -176,3 +176,40 @@ echo "    first byte: p50 $(figure first_byte_p50_ms) ms, p99 $(figure first_byt
 goal no client waits over 2 s: $(awk -v w="$(figure first_byte_max_ms)" -v n="$(figure never_answered)" 'BEGIN { print (w <= 2000 && n == 0 ? "met" : "NOT met") }')"
 echo "    /healthz every 50 ms meanwhile: $(figure health_count) answered, p50 $(figure health_p50_ms) ms, p99 $(figure health_p99_ms) ms, worst $(figure health_max_ms) ms; \
 goal within 10 ms: $(awk -v w="$(figure health_max_ms)" 'BEGIN { print (w <= 10 ? "met" : "NOT met") }')"
+
+# Operators' figures: what the access log costs a cached request (the server's CPU time over the
+# requests wrk counted: steadier than req/s on a shared machine), and memory against --cache-mb.
+warm() { # format: the 20 repeated amounts, composed once
+  for i in $(seq 0 19); do
+    curl -s -o /dev/null "http://127.0.0.1:$PORT/v1/announcements/$((12000 + i * 3001)).$(printf %02d $((i * 7 % 100))).$1" || true
+  done
+}
+cpu_ticks() { awk '{ print $14 + $15 }' "/proc/$1/stat"; }
+declare -A CPU
+echo
+for log in quiet text json; do
+  case $log in
+    quiet) start "$soundset" serve --output "$set_folder" --listen 127.0.0.1:0 --quiet ;;
+    *) rm -f "$root/access.log"; start "$soundset" serve --output "$set_folder" --listen 127.0.0.1:0 --log-format "$log" --access-log "$root/access.log" ;;
+  esac
+  warm mp3
+  before=$(cpu_ticks "$started_pid")
+  load "log_$log" "serve (b) cached mp3, access log: $log" repeated /v1/announcements/ mp3 5
+  requests=$(awk '/requests in/ { print $1 }' "$root/wrk-log_$log.txt")
+  CPU[$log]=$(awk -v a="$before" -v b="$(cpu_ticks "$started_pid")" -v n="$requests" -v hz="$(getconf CLK_TCK)" 'BEGIN { printf "%.1f", (b - a) / hz * 1e6 / n }')
+  stop
+done
+echo "access log: server CPU per cached request ${CPU[quiet]} us quiet, ${CPU[text]} us with text lines, ${CPU[json]} us with JSON lines"
+
+rss_mb() { awk '/^VmRSS/ { printf "%.1f", $2 / 1024 }' "/proc/$1/status"; }
+for cache_mb in 0 64; do
+  start "$soundset" serve --output "$set_folder" --listen 127.0.0.1:0 --quiet --cache-mb "$cache_mb"
+  idle=$(rss_mb "$started_pid")
+  load "memory_wav_$cache_mb" "memory: distinct wav, --cache-mb $cache_mb" distinct /v1/announcements/ wav 4
+  load "memory_mp3_$cache_mb" "memory: distinct mp3, --cache-mb $cache_mb" distinct /v1/announcements/ mp3 4
+  loaded=$(rss_mb "$started_pid")
+  sleep 3  # the allocator's free pages go back every 2 s
+  held=$(curl -s "http://127.0.0.1:$PORT/metrics" | awk '$1 == "soundset_cache_bytes" { printf "%.1f", $2 / 1048576 }')
+  echo "    --cache-mb $cache_mb: RSS $idle MB idle, $loaded MB right after the load, $(rss_mb "$started_pid") MB 3 s later; the cache holds $held MB"
+  stop
+done

@@ -234,10 +234,11 @@ import Testing
     @Test func otherMethodsAre405WithAllow() throws {
         let server = try served()
         defer { server.folder.remove() }
-        for method in ["POST", "PUT", "DELETE", "OPTIONS", "PATCH", "get"] {
+        for method in ["POST", "PUT", "DELETE", "PATCH", "get", "options"] {
             let response = server.get("/healthz", method: method)
             #expect(response.status == 405, "\(method)")
-            #expect(response.header("Allow") == "GET, HEAD")
+            #expect(response.header("Allow") == "GET, HEAD, OPTIONS")
+            #expect(try server.json(response)["hint"] as? String == "soundset serve answers GET, HEAD and OPTIONS only")
         }
         #expect(server.get("/healthz", method: "HEAD").status == 200)
     }

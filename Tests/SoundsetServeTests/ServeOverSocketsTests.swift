@@ -89,11 +89,11 @@ import Testing
 
         let result = server.stop()
         #expect(result.status == 0)
-        // One access line per request: method, target, status, bytes, milliseconds.
-        let lines = result.stderr.split(separator: "\n").filter { $0.hasPrefix("GET ") }
+        // One access line per request: time, client, request id, method, target, status, bytes, milliseconds.
+        let lines = result.stderr.split(separator: "\n").filter { $0.contains(" 127.0.0.1 ") && $0.contains(" GET /") }
         #expect(lines.count == 15)
         // (Each is written when its response has gone out, on the thread that sent it: in any order.)
-        #expect(lines.contains { $0.hasPrefix("GET /healthz 200 \(health.body.count) ") && $0.hasSuffix(" ms") }, "\(result.stderr)")
+        #expect(lines.contains { $0.contains(" GET /healthz 200 \(health.body.count) ") && $0.hasSuffix(" ms") }, "\(result.stderr)")
     }
 
     @Test func headConditionalRequestsAndErrorsOverTheWire() throws {
@@ -132,7 +132,7 @@ import Testing
         #expect(try nul.json()["error"] as? String == "the URL has a control character")
         let post = try server.get("/v1/announcements/1.wav", method: "POST")
         #expect(post.status == 405)
-        #expect(post.headers["allow"] == "GET, HEAD")
+        #expect(post.headers["allow"] == "GET, HEAD, OPTIONS")
         #expect(try post.json()["error"] as? String == "the method POST is not allowed")
         let long = try server.get("/v1/plan/" + String(repeating: "1", count: 2048))
         #expect(long.status == 414)
@@ -254,7 +254,7 @@ import Testing
         let result = server.process.wait()
         #expect(result.status == 0)
         #expect(result.stderr.contains("soundset: terminated: finishing the requests under way"))
-        #expect(result.stderr.split(separator: "\n").filter { $0.hasPrefix("GET /v1/announcements/") && $0.contains(" 200 ") }.count == 20)
+        #expect(result.stderr.split(separator: "\n").filter { $0.contains(" GET /v1/announcements/") && $0.contains(" 200 ") }.count == 20)
         // Stopped: nothing listens any more.
         #expect(throws: (any Error).self) { try HTTPConnection(port: server.port) }
     }
@@ -263,7 +263,8 @@ import Testing
         let help = try SoundsetExecutable.run(["serve", "--help"])
         #expect(help.status == 0)
         for word in [
-            "--output", "--listen", "--threads", "--connections", "--cache-mb", "--request-timeout", "--quiet", "/healthz", "/v1/set", "/v1/plan/",
+            "--output", "--listen", "--threads", "--connections", "--cache-mb", "--request-timeout", "--quiet", "--log-format", "--access-log",
+            "SIGHUP", "X-Request-Id", "/metrics", "OPTIONS", "Access-Control-Expose-Headers", "/healthz", "/v1/set", "/v1/plan/",
             "/v1/announcements/", "/v1/sets/", "If-None-Match", "304", "405", "414", "503", "SIGTERM", "prefix=", "suffix=", "join=", "whole=1",
         ] {
             #expect(help.stdout.contains(word), "\(word)")
@@ -276,6 +277,8 @@ import Testing
             (["--threads", "0"], "soundset: --threads needs a whole number from 1 to 1024"),
             (["--request-timeout", "1e3"], "soundset: --request-timeout needs seconds from 0.1 to 3600, e.g. 10"),
             (["12"], "soundset: serve takes no AMOUNT or other argument, got '12'"),
+            (["--log-format", "xml"], "soundset: --log-format needs text or json"),
+            (["--quiet", "--access-log", "a.log"], "soundset: --quiet writes no access log: leave out --access-log, or --quiet"),
         ] {
             let result = try SoundsetExecutable.run(["serve"] + arguments)
             #expect(result.status == 64, "\(arguments)")

@@ -19,7 +19,12 @@ import Testing
     }
 
     /// The access lines `stderr` holds.
-    private func accessLines(_ stderr: String) -> [Substring] { stderr.split(separator: "\n").filter { !$0.hasPrefix("soundset: ") } }
+    /// The access lines' requests: each line without its time, client and request id (the first three fields).
+    private func accessLines(_ stderr: String) -> [Substring] {
+        stderr.split(separator: "\n").filter { !$0.hasPrefix("soundset: ") }.map { line in
+            line.split(separator: " ", maxSplits: 3, omittingEmptySubsequences: false).last ?? line
+        }
+    }
 
     /// A raw NUL cut the target at it (`/v1/plan/2\0.5` answered the plan of 2.00); any control
     /// byte in the target is 400, and the access line shows the whole target, escaped.

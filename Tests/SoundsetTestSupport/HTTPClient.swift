@@ -164,7 +164,9 @@ public final class ServingSoundset: @unchecked Sendable {
         process = try RunningSoundset(["serve", "--listen", "127.0.0.1:0"] + arguments, in: directory)
         var line = ""
         for _ in 0..<6000 {
-            if let first = process.stdoutSoFar.split(separator: "\n", omittingEmptySubsequences: false).first, process.stdoutSoFar.contains("\n") {
+            // One read: two could see the file before and after the line arrives.
+            let text = process.stdoutSoFar
+            if text.contains("\n"), let first = text.split(separator: "\n", omittingEmptySubsequences: false).first {
                 line = String(first)
                 break
             }

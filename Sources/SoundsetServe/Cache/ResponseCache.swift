@@ -24,6 +24,9 @@ final class ResponseCache: @unchecked Sendable {
     /// The bytes kept now.
     var bytes: Int { lock.withLock { used } }
 
+    /// The entries kept now.
+    var count: Int { lock.withLock { nodes.count } }
+
     private final class Node {
         let key: String
         let entry: Entry

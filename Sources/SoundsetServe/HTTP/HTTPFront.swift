@@ -9,6 +9,12 @@ public protocol HTTPHandler: Sendable {
     func answer(to request: HTTPRequest) -> HTTPAnswer
     /// Told once a response was sent (or its connection closed), with what was sent.
     func completed(_ exchange: HTTPExchange)
+    /// Told when a connection opens (`delta` 1) or closes (-1), on the front's threads.
+    func connectionsChanged(by delta: Int)
+}
+
+extension HTTPHandler {
+    public func connectionsChanged(by delta: Int) {}
 }
 
 extension HTTPHandler {
@@ -38,13 +44,19 @@ public struct HTTPExchange: Sendable {
     public var bytes: Int
     /// From the request's first line arriving to the response's last byte being handed to the system.
     public var seconds: Double
+    /// The client's address as the socket has it (a proxy's, behind one), or `-`.
+    public var client: String
+    /// The request's id, sent back as `X-Request-Id` (`RequestID`), or `-` for a request the front refused itself.
+    public var requestID: String
 
-    public init(method: String, target: String, status: Int, bytes: Int, seconds: Double) {
+    public init(method: String, target: String, status: Int, bytes: Int, seconds: Double, client: String = "-", requestID: String = "-") {
         self.method = method
         self.target = target
         self.status = status
         self.bytes = bytes
         self.seconds = seconds
+        self.client = client
+        self.requestID = requestID
     }
 }
 
