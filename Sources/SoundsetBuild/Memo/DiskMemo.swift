@@ -12,8 +12,8 @@ import SoundsetRuntime
 /// recording, a stamp against the time the stamps were taken, a finished file against its stamp.
 /// A missing, damaged or foreign file is no answer: the stage does the work, and the set is the same.
 public final class DiskMemo: BuildMemo, @unchecked Sendable {
-    // @unchecked: `loaded` is read and written under `lock`; entries are files, each written whole
-    // by one task.
+    // @unchecked: `loaded` and `stampedSounds` are read and written under `lock`; entries are files,
+    // each written whole by one task.
     /// The memo folder's name, beside the output folder.
     public static let folderName = ".soundset-cache"
 
@@ -22,6 +22,7 @@ public final class DiskMemo: BuildMemo, @unchecked Sendable {
     private let recordURL: URL
     private let lock = NSLock()
     private var loaded: BuildRecord??
+    private var stampedSounds: [String: FileStamp]?
 
     /// The memo of the output folder `output`.
     public init(output: URL) {
@@ -262,12 +263,32 @@ public final class DiskMemo: BuildMemo, @unchecked Sendable {
         else { return nil }
         let url = sounds.appendingPathComponent(fileName)
         // Never a link, nor a file through a linked Sounds folder: the file placed is the set's own.
-        guard !SetLink.isLink(sounds), let stamp = FileStamp(path: url.path, followingLinks: false), stamp == output.stamp else { return nil }
+        guard let stamp = soundsStamps[fileName], stamp == output.stamp else { return nil }
         // Stamped in the tick it was written: its bytes are checked instead.
         if !stamp.proves(output.stamp, stampedAt: record.outputsStampedAt) {
             guard (try? SHA256.hex(fileAt: url)) == fact.figures.sha256 else { return nil }
         }
         return ReusedFile(summary: clip, figures: fact.figures, url: url)
+    }
+
+    /// The stamps of the regular files in the output folder's `Sounds` (a link has none), by file
+    /// name, taken once, when a build first asks of a finished file: the folder does not change
+    /// under the build's lock until its commit, and each stamp is still checked against the
+    /// record's. Empty when `Sounds` is a link.
+    private var soundsStamps: [String: FileStamp] {
+        lock.withLock {
+            if let stamped = stampedSounds { return stamped }
+            var stamped: [String: FileStamp] = [:]
+            if !SetLink.isLink(sounds) {
+                // Paths joined as strings: a URL per file costs more than its stat.
+                let folder = sounds.path
+                for name in (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [] {
+                    stamped[name] = FileStamp(path: folder + "/" + name, followingLinks: false)
+                }
+            }
+            stampedSounds = stamped
+            return stamped
+        }
     }
 
     // MARK: After a build
@@ -302,7 +323,10 @@ public final class DiskMemo: BuildMemo, @unchecked Sendable {
         try? RegularFile.replace(recordURL, with: BuildRecordFile.encode(record))
         // soundset 0.10.1 and before kept the record as JSON: it answers nothing now.
         RegularFile.remove(folder.appendingPathComponent("build-\(output.lastPathComponent).json"))
-        lock.withLock { loaded = .some(record) }
+        lock.withLock {
+            loaded = .some(record)
+            stampedSounds = nil  // the set was swapped: its files are others
+        }
         prune(keeping: build.keys)
     }
 
