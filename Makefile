@@ -33,7 +33,7 @@ help:
 	@echo "make install    put soundset in $(BINDIR) (PREFIX=$$HOME/.local for ~/.local/bin); make uninstall removes it"
 	@echo "make bench      time and measure soundset against the sox recipe and ffmpeg-normalize, and soundset serve with wrk"
 	@echo "make bench-build  only the build's figures (the C floor, and the scaling table at 1,150 and 5,750 takes)"
-	@echo "make bench-serve  only soundset serve's figures (wrk: distinct and cached amounts, the baseline, the ceiling)"
+	@echo "make bench-serve  only soundset serve's figures (wrk: distinct and cached amounts; 304, HEAD, a new client among idle connections; the baseline, the ceiling)"
 	@echo "make fuzz       fuzz the amount parser, manifest decoder and sound reader (FUZZ_SECONDS each)"
 	@echo "make sanitize   run the test suite under the address sanitizer"
 	@echo "make format     format the sources with swift format and .swift-format"
