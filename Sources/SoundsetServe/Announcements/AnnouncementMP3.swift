@@ -24,8 +24,8 @@ import SoundsetRuntime
 public enum AnnouncementMP3 {
     /// The rate MP3s are made at, from a set at this rate or above.
     public static let sampleRate = 16_000
-    /// LAME's settings: VBR, quality 5 (`-V 5`).
-    public static let settings = SoundFile.MP3Settings(bitrateMode: .variable, compression: 0.5)
+    /// LAME's settings: VBR `-V 5`, algorithm quality 7 (`-q 7`).
+    public static let settings = MP3Encoder.Settings(bitrate: .variable(quality: 5), algorithmQuality: 7)
     /// The MPEG rates under `sampleRate` (MPEG-2 and 2.5).
     static let lowerRates = [8000, 11025, 12000]
 
@@ -156,9 +156,9 @@ public struct SpeechRateClips: Sendable {
     func mp3(_ played: PlayedAnnouncement) throws -> Data {
         let sound = try SoundData(parsing: try composed(played), name: "announcement.wav")
         let pcm = sound.samples.withUnsafeBytes { bytes in
-            (0..<(bytes.count / 2)).map { Int16(littleEndian: bytes.loadUnaligned(fromByteOffset: $0 * 2, as: Int16.self)) }
+            (0..<(bytes.count / 2)).map { Float(Int16(littleEndian: bytes.loadUnaligned(fromByteOffset: $0 * 2, as: Int16.self))) / 32768 }
         }
-        return try SoundFile.encodeMP3(pcm, sampleRate: rate, settings: AnnouncementMP3.settings, path: "announcement.mp3")
+        return try MP3Encoder(sampleRate: rate, settings: AnnouncementMP3.settings).encode(pcm)
     }
 
     private func scale(_ frames: Int) -> Int { Int((Double(frames) * Double(rate) / Double(setRate)).rounded()) }
