@@ -42,6 +42,16 @@ import Testing
         #expect(dot / energy > 0.9, "correlation \(dot / energy)")
     }
 
+    /// Every MPEG version's frames (1152 samples at 32 kHz and up, 576 below) and its Info frame.
+    @Test(arguments: [8000, 11025, 12000, 22050, 32000, 44100, 48000])
+    func everyMPEGRateComesBackAtItsLength(rate: Int) throws {
+        let tone = Signals.tone(440, seconds: 0.7, rate: rate)
+        let mp3 = try MP3Encoder(sampleRate: rate, settings: .init(bitrate: .variable(quality: 5), algorithmQuality: 7)).encode(tone)
+        let decoded = try SoundFile.open(bytes: mp3, path: "tone.mp3")
+        #expect(decoded.info.sampleRate == rate)
+        #expect(try decoded.readAll().count == tone.count)
+    }
+
     @Test func anEncoderEncodesOneStream() throws {
         let encoder = try MP3Encoder(sampleRate: 16000, settings: .init(bitrate: .variable(quality: 5), algorithmQuality: 7))
         _ = try encoder.encode(Signals.tone(440, seconds: 0.2, rate: 16000))
