@@ -96,21 +96,33 @@ public final class MP3Encoder {
         guard samples.count < Int(Int32.max) / 2 else { throw MP3EncoderError(reason: "\(samples.count) samples are too many for one stream") }
         // lame.h: the worst case is 1.25 times the samples and 7,200 bytes; the flush at most 7,200.
         let capacity = samples.count + samples.count / 4 + 7200 + 7200
-        var bytes = [UInt8](repeating: 0, count: capacity)
-        let length = try bytes.withUnsafeMutableBufferPointer { out throws -> Int in
-            guard let base = out.baseAddress else { return 0 }
+        // Not zeroed first (a tenth of a megabyte for 4 s): only what LAME wrote is kept.
+        var failure: MP3EncoderError?
+        let bytes = [UInt8](unsafeUninitializedCapacity: capacity) { out, initialized in
+            initialized = 0
+            guard let base = out.baseAddress else { return }
             let encoded = samples.withUnsafeBufferPointer { pcm in
                 lame_encode_buffer_ieee_float(lame, pcm.baseAddress, nil, Int32(pcm.count), base, Int32(out.count))
             }
-            guard encoded >= 0 else { throw MP3EncoderError(reason: "lame_encode_buffer_ieee_float returned \(encoded)") }
+            guard encoded >= 0 else {
+                failure = MP3EncoderError(reason: "lame_encode_buffer_ieee_float returned \(encoded)")
+                return
+            }
             let flushed = lame_encode_flush(lame, base + Int(encoded), Int32(out.count - Int(encoded)))
-            guard flushed >= 0 else { throw MP3EncoderError(reason: "lame_encode_flush returned \(flushed)") }
+            guard flushed >= 0 else {
+                failure = MP3EncoderError(reason: "lame_encode_flush returned \(flushed)")
+                return
+            }
             let length = Int(encoded) + Int(flushed)
             // The Info frame LAME reserved at the start, now filled in; its size is that frame's.
             let tag = lame_get_lametag_frame(lame, base, length)
-            guard tag <= length else { throw MP3EncoderError(reason: "LAME's Info frame (\(tag) bytes) is longer than the stream") }
-            return length
+            guard tag <= length else {
+                failure = MP3EncoderError(reason: "LAME's Info frame (\(tag) bytes) is longer than the stream")
+                return
+            }
+            initialized = length
         }
-        return Data(bytes[0..<length])
+        if let failure { throw failure }
+        return Data(bytes)
     }
 }
