@@ -15,8 +15,12 @@ PKGS       := sndfile samplerate libebur128 libcrypto rubberband libmicrohttpd
 # libmp3lame ships no pkg-config file (Debian's, Homebrew's): setup looks for its header instead.
 LAME_H     := $(if $(filter Darwin,$(shell uname -s)),$(shell brew --prefix 2>/dev/null)/include/lame/lame.h,/usr/include/lame/lame.h)
 # Homebrew keeps openssl@3 out of the default search paths ("keg-only"): point pkg-config at it.
+# With no pkg-config file, lame's header and library are found on the compiler's own paths, which
+# on Apple silicon (/opt/homebrew) do not include Homebrew's: add them (clang reads both variables).
 ifeq ($(shell uname -s),Darwin)
 export PKG_CONFIG_PATH := $(shell brew --prefix openssl@3 2>/dev/null)/lib/pkgconfig:$(PKG_CONFIG_PATH)
+export CPATH := $(shell brew --prefix 2>/dev/null)/include$(if $(CPATH),:$(CPATH))
+export LIBRARY_PATH := $(shell brew --prefix 2>/dev/null)/lib$(if $(LIBRARY_PATH),:$(LIBRARY_PATH))
 endif
 DEMO_APT   := espeak-ng sox
 RELEASE    := .build/release/soundset
