@@ -1,4 +1,5 @@
 import Foundation
+import SoundsetAudio
 import SoundsetRuntime
 import SoundsetRuntimeTestSupport
 import SoundsetTestSupport
@@ -87,6 +88,31 @@ import Testing
         both.wait()
         #expect(answers.all.count == 2)
         #expect(answers.all.allSatisfy { $0 != nil })
+    }
+
+    /// An MP3's tag names how it is encoded: the same set, options and amount encoded otherwise
+    /// have another tag; the other formats' tags name theirs too.
+    @Test func theMP3sTagNamesItsEncoderRecipe() throws {
+        let folder = try TemporaryDirectory()
+        defer { folder.remove() }
+        let output = folder.url.appendingPathComponent("Output")
+        try FakeSets.write(in: output)
+        let served = try SetSource(output: output, display: "Output").current().get()
+        let options = AnnouncementOptions().key(of: served.set.manifest)
+        let recipe = served.recipe(of: "mp3")
+        #expect(recipe == ServedSet.mp3Recipe(setRate: served.set.manifest.sampleRate))
+        #expect(recipe.contains("rate=\(AnnouncementMP3.rate(forSetRate: served.set.manifest.sampleRate))"))
+        #expect(recipe.contains(SoundLibrary.version) && SoundLibrary.version.contains("libsndfile"))
+        #expect(recipe.contains("\(AnnouncementMP3.settings)"))
+        let tag = served.entityTag(try Amount("1.50"), options: AnnouncementOptions(), kind: "mp3")
+        // The tag served is the one made with the recipe; another recipe gives another tag.
+        let start = ServedSet.tagStart(id: served.id, kind: "mp3", options: options, recipe: recipe)
+        #expect(tag == start + "1.50\"")
+        let otherStart = ServedSet.tagStart(id: served.id, kind: "mp3", options: options, recipe: recipe + ";quality=2")
+        #expect(otherStart != start)
+        #expect(served.recipe(of: "wav") == ServedSet.pcmRecipe)
+        #expect(served.entityTag(try Amount("1.50"), options: AnnouncementOptions(), kind: "wav").hasPrefix(
+            ServedSet.tagStart(id: served.id, kind: "wav", options: options, recipe: ServedSet.pcmRecipe)))
     }
 
     final class Answers: @unchecked Sendable {
