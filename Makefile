@@ -1,20 +1,26 @@
 SHELL := /bin/bash
 # soundset: `make sounds` builds Output/ from Assets/, `make test` runs the tests.
 # Both install the C libraries first when they are missing (apt-get or brew): libsndfile,
-# libsamplerate, libebur128, OpenSSL's libcrypto (SHA-256), librubberband (tempo) and
-# libmicrohttpd (soundset serve).
+# libsamplerate, libebur128, OpenSSL's libcrypto (SHA-256), librubberband (tempo),
+# libmicrohttpd (soundset serve) and libmp3lame (its MP3s).
 
 SWIFT      ?= swift
 ASSETS     ?= Assets
 OUTPUT     ?= Output
 PREFIX     ?= /usr/local
 BINDIR     ?= $(PREFIX)/bin
-APT_DEPS   := libsndfile1-dev libsamplerate0-dev libebur128-dev libssl-dev librubberband-dev libmicrohttpd-dev pkg-config
-BREW_DEPS  := libsndfile libsamplerate libebur128 openssl@3 rubberband libmicrohttpd pkg-config
+APT_DEPS   := libsndfile1-dev libsamplerate0-dev libebur128-dev libssl-dev librubberband-dev libmicrohttpd-dev libmp3lame-dev pkg-config
+BREW_DEPS  := libsndfile libsamplerate libebur128 openssl@3 rubberband libmicrohttpd lame pkg-config
 PKGS       := sndfile samplerate libebur128 libcrypto rubberband libmicrohttpd
+# libmp3lame ships no pkg-config file (Debian's, Homebrew's): setup looks for its header instead.
+LAME_H     := $(if $(filter Darwin,$(shell uname -s)),$(shell brew --prefix 2>/dev/null)/include/lame/lame.h,/usr/include/lame/lame.h)
 # Homebrew keeps openssl@3 out of the default search paths ("keg-only"): point pkg-config at it.
+# With no pkg-config file, lame's header and library are found on the compiler's own paths, which
+# on Apple silicon (/opt/homebrew) do not include Homebrew's: add them (clang reads both variables).
 ifeq ($(shell uname -s),Darwin)
 export PKG_CONFIG_PATH := $(shell brew --prefix openssl@3 2>/dev/null)/lib/pkgconfig:$(PKG_CONFIG_PATH)
+export CPATH := $(shell brew --prefix 2>/dev/null)/include$(if $(CPATH),:$(CPATH))
+export LIBRARY_PATH := $(shell brew --prefix 2>/dev/null)/lib$(if $(LIBRARY_PATH),:$(LIBRARY_PATH))
 endif
 DEMO_APT   := espeak-ng sox
 RELEASE    := .build/release/soundset
@@ -33,7 +39,7 @@ help:
 	@echo "make install    put soundset in $(BINDIR) (PREFIX=$$HOME/.local for ~/.local/bin); make uninstall removes it"
 	@echo "make bench      time and measure soundset against the sox recipe and ffmpeg-normalize, and soundset serve with wrk"
 	@echo "make bench-build  only the build's figures (the C floor, and the scaling table at 1,150 and 5,750 takes)"
-	@echo "make bench-serve  only soundset serve's figures (wrk: distinct and cached amounts, the baseline, the ceiling)"
+	@echo "make bench-serve  only soundset serve's figures (wrk: distinct and cached amounts; 304, HEAD, a new client among idle connections; the baseline, the ceiling)"
 	@echo "make fuzz       fuzz the amount parser, manifest decoder and sound reader (FUZZ_SECONDS each)"
 	@echo "make sanitize   run the test suite under the address sanitizer"
 	@echo "make format     format the sources with swift format and .swift-format"
@@ -41,9 +47,10 @@ help:
 	@echo "make clean      remove .build"
 	@echo "make release    tag the current commit with the version (git tag $(VERSION)), which an app adds the runtime by"
 
-# Installs what pkg-config cannot find, or prints the exact command when it cannot.
+# Installs what pkg-config (or, for LAME, its header) shows missing, or prints the exact command
+# when it cannot.
 setup:
-	@if command -v pkg-config >/dev/null 2>&1 && pkg-config --exists $(PKGS); then \
+	@if command -v pkg-config >/dev/null 2>&1 && pkg-config --exists $(PKGS) && test -f $(LAME_H); then \
 	  exit 0; \
 	elif [ "$$(uname -s)" = Darwin ]; then \
 	  if command -v brew >/dev/null 2>&1; then \
@@ -57,7 +64,7 @@ setup:
 	  echo "installing $(APT_DEPS) with apt-get"; \
 	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq $(APT_DEPS) >/dev/null; \
 	else \
-	  echo "install the development packages of libsndfile, libsamplerate, libebur128, OpenSSL (libcrypto), librubberband and libmicrohttpd, and pkg-config"; exit 1; \
+	  echo "install the development packages of libsndfile, libsamplerate, libebur128, OpenSSL (libcrypto), librubberband, libmicrohttpd and libmp3lame (LAME), and pkg-config"; exit 1; \
 	fi
 
 # On Linux the Swift runtime and Foundation are linked into the binary: it then starts in 4 ms

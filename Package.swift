@@ -40,13 +40,15 @@ let package = Package(
         .systemLibrary(
             name: "CMicroHTTPD", pkgConfig: "libmicrohttpd",
             providers: [.apt(["libmicrohttpd-dev"]), .brew(["libmicrohttpd"])]),
+        // libmp3lame ships no pkg-config file (Debian's, Homebrew's): found by its header and library.
+        .systemLibrary(name: "CLame", providers: [.apt(["libmp3lame-dev"]), .brew(["lame"])]),
         // Header-only: system calls Swift cannot make itself (see its shim.h).
         .systemLibrary(name: "CSystem"),
 
         .target(name: "SoundsetRuntime"),
         .target(name: "SoundsetBudget", dependencies: ["SoundsetRuntime"]),
         .target(
-            name: "SoundsetAudio", dependencies: ["CSndFile", "CSampleRate", "CEBUR128", "CCrypto", "CRubberBand", "SoundsetRuntime"],
+            name: "SoundsetAudio", dependencies: ["CSndFile", "CSampleRate", "CEBUR128", "CCrypto", "CRubberBand", "CLame", "SoundsetRuntime"],
             swiftSettings: optimizedInDebug),
         .target(name: "SoundsetBuild", dependencies: ["SoundsetAudio", "SoundsetRuntime", "SoundsetBudget", "CSystem"]),
         .target(name: "SoundsetServe", dependencies: ["SoundsetBuild", "SoundsetAudio", "SoundsetRuntime"]),

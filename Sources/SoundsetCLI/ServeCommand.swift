@@ -136,7 +136,23 @@ final class StopSignal: @unchecked Sendable {
             source.resume()
             stop.sources.append(source)
         }
+        // The sources take the signals once libdispatch has put its handler in, which it does on a
+        // thread of its own, later: a signal before that would be ignored (SIG_IGN), and the server
+        // would never stop. Wait for the handlers (at most 2 s).
+        for _ in 0..<2000 where [SIGINT, SIGTERM].contains(where: ignored) { usleep(1000) }
         return stop
+    }
+
+    /// Whether signal `number` is ignored (SIG_IGN) now.
+    private static func ignored(_ number: Int32) -> Bool {
+        var action = sigaction()
+        guard sigaction(number, nil, &action) == 0 else { return false }
+        #if canImport(Glibc)
+            let handler = action.__sigaction_handler.sa_handler
+        #else
+            let handler = action.__sigaction_u.__sa_handler
+        #endif
+        return handler.map { unsafeBitCast($0, to: Int.self) == 1 } ?? false
     }
 
     private func signalled(_ number: Int32) {

@@ -9,8 +9,9 @@ import SoundsetServe
 #endif
 
 /// The HTTP front over libmicrohttpd: its own pool of threads (each running an event loop over
-/// its share of the connections, answering one request at a time), its connection limit, and on
-/// top of them the request deadline libmicrohttpd lacks (`ConnectionTable`).
+/// its share of the connections, answering one request at a time), and on top of them the request
+/// deadline and the connection limit libmicrohttpd lacks (`ConnectionTable`: it only stops
+/// accepting at its limit, set higher here).
 ///
 /// libmicrohttpd hands the request target over as sent (an unescape callback that changes
 /// nothing): the handler decodes it, once, strictly. `HEAD` gets the `GET` response's headers and

@@ -96,67 +96,6 @@ public final class SoundFile {
             path: path)
     }
 
-    /// How LAME spends its bits: libsndfile's `SFC_SET_BITRATE_MODE` and `SFC_SET_COMPRESSION_LEVEL`
-    /// (libsndfile 1.1 and later). libsndfile exposes no more of LAME: its algorithm quality
-    /// (`lame_set_quality`) stays LAME's default.
-    public struct MP3Settings: Sendable, Equatable {
-        public enum BitrateMode: Sendable, Equatable {
-            /// `SF_BITRATE_MODE_CONSTANT`: the compression level picks the bitrate.
-            case constant
-            /// `SF_BITRATE_MODE_AVERAGE`: the level picks the mean bitrate.
-            case average
-            /// `SF_BITRATE_MODE_VARIABLE`: the level is LAME's VBR quality times ten (0.5 is `-V 5`).
-            case variable
-        }
-        public var bitrateMode: BitrateMode
-        /// 0 (the most bits) to 1 (the fewest).
-        public var compression: Double
-
-        public init(bitrateMode: BitrateMode, compression: Double) {
-            self.bitrateMode = bitrateMode
-            self.compression = compression
-        }
-    }
-
-    /// Encodes mono 16-bit samples as an MP3 stream in memory (`sf_open_virtual` with `SFM_WRITE`,
-    /// `SF_FORMAT_MPEG | SF_FORMAT_MPEG_LAYER_III`: libsndfile's LAME encoder, libsndfile 1.1 and
-    /// later), with `settings` (libsndfile's defaults when nil). The stream starts with LAME's
-    /// Info frame (libsndfile writes it on a seekable output), which tells a decoder the encoder's
-    /// delay and padding: libsndfile reads back exactly the frames written. MP3 is for web and
-    /// Android clients: iOS notification sounds never use it.
-    /// - Parameter path: names the file in errors.
-    /// - Throws: `SoundFileError` when this libsndfile has no MPEG encoder, refuses the rate or the
-    ///   settings, or fails to write or close.
-    public static func encodeMP3(_ samples: [Int16], sampleRate: Int, settings: MP3Settings? = nil, path: String) throws -> Data {
-        var raw = SF_INFO()
-        raw.samplerate = Int32(sampleRate)
-        raw.channels = 1
-        raw.format = Int32(SF_FORMAT_MPEG) | Int32(SF_FORMAT_MPEG_LAYER_III)
-        guard sf_format_check(&raw) == SF_TRUE else {
-            throw SoundFileError(path: path, reason: "this libsndfile cannot write MP3 at \(sampleRate) Hz (it needs libsndfile 1.1 or later, built with LAME)")
-        }
-        return try writeInMemory(
-            samples, raw, info: SoundFileInfo(frames: 0, sampleRate: sampleRate, channels: 1, containerName: "MPEG", encodingName: "MPEG Layer III"),
-            path: path
-        ) { handle in
-            guard let settings else { return }
-            // The level first: setting the mode interprets the level saved (libsndfile answers
-            // false to a mode while no level is set).
-            var level = settings.compression
-            var mode: Int32
-            switch settings.bitrateMode {
-            case .constant: mode = Int32(SF_BITRATE_MODE_CONSTANT)
-            case .average: mode = Int32(SF_BITRATE_MODE_AVERAGE)
-            case .variable: mode = Int32(SF_BITRATE_MODE_VARIABLE)
-            }
-            guard sf_command(handle, Int32(SFC_SET_COMPRESSION_LEVEL), &level, Int32(MemoryLayout<Double>.size)) == SF_TRUE,
-                sf_command(handle, Int32(SFC_SET_BITRATE_MODE), &mode, Int32(MemoryLayout<Int32>.size)) == SF_TRUE
-            else {
-                throw SoundFileError(path: path, reason: "libsndfile refuses the MP3 settings \(settings) at \(sampleRate) Hz")
-            }
-        }
-    }
-
     /// `samples` written through libsndfile, in the format `raw` names, into memory
     /// (`sf_open_virtual` with `SFM_WRITE`), and the bytes it wrote.
     private static func writeInMemory(

@@ -4,28 +4,25 @@ import SoundsetRuntime
 
 /// An announcement as MP3, the one way `soundset serve` and `soundset render --out FILE.mp3` make
 /// it: the set's clips at a speech rate (`sampleRate`, resampled once), composed there by the
-/// runtime's `Composer` on the same timeline as the set's own file, and encoded by libsndfile's
-/// LAME encoder with `settings`.
+/// runtime's `Composer` on the same timeline as the set's own file, and encoded by libmp3lame
+/// (`MP3Encoder`) with `settings`.
 ///
-/// Why 16 kHz, VBR `-V 5` (measured on the zh-CN set at 44.1 kHz, 54321.87, 4.26 s, one core):
+/// Why 16 kHz (measured on the zh-CN set at 44.1 kHz, 54321.87, 4.26 s, one core, through
+/// libsndfile's LAME at `-V 5`): 44.1 kHz took 17.0 ms, 22.05 kHz 10.7 ms, 16 kHz 8.2 ms; the set
+/// holds nothing above 11 kHz (-75 dB) and its 8-11 kHz band is 31 dB under the whole, so 16 kHz
+/// keeps all of the speech but the tail of the sibilants (wideband telephony's band).
 ///
-///     rate       LAME CPU   bytes   kbps  SNR after decoding  band kept
-///     44.1 kHz    17.0 ms   43301   81.3  28.0 dB             all (before: libsndfile's default)
-///     22.05 kHz   10.7 ms   30029   56.4  24.5 dB             to 11 kHz
-///     16 kHz       8.2 ms   24804   46.6  24.0 dB             to 8 kHz
-///
-/// The set holds nothing above 11 kHz (-75 dB) and its 8-11 kHz band is 31 dB under the whole:
-/// 16 kHz keeps all of the speech but the tail of the sibilants (wideband telephony's band, 7 kHz
-/// and up), at half of 44.1 kHz's CPU and three quarters of 22.05 kHz's. LAME's time grows with
-/// the samples, not the bitrate: CBR was slower than VBR at every rate (9.7-11.8 ms at 16 kHz),
-/// and VBR qualities 4 to 8 cost the same; `-V 5` gives about 47 kbps, its decoded SNR within 2 dB
-/// of `-V 4`'s. libsndfile exposes the
-/// bitrate mode and the compression level only, not LAME's algorithm quality.
+/// Why VBR `-V 5` at LAME's algorithm quality 7 (libmp3lame 3.100, the same announcement at 16 kHz):
+/// quality 7 halves LAME's time at every mode and bitrate (`-V 5`: 10.1-11.9 ms at the default,
+/// 5.0-6.1 ms at 7, of which `lame_init_params` is 0.55 ms); at quality 7 VBR, CBR and ABR cost
+/// the same, and `-V 5` decodes at 24.1 dB SNR (the default quality's 23.2 dB, its noise within
+/// 1.4 dB in every band) in 42 kbit/s, every band's level within 0.1 dB below 6 kHz. Quality 8
+/// and 9 give VBR the same bytes. docs/serve.md has the table.
 public enum AnnouncementMP3 {
     /// The rate MP3s are made at, from a set at this rate or above.
     public static let sampleRate = 16_000
-    /// LAME's settings: VBR, quality 5 (`-V 5`).
-    public static let settings = SoundFile.MP3Settings(bitrateMode: .variable, compression: 0.5)
+    /// LAME's settings: VBR `-V 5`, algorithm quality 7 (`-q 7`).
+    public static let settings = MP3Encoder.Settings(bitrate: .variable(quality: 5), algorithmQuality: 7)
     /// The MPEG rates under `sampleRate` (MPEG-2 and 2.5).
     static let lowerRates = [8000, 11025, 12000]
 
@@ -156,9 +153,9 @@ public struct SpeechRateClips: Sendable {
     func mp3(_ played: PlayedAnnouncement) throws -> Data {
         let sound = try SoundData(parsing: try composed(played), name: "announcement.wav")
         let pcm = sound.samples.withUnsafeBytes { bytes in
-            (0..<(bytes.count / 2)).map { Int16(littleEndian: bytes.loadUnaligned(fromByteOffset: $0 * 2, as: Int16.self)) }
+            (0..<(bytes.count / 2)).map { Float(Int16(littleEndian: bytes.loadUnaligned(fromByteOffset: $0 * 2, as: Int16.self))) / 32768 }
         }
-        return try SoundFile.encodeMP3(pcm, sampleRate: rate, settings: AnnouncementMP3.settings, path: "announcement.mp3")
+        return try MP3Encoder(sampleRate: rate, settings: AnnouncementMP3.settings).encode(pcm)
     }
 
     private func scale(_ frames: Int) -> Int { Int((Double(frames) * Double(rate) / Double(setRate)).rounded()) }

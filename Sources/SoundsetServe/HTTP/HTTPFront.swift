@@ -68,7 +68,8 @@ public struct HTTPFrontSettings: Sendable {
     public var port: Int
     /// Threads that read, answer and write (each answers one request at a time).
     public var threads: Int
-    /// Connections open at once; more are closed as soon as they are accepted.
+    /// Connections open at once: one opened past it takes the place of the connection idle the
+    /// longest, or is refused (503) when every connection has a request under way.
     public var connections: Int
     /// A request must arrive whole within this many seconds of its connection opening (or of the
     /// previous response on it), or the connection is closed: a client sending a byte a second
@@ -100,8 +101,9 @@ public protocol HTTPFront: AnyObject {
     /// - Returns: the address and port it listens on (the chosen one for port 0).
     /// - Throws: `HTTPFrontError` when it cannot listen.
     func start(_ settings: HTTPFrontSettings, handler: any HTTPHandler) throws(HTTPFrontError) -> (host: String, port: Int)
-    /// Stops accepting connections, lets the requests under way finish (at most the settings'
-    /// `stopGrace`), then closes every connection. Returns once it is stopped.
+    /// Stops listening (a new connection is refused), answers the requests under way or already
+    /// sent on connections the system had accepted (at most the settings' `stopGrace`), then
+    /// closes every connection. Returns once it is stopped.
     func stop()
 }
 

@@ -84,11 +84,12 @@ public final class ServedSet: Sendable {
     /// change to them changes the bytes of any announcement.
     static let pcmRecipe = "pcm-1"
 
-    /// What decides an MP3's bytes beyond its samples: the rate it is made at, the encoder's
-    /// settings and the library's version (libsndfile's, with its LAME). Any change to these gives
-    /// the MP3s other tags.
+    /// What decides an MP3's bytes beyond the set's samples: the rate it is made at, LAME's
+    /// settings (bitrate mode and level, algorithm quality: all of `MP3Encoder.Settings`), and the
+    /// versions of libmp3lame and of libsamplerate (which resamples the clips to that rate). Any
+    /// change to these gives the MP3s other tags.
     static func mp3Recipe(setRate: Int) -> String {
-        "rate=\(AnnouncementMP3.rate(forSetRate: setRate));settings=\(AnnouncementMP3.settings);library=\(SoundLibrary.version)"
+        "rate=\(AnnouncementMP3.rate(forSetRate: setRate));settings=\(AnnouncementMP3.settings);lame=\(SoundLibrary.lame);samplerate=\(SoundLibrary.samplerate)"
     }
 
     /// How `kind` is encoded: `mp3Recipe` for `mp3`, `pcmRecipe` for the other formats, nothing for
