@@ -334,7 +334,8 @@ enum Help {
                                     answer; a HEAD of an MP3 not made yet has no Content-Length)
           --connections N           connections open at once; past it an idle one is closed, or the
                                     new one refused (default: 1000)
-          --cache-mb N              memory for composed announcements, MB (default: 64; 0 keeps none)
+          --cache-mb N              memory for composed announcements, MB (default: 64; 0 keeps none;
+                                    their lengths are remembered apart, for 304s and HEADs)
           --request-timeout SECONDS a request must arrive whole within this time of its connection
                                     opening (or of the previous response), or its connection is
                                     closed; so is a connection idle that long (default: 10)

@@ -361,22 +361,32 @@ private func send(_ response: HTTPResponse, on connection: OpaquePointer?, conte
         return MHD_queue_response(connection, UInt32(response.status), made)
     }
     let body = response.body
-    let retained = Unmanaged.passRetained(body)
-    guard
-        let made = MHD_create_response_from_buffer_with_free_callback_cls(
+    let made: OpaquePointer?
+    if let length = response.bodyLength {
+        made = lengthOnlyResponse(length)
+    } else {
+        let retained = Unmanaged.passRetained(body)
+        made = MHD_create_response_from_buffer_with_free_callback_cls(
             body.count, UnsafeMutableRawPointer(mutating: body.pointer), { Unmanaged<ResponseBody>.fromOpaque($0!).release() }, retained.toOpaque())
-    else {
-        retained.release()
-        return .NO
+        if made == nil { retained.release() }
     }
+    guard let made else { return .NO }
     defer { MHD_destroy_response(made) }
     // (withCString: a native string's own bytes, where passing the String would copy it.)
     for (name, value) in response.headers { _ = name.withCString { name in value.withCString { MHD_add_response_header(made, name, $0) } } }
     let stopping = context.connections.responded(
-        key(connection), status: response.status, bytes: head || response.status == 304 ? 0 : body.count, requestID: requestID)
+        key(connection), status: response.status, bytes: head || response.status == 304 || response.bodyLength != nil ? 0 : body.count, requestID: requestID)
     if stopping { _ = MHD_add_response_header(made, "Connection", "close") }
     _ = MHD_add_response_header(made, "X-Request-Id", requestID)
     return MHD_queue_response(connection, UInt32(response.status), made)
+}
+
+/// A response of `length` bytes whose body is not in hand (`HTTPResponse.bodyLength`), for a `304` or
+/// the answer to a `HEAD`: libmicrohttpd sends `Content-Length: length` and, for those, never reads
+/// the body; were it ever asked for (it is not sent for a HEAD or a 304), the reader ends the
+/// connection with an error rather than send bytes that are not the body.
+private func lengthOnlyResponse(_ length: Int) -> OpaquePointer? {
+    MHD_create_response_from_callback(UInt64(length), 1024, { _, _, _, _ in -2 /* MHD_CONTENT_READER_END_WITH_ERROR */ }, nil, nil)
 }
 
 /// The request's header fields, collected by `MHD_get_connection_values`.

@@ -80,8 +80,10 @@ public final class AnnouncementService: HTTPHandler {
     public func respond(to request: HTTPRequest) -> HTTPResponse { answer(to: request).response }
 
     /// Every answer but a `GET` of an announcement not made yet is made now; composing it (and
-    /// encoding an MP3: LAME takes milliseconds) is work for the front's workers. A `HEAD` of an
-    /// MP3 not made yet is answered now, without its length (`HTTPResponse.lengthUnknown`).
+    /// encoding an MP3: LAME takes milliseconds) is work for the front's workers. A `HEAD` or a
+    /// `304` of an announcement whose length is known (`ResponseCache.length`) is answered now
+    /// with that length and no body (`HTTPResponse.bodyLength`); a `HEAD` of an MP3 never made is
+    /// answered now without its length (`HTTPResponse.lengthUnknown`).
     public func answer(to request: HTTPRequest) -> HTTPAnswer {
         do {
             if let lengths = request.headers["content-length"], Self.disagree(lengths) {
@@ -230,41 +232,57 @@ public final class AnnouncementService: HTTPHandler {
         let etag = served.entityTag(amount, options: options, kind: format.rawValue)
         let headers = [("Content-Type", format.contentType), ("Cache-Control", caching), ("ETag", etag), ("Accept-Ranges", "bytes")] + Self.common
         let revalidated = Self.matches(request.headers["if-none-match"], etag)
-        // A 304 carries the body a 200 would: the front sends none, and its Content-Length is the
-        // 200's (RFC 9110 8.6 allows no other).
+        let head = request.method == "HEAD"
+        // A 304 carries the body a 200 would (or its length): the front sends none, and its
+        // Content-Length is the 200's (RFC 9110 8.6 allows no other).
         @Sendable func answer(_ body: ResponseBody) -> HTTPResponse {
             revalidated
                 ? HTTPResponse(status: 304, headers: headers, body: body)
                 : Self.ranged(HTTPResponse(status: 200, headers: headers, body: body), request: request, etag: etag)
         }
-        if let hit = cache.entry(etag) {
-            // (A 304 is no body answered from the cache: the cache only gave its length.)
-            if !revalidated { metrics.cacheHits.add() }
-            return .now(answer(hit.body))
-        }
-        metrics.cacheMisses.add()
         let (cache, metrics) = (cache, metrics)
-        let make = { @Sendable () throws(RenderProblem) -> ResponseBody in
+        let make = { @Sendable (_ keep: Bool) throws(RenderProblem) -> ResponseBody in
             let start = DispatchTime.now().uptimeNanoseconds
             let body = ResponseBody(try AnnouncementRenderer.render(amount: amount, options: options, format: format, set: served))
             metrics.encoded(format, seconds: Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)
-            cache.store(.init(body: body, etag: etag), for: etag)
+            if keep { cache.store(.init(body: body, etag: etag), for: etag) } else { cache.learnLength(body.count, for: etag) }
             return body
         }
-        if request.method == "HEAD" {
-            // A WAV, CAF or AIFF is composed here for its length (well under a millisecond); an
-            // MP3's length is known once it is encoded, and a HEAD does not encode it (an amount
-            // that cannot be planned is still the error it would be).
-            guard format == .mp3 else { return .now(answer(try make())) }
-            _ = try AnnouncementRenderer.plan(amount, options: options, set: served)
-            var response = HTTPResponse(status: revalidated ? 304 : 200, headers: headers)
-            response.lengthUnknown = true
-            return .now(response)
+        if head || revalidated {
+            // No body is sent: its length is all that is needed. Neither a cache hit nor a miss
+            // (those count bodies sent from the cache or composed).
+            if let length = cache.length(etag) {
+                var response = revalidated
+                    ? HTTPResponse(status: 304, headers: headers)
+                    : Self.ranged(HTTPResponse(status: 200, headers: headers), length: length, request: request, etag: etag)
+                if revalidated { response.bodyLength = length }
+                return .now(response)
+            }
+            if head {
+                // A WAV, CAF or AIFF is composed here for its length (well under a millisecond),
+                // and not kept: a HEAD evicts no body, only its length is learned. An MP3's length
+                // is known once it is encoded, and a HEAD does not encode it (an amount that cannot
+                // be planned is still the error it would be).
+                guard format == .mp3 else { return .now(answer(try make(false))) }
+                _ = try AnnouncementRenderer.plan(amount, options: options, set: served)
+                var response = HTTPResponse(status: revalidated ? 304 : 200, headers: headers)
+                response.lengthUnknown = true
+                return .now(response)
+            }
+            // A 304 whose length was never learned: the workers make it, for its length.
+            return .later {
+                do throws(RenderProblem) { return answer(try make(true)) } catch { return Self.errorResponse(error) }
+            }
         }
-        // Composing and encoding is the workers' (a 304 not cached too, for its length): whatever
-        // the format, a burst of new amounts never holds up the answers that need neither.
+        if let hit = cache.entry(etag) {
+            metrics.cacheHits.add()
+            return .now(answer(hit.body))
+        }
+        metrics.cacheMisses.add()
+        // Composing and encoding is the workers': whatever the format, a burst of new amounts
+        // never holds up the answers that need neither.
         return .later {
-            do throws(RenderProblem) { return answer(try make()) } catch { return Self.errorResponse(error) }
+            do throws(RenderProblem) { return answer(try make(true)) } catch { return Self.errorResponse(error) }
         }
     }
 
@@ -273,31 +291,64 @@ public final class AnnouncementService: HTTPHandler {
     /// the range starts past the end. A request with several ranges, another unit, or an `If-Range`
     /// that is not this body's tag gets the whole body (RFC 9110 allows ignoring `Range`).
     static func ranged(_ response: HTTPResponse, request: HTTPRequest, etag: String) -> HTTPResponse {
-        guard let field = request.headers["range"], request.headers["if-range"].map({ $0 == etag }) ?? true else { return response }
-        let total = response.body.count
+        switch byteRange(request: request, etag: etag, total: response.body.count) {
+        case .whole: return response
+        case .unsatisfiable: return unsatisfiable(response, total: response.body.count)
+        case .part(let first, let last):
+            var partial = response
+            partial.status = 206
+            partial.headers.append(("Content-Range", "bytes \(first)-\(last)/\(response.body.count)"))
+            partial.body = ResponseBody(Data(bytes: response.body.pointer + first, count: last - first + 1))
+            return partial
+        }
+    }
+
+    /// A `HEAD`'s `response` of a body of `length` bytes not in hand, answered as `ranged` would
+    /// answer it with the body (`bodyLength` the length of the part it would send).
+    static func ranged(_ response: HTTPResponse, length: Int, request: HTTPRequest, etag: String) -> HTTPResponse {
+        switch byteRange(request: request, etag: etag, total: length) {
+        case .whole:
+            var whole = response
+            whole.bodyLength = length
+            return whole
+        case .unsatisfiable: return unsatisfiable(response, total: length)
+        case .part(let first, let last):
+            var partial = response
+            partial.status = 206
+            partial.headers.append(("Content-Range", "bytes \(first)-\(last)/\(length)"))
+            partial.bodyLength = last - first + 1
+            return partial
+        }
+    }
+
+    private enum ByteRange {
+        case whole
+        case part(first: Int, last: Int)
+        case unsatisfiable
+    }
+
+    /// The part of a body of `total` bytes the request's `Range` asks for.
+    private static func byteRange(request: HTTPRequest, etag: String, total: Int) -> ByteRange {
+        guard let field = request.headers["range"], request.headers["if-range"].map({ $0 == etag }) ?? true else { return .whole }
         let spec = field.trimmingCharacters(in: .whitespaces)
-        guard spec.hasPrefix("bytes="), !spec.contains(",") else { return response }
+        guard spec.hasPrefix("bytes="), !spec.contains(",") else { return .whole }
         let bounds = spec.dropFirst(6).split(separator: "-", maxSplits: 1, omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
         let digits = { (text: String) in !text.isEmpty && text.count <= 18 && text.utf8.allSatisfy { (48...57).contains($0) } }
-        guard bounds.count == 2, bounds.allSatisfy({ $0.isEmpty || digits($0) }), !(bounds[0].isEmpty && bounds[1].isEmpty) else { return response }
+        guard bounds.count == 2, bounds.allSatisfy({ $0.isEmpty || digits($0) }), !(bounds[0].isEmpty && bounds[1].isEmpty) else { return .whole }
         let first: Int
         let last: Int
         if bounds[0].isEmpty {
             // The last N bytes.
-            guard let suffix = Int(bounds[1]), suffix > 0 else { return unsatisfiable(response, total: total) }
+            guard let suffix = Int(bounds[1]), suffix > 0 else { return .unsatisfiable }
             first = max(0, total - suffix)
             last = total - 1
         } else {
             first = Int(bounds[0])!
             last = bounds[1].isEmpty ? total - 1 : min(Int(bounds[1])!, total - 1)
-            guard last >= first || first >= total else { return response }
+            guard last >= first || first >= total else { return .whole }
         }
-        guard first < total else { return unsatisfiable(response, total: total) }
-        var partial = response
-        partial.status = 206
-        partial.headers.append(("Content-Range", "bytes \(first)-\(last)/\(total)"))
-        partial.body = ResponseBody(Data(bytes: response.body.pointer + first, count: last - first + 1))
-        return partial
+        guard first < total else { return .unsatisfiable }
+        return .part(first: first, last: last)
     }
 
     private static func unsatisfiable(_ response: HTTPResponse, total: Int) -> HTTPResponse {

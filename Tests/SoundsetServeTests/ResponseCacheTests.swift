@@ -54,4 +54,19 @@ import Testing
         #expect(cache.bytes <= 5_000)
         #expect(cache.bytes == cache.keys.reduce(0) { $0 + (cache.entry($1)?.body.count ?? 0) + $1.utf8.count })
     }
+
+    @Test func lengthsOutliveTheBodiesAndAreBounded() {
+        let cache = ResponseCache(capacity: 0)
+        cache.store(entry(100), for: "a")
+        #expect(cache.count == 0)
+        #expect(cache.length("a") == 100)
+        cache.learnLength(7, for: "b")
+        #expect(cache.length("b") == 7)
+        #expect(cache.count == 0)
+        for index in 0..<ResponseCache.lengthLimit { cache.learnLength(index, for: "k\(index)") }
+        // The oldest learned went first: a and b, not the latest.
+        #expect(cache.lengthCount == ResponseCache.lengthLimit)
+        #expect(cache.length("a") == nil && cache.length("b") == nil)
+        #expect(cache.length("k\(ResponseCache.lengthLimit - 1)") == ResponseCache.lengthLimit - 1)
+    }
 }

@@ -121,6 +121,72 @@ import Testing
         #expect((after["process_resident_memory_bytes"] ?? 0) > 1_000_000)
     }
 
+    /// With no body cached (`--cache-mb 0`), a 304 and a HEAD of an announcement made once are
+    /// answered with its length: nothing is encoded again, and neither counts as a cache hit or miss.
+    @Test func aRevalidationOrAHeadOfAKnownLengthEncodesNothing() throws {
+        let folder = try setFolder()
+        defer { folder.remove() }
+        let server = try ServingSoundset(["--quiet", "--cache-mb", "0"], in: folder.url)
+        defer { _ = server.stop() }
+        let target = "/v1/announcements/3.5.mp3"
+        let full = try server.get(target)
+        #expect(full.status == 200)
+        let etag = try #require(full.headers["etag"])
+        let metrics = { Self.samples(try server.get("/metrics").text) }
+        // The encode is counted before its answer is sent.
+        #expect(try metrics()["soundset_encode_seconds_count{format=\"mp3\"}"] == 1)
+        // One keep-alive connection: a 304 or HEAD that sent a body would corrupt the reply after it.
+        let connection = try HTTPConnection(port: server.port)
+        for _ in 0..<3 {
+            try connection.request(target, headers: ["If-None-Match": etag])
+            let notModified = try connection.reply()
+            #expect(notModified.status == 304)
+            #expect(notModified.headers["content-length"] == String(full.body.count))
+            try connection.request(target, method: "HEAD")
+            let head = try connection.reply(toHead: true)
+            #expect(head.status == 200)
+            #expect(head.headers["content-length"] == String(full.body.count))
+            try connection.request(target, method: "HEAD", headers: ["Range": "bytes=0-9"])
+            let part = try connection.reply(toHead: true)
+            #expect(part.status == 206)
+            #expect(part.headers["content-length"] == "10")
+            #expect(part.headers["content-range"] == "bytes 0-9/\(full.body.count)")
+        }
+        try connection.request("/healthz")
+        #expect(try connection.reply().status == 200)
+        let after = try metrics()
+        #expect(after["soundset_encode_seconds_count{format=\"mp3\"}"] == 1)
+        #expect(after["soundset_cache_misses_total"] == 1)
+        #expect(after["soundset_cache_hits_total"] == 0)
+        #expect(after["soundset_cache_entries"] == 0)
+    }
+
+    /// HEADs of WAVs never asked for are composed for their length, and kept out of the cache:
+    /// they evict no body.
+    @Test func headsOfDistinctWAVsLeaveTheCacheAsItWas() throws {
+        let folder = try setFolder()
+        defer { folder.remove() }
+        let server = try ServingSoundset(["--quiet"], in: folder.url)
+        defer { _ = server.stop() }
+        #expect(try server.get("/v1/announcements/1.wav").status == 200)
+        let before = Self.samples(try server.get("/metrics").text)
+        #expect(before["soundset_cache_entries"] == 1)
+        for cents in 1...20 {
+            let head = try server.get("/v1/announcements/2.\(String(format: "%02d", cents)).wav", method: "HEAD")
+            #expect(head.status == 200)
+            #expect(Int(head.headers["content-length"] ?? "") ?? 0 > 44)
+        }
+        let after = Self.samples(try server.get("/metrics").text)
+        #expect(after["soundset_cache_entries"] == 1)
+        #expect(after["soundset_cache_bytes"] == before["soundset_cache_bytes"])
+        #expect(after["soundset_cache_misses_total"] == 1)
+        #expect(after["soundset_cache_hits_total"] == 0)
+        #expect(after["soundset_encode_seconds_count{format=\"wav\"}"] == 21)
+        // A GET of one of them is still composed (a miss) and then kept.
+        #expect(try server.get("/v1/announcements/2.01.wav").status == 200)
+        #expect(Self.samples(try server.get("/metrics").text)["soundset_cache_entries"] == 2)
+    }
+
     @Test func accessLinesInJSONCarryTimeClientAndTheRequestIDTheResponseNames() throws {
         let folder = try setFolder()
         defer { folder.remove() }

@@ -227,7 +227,13 @@ import Testing
         try WAVFile.write(take.samples, to: assets.appendingPathComponent("2.wav"), rate: 22050)
         #expect(try build().status == 0)
         let manifest = try Manifest.load(from: folder.url.appendingPathComponent("Output/manifest.json"))
-        let after = try server.get("/v1/set").json()
+        // The old set is answered while the new one loads (off the requests' threads): ask until
+        // the new one is served (at most 10 s).
+        var after = try server.get("/v1/set").json()
+        for _ in 0..<1000 where after["id"] as? String == id {
+            Thread.sleep(forTimeInterval: 0.01)
+            after = try server.get("/v1/set").json()
+        }
         let newID = try #require(after["id"] as? String)
         #expect(newID != id)
         let clips = after["clips"] as? [[String: Any]] ?? []

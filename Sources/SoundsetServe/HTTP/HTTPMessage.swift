@@ -54,6 +54,10 @@ public struct HTTPResponse: Sendable {
     /// `Content-Length`, which RFC 9110 §9.3.2 allows for a field known only once the content is
     /// made; the front then closes the connection, as a response of unknown length ends.
     public var lengthUnknown = false
+    /// The length of a body not attached, for a `304` or the answer to a `HEAD` (answered without
+    /// composing the body, its length known from an earlier one): sent as `Content-Length`, with no
+    /// body. Nil: the length is `body`'s. Never set on an answer that sends its body.
+    public var bodyLength: Int?
 
     public init(status: Int, headers: [(name: String, value: String)] = [], body: ResponseBody = .empty) {
         self.status = status

@@ -1,4 +1,5 @@
 import Foundation
+import SoundsetAudio
 import SoundsetRuntime
 
 /// A set as the server holds it: the manifest and every clip file it lists, read whole under the
@@ -36,12 +37,13 @@ public final class ServedSet: Sendable {
     private let variantTags = VariantTags()
 
     /// The strong entity tag of `amount` with `options` as `kind` (a format's extension, or
-    /// `plan`): `"<set id>-<variant>-<amount>"`, where the variant is a digest of the kind and the
-    /// resolved options (`options.key(of:)`), made once per set, options and kind, so the same
-    /// announcement has the same tag however its URL spells it and a request makes no digest.
+    /// `plan`): `"<set id>-<variant>-<amount>"`, where the variant is a digest of the kind, the
+    /// resolved options (`options.key(of:)`) and how the kind is encoded (`recipe(of:)`), made once
+    /// per set, options and kind, so the same announcement has the same tag however its URL spells
+    /// it, a request makes no digest, and bytes encoded otherwise have another tag.
     func entityTag(_ amount: Amount, options: AnnouncementOptions, kind: String) -> String {
         var start = variantTags.tag(for: VariantTags.Key(options: options, kind: kind)) {
-            "\"\(id)-\(SHA256Digest.hex(Data("\(kind);\(options.key(of: set.manifest))".utf8)).prefix(12))-"
+            Self.tagStart(id: id, kind: kind, options: options.key(of: set.manifest), recipe: recipe(of: kind))
         }
         // `"<start><amount>"`, the amount as `Amount.description` writes it (`12.00`), in one go.
         return start.withUTF8 { start in
@@ -68,6 +70,35 @@ public final class ServedSet: Sendable {
                 out[at + 3] = UInt8(ascii: "\"")
                 return at + 4
             }
+        }
+    }
+
+    /// A tag's start: `"<set id>-<variant>-`, the variant a digest of `kind`, `options` (resolved)
+    /// and `recipe`.
+    static func tagStart(id: String, kind: String, options: String, recipe: String) -> String {
+        "\"\(id)-\(SHA256Digest.hex(Data("\(kind);\(options);\(recipe)".utf8)).prefix(12))-"
+    }
+
+    /// How the WAV, CAF and AIFF writers encode (the set's own container and encoding, or the same
+    /// samples in another container: `SoundData.converted(to:)`): a number to raise whenever a
+    /// change to them changes the bytes of any announcement.
+    static let pcmRecipe = "pcm-1"
+
+    /// What decides an MP3's bytes beyond the set's samples: the rate it is made at, LAME's
+    /// settings (bitrate mode and level, algorithm quality: all of `MP3Encoder.Settings`), and the
+    /// versions of libmp3lame and of libsamplerate (which resamples the clips to that rate). Any
+    /// change to these gives the MP3s other tags.
+    static func mp3Recipe(setRate: Int) -> String {
+        "rate=\(AnnouncementMP3.rate(forSetRate: setRate));settings=\(AnnouncementMP3.settings);lame=\(SoundLibrary.lame);samplerate=\(SoundLibrary.samplerate)"
+    }
+
+    /// How `kind` is encoded: `mp3Recipe` for `mp3`, `pcmRecipe` for the other formats, nothing for
+    /// a plan (JSON).
+    func recipe(of kind: String) -> String {
+        switch kind {
+        case AudioFormat.mp3.rawValue: Self.mp3Recipe(setRate: set.manifest.sampleRate)
+        case "plan": ""
+        default: Self.pcmRecipe
         }
     }
 

@@ -17,21 +17,33 @@ import SoundsetRuntime
 /// A loaded set's manifest is looked at (`stat`) at most once every `recheckInterval` seconds,
 /// not once a request: a request within that time of the last look is answered with the set
 /// loaded, so a new build is picked up within that time. Without a valid set every request looks.
+///
+/// Loading is never done holding the lock a request takes, and one load runs at a time. While a
+/// valid set is served, a new one is loaded on a thread of its own and the old one answers every
+/// request until the new one is ready (a request never waits for a load: loading a set, its clips
+/// resampled for MP3, takes a few hundred milliseconds); without a valid set the request that
+/// finds the manifest changed loads it, and any other request waits for that load's outcome.
 final class SetSource: @unchecked Sendable {
-    // @unchecked: `state` is only read and written holding `lock`.
+    // @unchecked: `state`, `setsLoaded`, `lookedAt` and `loading` are only read and written
+    // holding `lock`.
     let output: URL
     /// How the output folder is named in messages (`Output`).
     let display: String
     /// The most seconds between two looks at a loaded set's manifest.
     let recheckInterval: Double
-    private let lock = NSLock()
+    /// Signalled when a load ends.
+    private let lock = NSCondition()
     private var state: State = .unavailable("not loaded yet", stamp: nil)
     /// Sets loaded so far.
     private var setsLoaded = 0
     /// When the manifest was last looked at (`DispatchTime`'s nanoseconds), while a set is loaded.
     private var lookedAt: UInt64 = 0
+    /// Whether a load is running.
+    private var loading = false
+    /// What loads the set: `loadFromFolder` (tests put another in front of it).
+    private let loader: @Sendable (SetSource) -> State
 
-    private enum State {
+    enum State {
         case loaded(ServedSet, stamp: FileIdentity)
         case unavailable(String, stamp: FileIdentity?)
     }
@@ -39,10 +51,14 @@ final class SetSource: @unchecked Sendable {
     /// The default `recheckInterval`: a build is picked up within a tenth of a second.
     static let defaultRecheckInterval = 0.1
 
-    init(output: URL, display: String, recheckInterval: Double = SetSource.defaultRecheckInterval) {
+    init(
+        output: URL, display: String, recheckInterval: Double = SetSource.defaultRecheckInterval,
+        loader: @escaping @Sendable (SetSource) -> State = { $0.loadFromFolder() }
+    ) {
         self.output = output
         self.display = display
         self.recheckInterval = recheckInterval
+        self.loader = loader
         manifestPath = output.appendingPathComponent(SoundSetLayout.manifestName).path
     }
 
@@ -56,31 +72,66 @@ final class SetSource: @unchecked Sendable {
         }
         if let recent { return .success(recent) }
         let stamp = FileIdentity(path: manifestPath)
-        return lock.withLock {
-            switch state {
-            case .loaded(let set, let loaded) where loaded == stamp:
-                lookedAt = now
-                return .success(set)
-            case .unavailable(let reason, let failed) where failed == stamp && stamp != nil:
-                return .failure(SetUnavailable(reason: reason, setsLoaded: setsLoaded))
-            default: break
+        lock.lock()
+        switch state {
+        case .loaded(let set, let loaded):
+            lookedAt = now
+            if loaded != stamp && !loading {
+                // The old set answers until the new one is ready: loaded off this thread.
+                loading = true
+                DispatchQueue.global(qos: .userInitiated).async { self.finish(self.loader(self)) }
             }
-            state = load()
-            lookedAt = DispatchTime.now().uptimeNanoseconds
-            switch state {
-            case .loaded(let set, _):
-                setsLoaded += 1
-                return .success(set)
-            case .unavailable(let reason, _): return .failure(SetUnavailable(reason: reason, setsLoaded: setsLoaded))
+            lock.unlock()
+            return .success(set)
+        case .unavailable(let reason, let failed) where failed == stamp && stamp != nil:
+            let failure = SetUnavailable(reason: reason, setsLoaded: setsLoaded)
+            lock.unlock()
+            return .failure(failure)
+        case .unavailable:
+            if loading {
+                // No set to serve meanwhile: this request waits for the load's outcome.
+                while loading { lock.wait() }
+                let outcome = result
+                lock.unlock()
+                return outcome
             }
+            loading = true
+            lock.unlock()
+            finish(loader(self))
+            return lock.withLock { result }
         }
+    }
+
+    /// Makes `loaded` the state, ends the load and wakes whoever waits for it.
+    private func finish(_ loaded: State) {
+        lock.withLock {
+            state = loaded
+            lookedAt = DispatchTime.now().uptimeNanoseconds
+            if case .loaded = loaded { setsLoaded += 1 }
+            loading = false
+            lock.broadcast()
+        }
+    }
+
+    /// The state as a request's answer (holding `lock`).
+    private var result: Result<ServedSet, SetUnavailable> {
+        switch state {
+        case .loaded(let set, _): .success(set)
+        case .unavailable(let reason, _): .failure(SetUnavailable(reason: reason, setsLoaded: setsLoaded))
+        }
+    }
+
+    /// Waits until no load runs (for tests: a load started by `current()` has ended).
+    func waitForLoad() {
+        lock.withLock { while loading { lock.wait() } }
     }
 
     /// The manifest's path, made once.
     private let manifestPath: String
     private var manifestURL: URL { output.appendingPathComponent(SoundSetLayout.manifestName) }
 
-    private func load() -> State {
+    /// The set as the output folder holds it now, read and checked, or why there is none.
+    func loadFromFolder() -> State {
         let fix = "run soundset build --output \(Checker.shellWord(display))"
         do {
             return try OutputFolder.reading(output) { () -> State in
