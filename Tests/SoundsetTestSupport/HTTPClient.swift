@@ -158,10 +158,10 @@ public final class ServingSoundset: @unchecked Sendable {
     /// The first line it printed on stdout.
     public let banner: String
 
-    /// Starts `soundset serve --listen 127.0.0.1:0 arguments…` in `directory` and waits for its
-    /// first line (at most a minute, for a machine under load).
-    public init(_ arguments: [String] = [], in directory: URL) throws {
-        process = try RunningSoundset(["serve", "--listen", "127.0.0.1:0"] + arguments, in: directory)
+    /// Starts `soundset serve --listen 127.0.0.1:0 arguments…` in `directory`, with `environment`
+    /// added, and waits for its first line (at most a minute, for a machine under load).
+    public init(_ arguments: [String] = [], in directory: URL, environment: [String: String] = [:]) throws {
+        process = try RunningSoundset(["serve", "--listen", "127.0.0.1:0"] + arguments, in: directory, environment: environment)
         var line = ""
         for _ in 0..<6000 {
             // One read: two could see the file before and after the line arrives.
