@@ -44,8 +44,9 @@ import Testing
     @Test func whenTheGraceRunsOutEveryQueuedRequestIsAnswered503() throws {
         let folder = try setFolder()
         defer { folder.remove() }
-        let server = try ServingSoundset(["--threads", "1"], in: folder.url, environment: ["SOUNDSET_SERVE_STOP_GRACE": "0.3"])
-        let clients = try (0..<60).map { index -> HTTPConnection in
+        let server = try ServingSoundset(
+            ["--threads", "1", "--connections", "300"], in: folder.url, environment: ["SOUNDSET_SERVE_STOP_GRACE": "0.3"])
+        let clients = try (0..<200).map { index -> HTTPConnection in
             let connection = try HTTPConnection(port: server.port, timeout: 30)
             try connection.request("/v1/announcements/\(87_654_300 + index).99.mp3?whole=1")
             return connection
@@ -62,7 +63,7 @@ import Testing
         #expect(ok.count + stopping.count == clients.count)
         #expect(!stopping.isEmpty, "the grace did not run out: nothing was left queued")
         #expect(stopping.allSatisfy { $0.headers["retry-after"] == "1" && $0.headers["connection"]?.lowercased() == "close" })
-        let lines = accessLines(result.stderr).filter { $0.hasPrefix("GET /v1/announcements/876543") }
+        let lines = accessLines(result.stderr).filter { $0.hasPrefix("GET /v1/announcements/87654") }
         #expect(lines.filter { $0.contains(" 200 ") }.count == ok.count, "\(result.stderr)")
         #expect(lines.filter { $0.contains(" 503 ") }.count == stopping.count, "\(result.stderr)")
         #expect(lines.count == clients.count, "\(result.stderr)")
