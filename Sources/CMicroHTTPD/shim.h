@@ -23,9 +23,10 @@ typedef void *(*soundset_mhd_uri_log)(void *cls, const char *uri, struct MHD_Con
 /// handler's `url` and `version`. libmicrohttpd 0.9.75 hands the target over as a C string, so a
 /// raw NUL in it (`GET /v1/plan/2\0.5 HTTP/1.1`) would cut it there; both pointers point into the
 /// request line as received (parse_initial_message_line), the target running from `url` to the
-/// space before `version`, and the bytes after a first NUL are left as they came (the query is
-/// parsed in place only up to it). The client controls everything but those positions. Other
-/// versions may keep them elsewhere: there this is the C string's length.
+/// space before `version`. The client controls everything but those positions. (The bytes after
+/// a first NUL are as they came but for the library's query parsing, in place, over the whole
+/// target: a `?`, `&` or `=` there may have become a NUL.) Other versions may keep them
+/// elsewhere: there this is the C string's length.
 static inline size_t soundset_mhd_target_length(const char *url, const char *version) {
     if (url == NULL) return 0;
 #if MHD_VERSION == 0x00097500

@@ -317,7 +317,8 @@ private let accessHandler: MHD_AccessHandlerCallback = { cls, connection, url, m
     guard var (target, _, targetBytes) = context.connections.handling(key(connection), method: methodName) else { return .NO }
     // A raw NUL in the target: the library hands it over as a C string, cut at the NUL (and the
     // URI log callback saw it so). The target as received is longer: its rest is put back, for
-    // the handler to refuse (a control byte: 400) and the access line to show whole.
+    // the handler to refuse (a control byte: 400) and the access line to show (a `?`, `&` or `=`
+    // after the NUL may show as `\0`: the library has parsed the query in place).
     let received = soundset_mhd_target_length(url, version)
     if received > targetBytes, let url {
         let rest = UnsafeRawBufferPointer(start: url + targetBytes, count: received - targetBytes)
