@@ -67,7 +67,7 @@ let package = Package(
             path: "Tests/SoundsetTestSupport"),
         .testTarget(name: "SoundsetAudioTests", dependencies: ["SoundsetAudio", "SoundsetTestSupport"]),
         .testTarget(name: "SoundsetBuildTests", dependencies: ["SoundsetBuild", "SoundsetTestSupport"]),
-        .testTarget(name: "SoundsetServeTests", dependencies: ["SoundsetServe", "SoundsetAudio", "SoundsetTestSupport", "SoundsetRuntimeTestSupport"]),
+        .testTarget(name: "SoundsetServeTests", dependencies: ["SoundsetServe", "SoundsetMicroHTTPD", "SoundsetAudio", "SoundsetTestSupport", "SoundsetRuntimeTestSupport"]),
         .testTarget(name: "SoundsetCLITests", dependencies: ["SoundsetTestSupport", "SoundsetRuntimeTestSupport", "SoundsetRuntime"]),
     ],
     swiftLanguageModes: [.v6]

@@ -19,25 +19,22 @@ typedef size_t (*soundset_mhd_unescape)(void *cls, struct MHD_Connection *connec
 /// The URI log callback's type (MHD_OPTION_URI_LOG_CALLBACK has no typedef of its own).
 typedef void *(*soundset_mhd_uri_log)(void *cls, const char *uri, struct MHD_Connection *connection);
 
-/// The length of the request target `uri` as sent, NUL bytes in it included, where it can be known.
-/// libmicrohttpd 0.9.75 hands the URI log callback the request line's target as a C string, so a
-/// raw NUL in it (`GET /v1/plan/2\0.5 HTTP/1.1`) would cut it there; it has checked that the line
-/// ends in a version of exactly `HTTP/d.d` and put a NUL before and after it, so the target runs
-/// up to the first `\0HTTP/d.d\0`, and reading up to it stays within the line. Other versions
-/// parse the line their own way: there this is the C string's length.
-static inline size_t soundset_mhd_target_length(const char *uri) {
-    size_t length = strlen(uri);
+/// The length of the request target as received, NUL bytes in it included, from the access
+/// handler's `url` and `version`. libmicrohttpd 0.9.75 hands the target over as a C string, so a
+/// raw NUL in it (`GET /v1/plan/2\0.5 HTTP/1.1`) would cut it there; both pointers point into the
+/// request line as received (parse_initial_message_line), the target running from `url` to the
+/// space before `version`. The client controls everything but those positions. (The bytes after
+/// a first NUL are as they came but for the library's query parsing, in place, over the whole
+/// target: a `?`, `&` or `=` there may have become a NUL.) Other versions may keep them
+/// elsewhere: there this is the C string's length.
+static inline size_t soundset_mhd_target_length(const char *url, const char *version) {
+    if (url == NULL) return 0;
 #if MHD_VERSION == 0x00097500
-    for (;;) {
-        const char *v = uri + length + 1;
-        if (v[0] == 'H' && v[1] == 'T' && v[2] == 'T' && v[3] == 'P' && v[4] == '/' && v[5] >= '0' && v[5] <= '9' && v[6] == '.' &&
-            v[7] >= '0' && v[7] <= '9' && v[8] == 0)
-            return length;
-        length += 1 + strlen(v);
-    }
+    if (version != NULL && version > url) return (size_t)(version - url - 1);
 #else
-    return length;
+    (void)version;
 #endif
+    return strlen(url);
 }
 
 /// `MHD_get_connection_values`' iterator for `soundset_mhd_lengths_disagree`.

@@ -321,7 +321,7 @@ enum Help {
         dropped first. At the connection limit the connection idle the longest is closed to make
         room; with none idle, a new one is answered 503 and logged as "- (connection-limit) 503".
         SIGTERM or Ctrl-C: stop listening at once, finish the requests under way or already sent
-        (at most 5 s), exit 0. SIGHUP: reopen the access log's file (rename it, send SIGHUP: the
+        (at most 5 s; new announcements still queued then are answered 503), exit 0. SIGHUP: reopen the access log's file (rename it, send SIGHUP: the
         next lines go to a new file of the same name); it never stops the server.
 
         options:

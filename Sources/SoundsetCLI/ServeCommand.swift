@@ -58,7 +58,8 @@ enum ServeCommand {
         let bound: (host: String, port: Int)
         do {
             bound = try front.start(
-                HTTPFrontSettings(host: host, port: port, threads: threads, connections: connections, requestTimeout: requestTimeout),
+                HTTPFrontSettings(
+                    host: host, port: port, threads: threads, connections: connections, requestTimeout: requestTimeout, stopGrace: Self.stopGrace),
                 handler: service)
         } catch {
             console.err("soundset: \(error)")
@@ -116,6 +117,16 @@ enum ServeCommand {
             throw UsageError("\(name) needs a whole number from \(range.lowerBound) to \(range.upperBound)")
         }
         return number
+    }
+
+    /// Seconds stopping waits for requests under way: 5, or `SOUNDSET_SERVE_STOP_GRACE` (0 to 60).
+    /// That variable is undocumented on purpose, for tests of what happens when the grace runs
+    /// out (queued work answered 503); operators get no flag for it.
+    static var stopGrace: Double {
+        guard let text = ProcessInfo.processInfo.environment["SOUNDSET_SERVE_STOP_GRACE"], let seconds = Double(text), seconds.isFinite else {
+            return 5
+        }
+        return min(60, max(0, seconds))
     }
 }
 

@@ -51,8 +51,10 @@ final class ConnectionTable: @unchecked Sendable {
         var phase: Phase = .idle
         /// When the phase began (monotonic seconds): the connection's opening or the last response's end.
         var since: Double
-        /// The request line's target, as sent.
+        /// The request line's target, as the library handed it over (up to any NUL in it).
         var target = ""
+        /// The target's length in bytes, as handed over.
+        var targetBytes = 0
         var method = ""
         /// When the request line arrived.
         var started: Double = 0
@@ -84,24 +86,37 @@ final class ConnectionTable: @unchecked Sendable {
 
     /// A connection opened on `socket`: admitted, in place of an idle one if the limit is reached,
     /// or to be refused (it is marked shut down; the caller answers and shuts it down).
+    ///
+    /// At the limit the idle connections are listed once, oldest first, under the lock; the system
+    /// is asked whether a request has begun on each outside it (a probe of a socket closed and
+    /// reused meanwhile is harmless: the first not begun is checked again under the lock, still
+    /// there, still idle since the same moment, before it is shut down).
     func opened(_ connection: UInt, socket: Int32, client: String = "-") -> Admission {
-        lock.withLock {
+        let candidates: [(key: UInt, entry: Entry)]? = lock.withLock {
             entries[connection] = Entry(socket: socket, since: Self.now(), client: client)
             openedCount += 1
-            guard entries.count - expiredCount > limit else { return .admitted }
-            var passed: Set<UInt> = [connection]
-            while let (key, oldest) = entries.lazy.filter({ !$0.value.expired && $0.value.phase == .idle && !passed.contains($0.key) })
-                .min(by: { $0.value.since < $1.value.since })
-            {
-                if Self.begun(oldest, now: Self.now()) {
-                    passed.insert(key)
-                    continue
-                }
+            guard entries.count - expiredCount > limit else { return nil }
+            return entries.filter { $0.key != connection && !$0.value.expired && $0.value.phase == .idle }
+                .map { (key: $0.key, entry: $0.value) }
+                .sorted { $0.entry.since < $1.entry.since }
+        }
+        guard let candidates else { return .admitted }
+        for (key, candidate) in candidates where !Self.begun(candidate, now: Self.now()) {
+            let made: Admission? = lock.withLock {
+                guard entries.count - expiredCount > limit else { return .admitted }  // room made meanwhile
+                guard let entry = entries[key], !entry.expired, entry.phase == .idle, entry.since == candidate.since,
+                    entry.socket == candidate.socket
+                else { return nil }
                 entries[key]?.expired = true
                 expiredCount += 1
-                _ = shutdown(oldest.socket, Int32(SHUT_RDWR))
+                _ = shutdown(entry.socket, Int32(SHUT_RDWR))
                 return .admittedClosingIdle
             }
+            if let made { return made }
+        }
+        return lock.withLock {
+            guard let entry = entries[connection], !entry.expired else { return .admitted }
+            guard entries.count - expiredCount > limit else { return .admitted }
             entries[connection]?.expired = true
             expiredCount += 1
             return .refused
@@ -117,7 +132,7 @@ final class ConnectionTable: @unchecked Sendable {
     /// Connections opened since the start.
     var opened: Int { lock.withLock { openedCount } }
 
-    /// Whether bytes of a new request have come on an idle connection.
+    /// Whether bytes of a new request have come on an idle connection (the system asked; no lock needed).
     private static func begun(_ entry: Entry, now: Double) -> Bool {
         var waiting: Int32 = 0
         if ioctl(entry.socket, UInt(FIONREAD), &waiting) == 0 && waiting > 0 { return true }
@@ -129,12 +144,13 @@ final class ConnectionTable: @unchecked Sendable {
     }
 
     /// The request line arrived with `target`.
-    func requestLine(_ connection: UInt, target: String) {
+    func requestLine(_ connection: UInt, target: String, bytes: Int = -1) {
         let now = Self.now()
         lock.withLock {
             guard let index = entries.index(forKey: connection) else { return }
             entries.values[index].phase = .receiving
             entries.values[index].target = target
+            entries.values[index].targetBytes = bytes < 0 ? target.utf8.count : bytes
             entries.values[index].started = now
             entries.values[index].status = 0
             entries.values[index].bytes = 0
@@ -142,14 +158,25 @@ final class ConnectionTable: @unchecked Sendable {
         }
     }
 
-    /// The request is whole: returns its target and start, or nil when the connection was shut down
-    /// for being late (the race is decided under the lock: a late request is never answered).
-    func handling(_ connection: UInt, method: String) -> (target: String, started: Double)? {
+    /// The request is whole: returns its target (and its length in bytes) and start, or nil when the
+    /// connection was shut down for being late (the race is decided under the lock: a late request
+    /// is never answered).
+    func handling(_ connection: UInt, method: String) -> (target: String, started: Double, targetBytes: Int)? {
         lock.withLock {
             guard let index = entries.index(forKey: connection), !entries.values[index].expired else { return nil }
             entries.values[index].phase = .handling
             entries.values[index].method = method
-            return (entries.values[index].target, entries.values[index].started)
+            return (entries.values[index].target, entries.values[index].started, entries.values[index].targetBytes)
+        }
+    }
+
+    /// Requests handed to the handler and not yet answered (their response not yet sent).
+    func handlingCount() -> Int { lock.withLock { entries.values.count { $0.phase == .handling } } }
+
+    /// Sets the target of `connection`'s request (the NUL the library cut it at put back).
+    func setTarget(_ connection: UInt, _ target: String) {
+        lock.withLock {
+            if let index = entries.index(forKey: connection) { entries.values[index].target = target }
         }
     }
 

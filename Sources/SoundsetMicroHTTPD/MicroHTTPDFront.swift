@@ -69,8 +69,13 @@ public final class MicroHTTPDFront: HTTPFront, @unchecked Sendable {
             Thread.sleep(forTimeInterval: 0.01)
         }
         // Every suspended connection resumed (libmicrohttpd cannot stop with one): the encodes
-        // running finish, the queued ones are answered 503.
+        // running finish, the queued ones are answered 503 with Retry-After. Each resumed answer
+        // is written by the daemon's thread on its next pass, so the daemon stops only once every
+        // request handed to the handler is answered (or, at most a second on, its client too slow
+        // to take it: closed unanswered, and logged as aborted).
         context.workers.close()
+        let answering = ConnectionTable.now() + 1
+        while context.connections.handlingCount() > 0 && ConnectionTable.now() < answering { Thread.sleep(forTimeInterval: 0.005) }
         daemon.stop()  // every connection closed, every thread joined
         self.daemon = nil
         if listening >= 0 { close(listening) }  // only now: a thread of the daemon may have used it
@@ -205,11 +210,12 @@ private func key(_ connection: OpaquePointer?) -> UInt { UInt(bitPattern: connec
 private let leaveEscaped: soundset_mhd_unescape = { _, _, text in strlen(text!) }
 
 /// The request line has arrived (`MHD_OPTION_URI_LOG_CALLBACK`): its target as sent, query
-/// included, and any NUL byte in it too (the handler refuses it: a target cut at its NUL would be
-/// another target).
+/// included, up to any NUL byte in it (the access handler puts the rest back: the handler refuses
+/// it, a target cut at its NUL would be another target).
 private let uriLogged: soundset_mhd_uri_log = { cls, uri, connection in
-    let target = uri.map { String(decoding: UnsafeRawBufferPointer(start: $0, count: soundset_mhd_target_length($0)), as: UTF8.self) } ?? ""
-    frontContext(cls).connections.requestLine(key(connection), target: target)
+    let length = uri.map { strlen($0) } ?? 0
+    let target = uri.map { String(decoding: UnsafeRawBufferPointer(start: $0, count: length), as: UTF8.self) } ?? ""
+    frontContext(cls).connections.requestLine(key(connection), target: target, bytes: length)
     return nil
 }
 
@@ -217,7 +223,8 @@ private let connectionNotified: MHD_NotifyConnectionCallback = { cls, connection
     let context = frontContext(cls)
     if code == .CONNECTION_NOTIFY_STARTED {
         let socket = soundset_mhd_connection_fd(connection)
-        if context.connections.opened(key(connection), socket: socket, client: peerAddress(socket)) == .refused { refuse(socket, context: context) }
+        let client = peerAddress(socket)
+        if context.connections.opened(key(connection), socket: socket, client: client) == .refused { refuse(socket, client: client, context: context) }
         context.handler.connectionsChanged(by: 1)
     } else {
         context.connections.closed(key(connection))
@@ -225,9 +232,11 @@ private let connectionNotified: MHD_NotifyConnectionCallback = { cls, connection
     }
 }
 
-/// Answers a connection over the limit with every other one busy: 503, and shut down (the library
-/// sees the client leave and closes it); logged as a request `-` for `(connection-limit)`.
-private func refuse(_ socket: Int32, context: FrontContext) {
+/// Answers a connection over the limit with every other one busy: 503, and its sending side shut
+/// down (the client reads the 503 to its end, then leaves, and the library closes the connection;
+/// shutting down the reading side too could make the close a reset that discards the 503);
+/// logged as a request `-` for `(connection-limit)`, with the client's address.
+private func refuse(_ socket: Int32, client: String, context: FrontContext) {
     let body =
         "{\"error\": \"too many connections: \(context.settings.connections) are open, each with a request under way\", "
         + "\"hint\": \"try again shortly\"}\n"
@@ -240,12 +249,19 @@ private func refuse(_ socket: Int32, context: FrontContext) {
         let flags = Int32(MSG_DONTWAIT)
     #endif
     let sent = response.utf8CString.withUnsafeBufferPointer { send(socket, $0.baseAddress!, $0.count - 1, flags) }
-    _ = shutdown(socket, Int32(SHUT_RDWR))
+    _ = shutdown(socket, Int32(SHUT_WR))
     context.handler.completed(
-        HTTPExchange(method: "-", target: "(connection-limit)", status: 503, bytes: sent == response.utf8.count ? body.utf8.count : 0, seconds: 0))
+        HTTPExchange(
+            method: "-", target: "(connection-limit)", status: 503, bytes: sent == response.utf8.count ? body.utf8.count : 0, seconds: 0,
+            client: client))
 }
 
-private let requestCompleted: MHD_RequestCompletedCallback = { cls, connection, requestContext, _ in
+/// The status an access line and the metrics give a request handed to the handler whose response
+/// was never sent whole: its client left (before its work ran, or while it was written), or the
+/// server stopped first. nginx's "client closed request"; counted as `other`.
+let abortedStatus = 499
+
+private let requestCompleted: MHD_RequestCompletedCallback = { cls, connection, requestContext, termination in
     let context = frontContext(cls)
     // A request closed with its work's answer unsent (the daemon stopping right after the resume).
     if let pointer = requestContext?.pointee, PendingAnswer.holds(pointer) {
@@ -254,11 +270,14 @@ private let requestCompleted: MHD_RequestCompletedCallback = { cls, connection, 
     }
     guard let entry = context.connections.completed(key(connection)) else { return }
     let refused = entry.phase != .handling
-    let status = refused ? Int(soundset_mhd_connection_status(connection)) : entry.status
+    // What responded() recorded is what was queued, not what was sent: a request ended any other
+    // way than with its response sent whole is logged as aborted, with no bytes.
+    let aborted = !refused && termination != .REQUEST_TERMINATED_COMPLETED_OK
+    let status = refused ? Int(soundset_mhd_connection_status(connection)) : aborted ? abortedStatus : entry.status
     guard status != 0 else { return }
     context.handler.completed(
         HTTPExchange(
-            method: entry.method.isEmpty ? "-" : entry.method, target: entry.target, status: status, bytes: entry.bytes,
+            method: entry.method.isEmpty ? "-" : entry.method, target: entry.target, status: status, bytes: aborted ? 0 : entry.bytes,
             seconds: ConnectionTable.now() - entry.started, client: entry.client, requestID: entry.requestID))
 }
 
@@ -271,13 +290,15 @@ private let requestCompleted: MHD_RequestCompletedCallback = { cls, connection, 
 /// The methods answered once the request is whole; any other is answered at once.
 private let waitsForBody: Set<String> = ["GET", "HEAD", "OPTIONS"]
 
-private let accessHandler: MHD_AccessHandlerCallback = { cls, connection, _, method, _, _, uploadSize, requestContext in
+private let accessHandler: MHD_AccessHandlerCallback = { cls, connection, url, method, version, _, uploadSize, requestContext in
     let context = frontContext(cls)
     let methodName = method.map { String(cString: $0) } ?? ""
     if let pointer = requestContext!.pointee, PendingAnswer.holds(pointer) {
         // Resumed: the work is done, its response is sent from here, libmicrohttpd's thread.
         let pending = Unmanaged<PendingAnswer>.fromOpaque(pointer).takeRetainedValue()
         requestContext!.pointee = UnsafeMutableRawPointer(bitPattern: 2)
+        // The client left before the work ran: nothing to send, the connection closed.
+        guard !pending.clientGone else { return .NO }
         return send(pending.response ?? PendingAnswer.stopping, on: connection, context: context, head: methodName == "HEAD", requestID: pending.requestID)
     }
     let first = requestContext!.pointee == nil
@@ -294,7 +315,17 @@ private let accessHandler: MHD_AccessHandlerCallback = { cls, connection, _, met
         : requestContext!.pointee == UnsafeMutableRawPointer(bitPattern: 1)
     guard answerNow else { return .YES }
     requestContext!.pointee = UnsafeMutableRawPointer(bitPattern: 2)
-    guard let (target, _) = context.connections.handling(key(connection), method: methodName) else { return .NO }
+    guard var (target, _, targetBytes) = context.connections.handling(key(connection), method: methodName) else { return .NO }
+    // A raw NUL in the target: the library hands it over as a C string, cut at the NUL (and the
+    // URI log callback saw it so). The target as received is longer: its rest is put back, for
+    // the handler to refuse (a control byte: 400) and the access line to show (a `?`, `&` or `=`
+    // after the NUL may show as `\0`: the library has parsed the query in place).
+    let received = soundset_mhd_target_length(url, version)
+    if received > targetBytes, let url {
+        let rest = UnsafeRawBufferPointer(start: url + targetBytes, count: received - targetBytes)
+        target += String(decoding: rest, as: UTF8.self)
+        context.connections.setTarget(key(connection), target)
+    }
     let headers = HeaderBag()
     let bag = Unmanaged.passUnretained(headers).toOpaque()
     _ = MHD_get_connection_values(
@@ -314,10 +345,12 @@ private let accessHandler: MHD_AccessHandlerCallback = { cls, connection, _, met
         let pending = PendingAnswer(requestID: requestID)
         requestContext!.pointee = Unmanaged.passRetained(pending).toOpaque()
         MHD_suspend_connection(connection)
-        let suspended = SuspendedConnection(handle: connection)
+        let suspended = SuspendedConnection(handle: connection, socket: soundset_mhd_connection_fd(connection))
         context.workers.submit(
             {
-                pending.response = work()
+                // libmicrohttpd does not watch a suspended connection: a client gone meanwhile is
+                // seen here, and its work is not done.
+                if suspended.clientGone { pending.clientGone = true } else { pending.response = work() }
                 MHD_resume_connection(suspended.handle)
             },
             abandon: {
@@ -332,6 +365,8 @@ private let accessHandler: MHD_AccessHandlerCallback = { cls, connection, _, met
 /// worker before it resumes the connection, read by libmicrohttpd's thread after.
 private final class PendingAnswer: @unchecked Sendable {
     var response: HTTPResponse?
+    /// The client had left when the work's turn came: the work was skipped.
+    var clientGone = false
     let requestID: String
 
     init(requestID: String) { self.requestID = requestID }
@@ -349,6 +384,16 @@ private final class PendingAnswer: @unchecked Sendable {
 /// called from any thread).
 private struct SuspendedConnection: @unchecked Sendable {
     let handle: OpaquePointer?
+    /// Its socket (open while the connection is suspended: the library closes none of those).
+    let socket: Int32
+
+    /// Whether the client has closed its side: the socket reads as ended, with no byte waiting
+    /// (a next request pipelined behind this one, or a client that has not closed, reads otherwise).
+    var clientGone: Bool {
+        guard socket >= 0 else { return false }
+        var byte: UInt8 = 0
+        return recv(socket, &byte, 1, Int32(MSG_PEEK | MSG_DONTWAIT)) == 0
+    }
 }
 
 private func send(_ response: HTTPResponse, on connection: OpaquePointer?, context: FrontContext, head: Bool, requestID: String) -> MHD_Result {

@@ -278,10 +278,11 @@ public final class AnnouncementService: HTTPHandler {
             metrics.cacheHits.add()
             return .now(answer(hit.body))
         }
-        metrics.cacheMisses.add()
         // Composing and encoding is the workers': whatever the format, a burst of new amounts
-        // never holds up the answers that need neither.
+        // never holds up the answers that need neither. A miss is counted when the work runs (the
+        // front skips the work of a client gone meanwhile: no body composed, no miss).
         return .later {
+            metrics.cacheMisses.add()
             do throws(RenderProblem) { return answer(try make(true)) } catch { return Self.errorResponse(error) }
         }
     }

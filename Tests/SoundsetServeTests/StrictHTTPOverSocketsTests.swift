@@ -35,6 +35,8 @@ import Testing
         let targets = [
             "/v1/plan/2\u{0}.5", "/v1/announcements/1.wav\u{0}/../../etc/passwd", "/v1/plan/2\u{1}", "/v1/plan/2\t.5", "/v1/plan/2\r.5",
             "/v1/plan/2\u{7F}", "/v1/plan/2?prefix=none\u{0}x", "/healthz\u{1B}",
+            // A NUL followed by what looks like the request line's end: the target is still whole.
+            "/v1/plan/2\u{0}HTTP/1.1\u{0}.5", "/v1/announcements/1.wav\u{0}HTTP/1.1\u{0}/../../etc/passwd",
         ]
         for target in targets {
             let connection = try HTTPConnection(port: server.port)
@@ -43,13 +45,14 @@ import Testing
             #expect(reply.status == 400, "\(target.debugDescription)")
             #expect(try reply.json()["error"] as? String == "the URL has a control character", "\(target.debugDescription)")
         }
-        // The same connection goes on: a NUL is not the end of anything.
         let result = server.stop()
         #expect(result.status == 0)
         let lines = accessLines(result.stderr)
         #expect(lines.contains { $0.hasPrefix("GET /v1/plan/2\\0.5 400 ") }, "\(result.stderr)")
         #expect(lines.contains { $0.hasPrefix("GET /v1/announcements/1.wav\\0/../../etc/passwd 400 ") }, "\(result.stderr)")
         #expect(lines.contains { $0.hasPrefix("GET /v1/plan/2\\t.5 400 ") }, "\(result.stderr)")
+        #expect(lines.contains { $0.hasPrefix("GET /v1/plan/2\\0HTTP/1.1\\0.5 400 ") }, "\(result.stderr)")
+        #expect(lines.contains { $0.hasPrefix("GET /v1/plan/2?prefix=none\\0x 400 ") }, "\(result.stderr)")
         #expect(lines.filter { $0.contains(" 400 ") }.count == targets.count, "\(result.stderr)")
     }
 

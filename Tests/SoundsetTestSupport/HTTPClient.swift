@@ -50,14 +50,12 @@ public final class HTTPConnection {
         let connected = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
         }
-        guard connected == 0 else {
-            let code = errno
-            close(socket)
-            throw POSIXError(POSIXErrorCode(rawValue: code) ?? .ECONNREFUSED)
-        }
+        // (No close here: an initializer that throws once every property is set still runs deinit,
+        // and a second close would close whatever another test opened under the same number.)
+        guard connected == 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .ECONNREFUSED) }
     }
 
-    deinit { close(socket) }
+    deinit { if socket >= 0 { close(socket) } }
 
     /// Writes `bytes` whole.
     /// - Throws: `POSIXError` when the peer has closed the connection.
@@ -158,10 +156,10 @@ public final class ServingSoundset: @unchecked Sendable {
     /// The first line it printed on stdout.
     public let banner: String
 
-    /// Starts `soundset serve --listen 127.0.0.1:0 arguments…` in `directory` and waits for its
-    /// first line (at most a minute, for a machine under load).
-    public init(_ arguments: [String] = [], in directory: URL) throws {
-        process = try RunningSoundset(["serve", "--listen", "127.0.0.1:0"] + arguments, in: directory)
+    /// Starts `soundset serve --listen 127.0.0.1:0 arguments…` in `directory`, with `environment`
+    /// added, and waits for its first line (at most a minute, for a machine under load).
+    public init(_ arguments: [String] = [], in directory: URL, environment: [String: String] = [:]) throws {
+        process = try RunningSoundset(["serve", "--listen", "127.0.0.1:0"] + arguments, in: directory, environment: environment)
         var line = ""
         for _ in 0..<6000 {
             // One read: two could see the file before and after the line arrives.
