@@ -86,8 +86,10 @@ import Testing
         #expect(whole.header("Accept-Ranges") == "bytes")
         let bytes = whole.body.data
         let etag = try #require(whole.header("ETag"))
-        for (range, first, last) in [("bytes=0-1", 0, 1), ("bytes=100-", 100, bytes.count - 1), ("bytes=-10", bytes.count - 10, bytes.count - 1),
-            ("bytes=5-999999999", 5, bytes.count - 1)] {
+        for (range, first, last) in [
+            ("bytes=0-1", 0, 1), ("bytes=100-", 100, bytes.count - 1), ("bytes=-10", bytes.count - 10, bytes.count - 1),
+            ("bytes=5-999999999", 5, bytes.count - 1),
+        ] {
             let part = server.get("/v1/announcements/12.wav", headers: ["range": range])
             #expect(part.status == 206, "\(range)")
             #expect(part.header("Content-Range") == "bytes \(first)-\(last)/\(bytes.count)", "\(range)")
@@ -138,7 +140,10 @@ import Testing
         try Data("not a sound".utf8).write(to: other.output.appendingPathComponent("Sounds/3.caf"))
         let broken = try other.json(other.get("/healthz"))
         #expect(broken["error"] as? String == "no valid sound set")
-        #expect(other.problems.all == ["soundset: no valid sound set: Output/Sounds/3.caf is not the file the manifest describes (run soundset build --output Output)"])
+        #expect(
+            other.problems.all == [
+                "soundset: no valid sound set: Output/Sounds/3.caf is not the file the manifest describes (run soundset build --output Output)"
+            ])
         // Served, then the same reason again: told again.
         try FileManager.default.removeItem(at: server.output.appendingPathComponent("manifest.json"))
         for _ in 0..<500 where server.get("/healthz").status == 200 { Thread.sleep(forTimeInterval: 0.01) }

@@ -12,20 +12,7 @@ import Testing
 /// built executable, over real sockets): stopping once the grace has run out, clients that leave
 /// before their work runs, the connection limit with connections suspended, request ids, and the
 /// open-connections gauge.
-@Suite struct FrontOverSocketsTests {
-    private func setFolder() throws -> TemporaryDirectory {
-        let folder = try TemporaryDirectory()
-        try FakeSets.write(in: folder.url.appendingPathComponent("Output"), prefix: "received")
-        return folder
-    }
-
-    /// The access lines' requests: each line without its time, client and request id.
-    private func accessLines(_ stderr: String) -> [Substring] {
-        stderr.split(separator: "\n").filter { !$0.hasPrefix("soundset: ") }.map { line in
-            line.split(separator: " ", maxSplits: 3, omittingEmptySubsequences: false).last ?? line
-        }
-    }
-
+@Suite struct FrontOverSocketsTests: ServedFolderTests {
     /// Reads `/metrics` until `done` holds of its samples (at most 5 s: a request is counted once
     /// its response has gone out, and a connection once the library has closed it).
     private func metrics(_ server: ServingSoundset, until done: ([String: Double]) -> Bool) throws -> [String: Double] {

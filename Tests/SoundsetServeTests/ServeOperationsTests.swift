@@ -11,13 +11,7 @@ import Testing
 #endif
 
 /// What operators expect of `soundset serve`, over real sockets: CORS, /metrics, the access log.
-@Suite struct ServeOperationsTests {
-    private func setFolder() throws -> TemporaryDirectory {
-        let folder = try TemporaryDirectory()
-        try FakeSets.write(in: folder.url.appendingPathComponent("Output"), prefix: "received")
-        return folder
-    }
-
+@Suite struct ServeOperationsTests: ServedFolderTests {
     /// Waits (at most 10 s) until `file` holds `count` lines; returns its lines.
     private func lines(of file: URL, atLeast count: Int) -> [String] {
         var found: [String] = []

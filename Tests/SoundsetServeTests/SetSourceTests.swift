@@ -112,8 +112,9 @@ import Testing
         let otherStart = ServedSet.tagStart(id: served.id, kind: "mp3", options: options, recipe: recipe + ";quality=2")
         #expect(otherStart != start)
         #expect(served.recipe(of: "wav") == ServedSet.pcmRecipe)
-        #expect(served.entityTag(try Amount("1.50"), options: AnnouncementOptions(), kind: "wav").hasPrefix(
-            ServedSet.tagStart(id: served.id, kind: "wav", options: options, recipe: ServedSet.pcmRecipe)))
+        #expect(
+            served.entityTag(try Amount("1.50"), options: AnnouncementOptions(), kind: "wav").hasPrefix(
+                ServedSet.tagStart(id: served.id, kind: "wav", options: options, recipe: ServedSet.pcmRecipe)))
     }
 
     final class Answers: @unchecked Sendable {

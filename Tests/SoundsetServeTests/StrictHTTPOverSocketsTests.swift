@@ -11,21 +11,7 @@ import Testing
 /// What `soundset serve` makes of requests written byte by byte to a socket (a NUL in the target,
 /// two Content-Lengths), what its 304s and 503s carry, and how it keeps its connection limit and
 /// stops: the built executable, over real sockets.
-@Suite struct StrictHTTPOverSocketsTests {
-    private func setFolder() throws -> TemporaryDirectory {
-        let folder = try TemporaryDirectory()
-        try FakeSets.write(in: folder.url.appendingPathComponent("Output"), prefix: "received")
-        return folder
-    }
-
-    /// The access lines `stderr` holds.
-    /// The access lines' requests: each line without its time, client and request id (the first three fields).
-    private func accessLines(_ stderr: String) -> [Substring] {
-        stderr.split(separator: "\n").filter { !$0.hasPrefix("soundset: ") }.map { line in
-            line.split(separator: " ", maxSplits: 3, omittingEmptySubsequences: false).last ?? line
-        }
-    }
-
+@Suite struct StrictHTTPOverSocketsTests: ServedFolderTests {
     /// A raw NUL cut the target at it (`/v1/plan/2\0.5` answered the plan of 2.00); any control
     /// byte in the target is 400, and the access line shows the whole target, escaped.
     @Test func aControlByteInTheTargetIs400() throws {
