@@ -89,21 +89,19 @@ final class ServeMetrics: Sendable {
                 out += "soundset_http_requests_total{status=\"\(status)\",format=\"\(Self.formats[column])\"} \(counter.current)\n"
             }
         }
-        header("soundset_http_response_bytes_total", "counter", "Body bytes of the responses answered (HEAD and 304: none).")
-        out += "soundset_http_response_bytes_total \(responseBytes.current)\n"
-        header("soundset_http_open_connections", "gauge", "Connections open now.")
-        out += "soundset_http_open_connections \(connections.current)\n"
+        /// A family of one sample, without labels.
+        func single(_ name: String, _ type: String, _ help: String, _ value: Int) {
+            header(name, type, help)
+            out += "\(name) \(value)\n"
+        }
+        single("soundset_http_response_bytes_total", "counter", "Body bytes of the responses answered (HEAD and 304: none).", responseBytes.current)
+        single("soundset_http_open_connections", "gauge", "Connections open now.", connections.current)
 
-        header("soundset_cache_hits_total", "counter", "Announcements answered from the cache.")
-        out += "soundset_cache_hits_total \(cacheHits.current)\n"
-        header("soundset_cache_misses_total", "counter", "Announcements composed because the cache did not hold them.")
-        out += "soundset_cache_misses_total \(cacheMisses.current)\n"
-        header("soundset_cache_bytes", "gauge", "Bytes of composed announcements held in the cache (bodies and keys).")
-        out += "soundset_cache_bytes \(snapshot.cacheBytes)\n"
-        header("soundset_cache_entries", "gauge", "Announcements held in the cache.")
-        out += "soundset_cache_entries \(snapshot.cacheEntries)\n"
-        header("soundset_cache_capacity_bytes", "gauge", "The cache's bound (--cache-mb).")
-        out += "soundset_cache_capacity_bytes \(snapshot.cacheCapacity)\n"
+        single("soundset_cache_hits_total", "counter", "Announcements answered from the cache.", cacheHits.current)
+        single("soundset_cache_misses_total", "counter", "Announcements composed because the cache did not hold them.", cacheMisses.current)
+        single("soundset_cache_bytes", "gauge", "Bytes of composed announcements held in the cache (bodies and keys).", snapshot.cacheBytes)
+        single("soundset_cache_entries", "gauge", "Announcements held in the cache.", snapshot.cacheEntries)
+        single("soundset_cache_capacity_bytes", "gauge", "The cache's bound (--cache-mb).", snapshot.cacheCapacity)
 
         header("soundset_encode_seconds", "histogram", "Time to compose and encode an announcement, by format.")
         for (index, format) in AudioFormat.allCases.enumerated() {
