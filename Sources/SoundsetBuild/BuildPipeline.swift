@@ -109,8 +109,10 @@ public enum BuildPipeline {
         {
             return (manifest, configuration, nil)
         }
+        let readFrom = FileTime.now(in: outputURL.deletingLastPathComponent())  // before a header is read (see build)
         let catalog = try await AssetCatalog.load(assets: options.assets, displayName: options.assetsDisplay, jobs: options.jobs)
-        let hashed = try await HashStage.run(catalog.recordings, memo: memo, clockFolder: outputURL.deletingLastPathComponent(), jobs: options.jobs)
+        let hashed = try await HashStage.run(
+            catalog.recordings, memo: memo, clockFolder: outputURL.deletingLastPathComponent(), readFrom: readFrom, jobs: options.jobs)
         guard catalog.problems.isEmpty, hashed.problems.isEmpty,
             let manifest = memo.currentSet(in: outputURL, for: hashed, configurationHash: catalog.configuration.hash, copies: catalog.copies)
         else { return nil }
@@ -135,11 +137,15 @@ public enum BuildPipeline {
             return try await upToDate(manifest, configuration, options, outputURL: outputURL, memo: memo, hashed: nil, notes: notes)
         }
 
+        // The clock is read before the catalog reads a header: a take edited after that is not proven
+        // unchanged by its stamp next time, so the header the record keeps is the stamped file's.
+        let clockFolder = outputURL.deletingLastPathComponent()
+        let readFrom = FileTime.now(in: clockFolder)
         let catalog = try await AssetCatalog.load(
             assets: options.assets, displayName: options.assetsDisplay, jobs: options.jobs, knownHeader: { memo.header(of: $0, stamp: $1) })
         let configuration = catalog.configuration
         let output = try failing { () throws(BuildProblem) in try OutputFolder(url: outputURL, displayName: options.outputDisplay, assets: options.assets) }
-        let hashed = try await HashStage.run(catalog.recordings, memo: memo, clockFolder: outputURL.deletingLastPathComponent(), jobs: options.jobs)
+        let hashed = try await HashStage.run(catalog.recordings, memo: memo, clockFolder: clockFolder, readFrom: readFrom, jobs: options.jobs)
         let problems = catalog.problems + hashed.problems
         // A set fresh by its recordings' and settings' hashes, its files intact: up to date when its
         // manifest is the one this build makes (below), every value of it.
@@ -341,9 +347,11 @@ public enum BuildPipeline {
     ) async throws -> [ClipSummary] {
         var recordings = hashed
         if recordings == nil {
+            let readFrom = FileTime.now(in: outputURL.deletingLastPathComponent())  // before a header is read (see build)
             let catalog = try await AssetCatalog.load(assets: options.assets, displayName: options.assetsDisplay, jobs: options.jobs)
             guard catalog.problems.isEmpty else { throw BuildFailure(catalog.problems) }
-            recordings = try await HashStage.run(catalog.recordings, memo: memo, clockFolder: outputURL.deletingLastPathComponent(), jobs: options.jobs)
+            recordings = try await HashStage.run(
+                catalog.recordings, memo: memo, clockFolder: outputURL.deletingLastPathComponent(), readFrom: readFrom, jobs: options.jobs)
         }
         let prepared: PreparedSet
         if let given {

@@ -113,4 +113,17 @@ import Testing
         huge.replaceSubrange(0..<4, with: [0xff, 0xff, 0xff, 0x7f])
         #expect(throws: (any Error).self) { try ClipEntry.Stored(decoding: huge) }
     }
+
+    /// A fingerprint's rate sizes the same-recording search (`maxLag` is rate * 30 / 1000): an entry
+    /// whose rate is not a rate a take can have is no entry, whatever its checksum says.
+    @Test func anEntryWhoseFingerprintRateIsNoRateIsNone() throws {
+        for rate in [0, -1, TakeFingerprint.maxRate + 1, Int.max] {
+            var stored = Self.stored
+            stored.analysis.fingerprint = TakeFingerprint(rate: rate, values: [1, 2, 3])
+            #expect(throws: (any Error).self, "rate \(rate)") { try ClipEntry.Stored(decoding: try stored.encoded()) }
+        }
+        var highest = Self.stored
+        highest.analysis.fingerprint = TakeFingerprint(rate: TakeFingerprint.maxRate, values: [1])
+        #expect(try ClipEntry.Stored(decoding: try highest.encoded()).analysis.fingerprint?.rate == TakeFingerprint.maxRate)
+    }
 }

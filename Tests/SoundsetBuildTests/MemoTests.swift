@@ -105,6 +105,32 @@ import Testing
         #expect(try Data(contentsOf: entry("3")) != Data(contentsOf: entry("yuan")))
     }
 
+    /// A record whose figures say a clip file has no frames (forged, or damaged and re-checksummed):
+    /// the build that places the last build's files under them fails, naming the manifest, rather
+    /// than exit 0 with a set every reader refuses; the next build without the cache is whole.
+    @Test func figuresNoReaderAcceptsFailTheBuildNotTheApp() async throws {
+        let folder = try TemporaryDirectory()
+        defer { folder.remove() }
+        let assets = try folder.folder("Assets")
+        try AssetPacks.small(in: assets)
+        _ = try await build(folder.url)
+        let recordURL = folder.url.appendingPathComponent("\(DiskMemo.folderName)/build-Output.\(BuildRecordFile.fileExtension)")
+        var record = try #require(BuildRecordFile.decode(try Data(contentsOf: recordURL)))
+        for name in record.finished.keys { record.finished[name]?.figures.frames = 0 }
+        try BuildRecordFile.encode(record).write(to: recordURL)
+        let take = Takes.word(word: 0.4, rate: 16000, levelDb: -22, seed: 41)
+        try WAVFile.write(take.samples, to: assets.appendingPathComponent("1.wav"), rate: 16000)
+        do {
+            _ = try await build(folder.url)
+            Issue.record("the build succeeded with a manifest whose clips have no frames")
+        } catch let failure as BuildFailure {
+            #expect(failure.problems.map(\.subject) == ["Output/manifest.json"])
+            #expect(failure.problems.first?.message.contains("would be refused by every reader") == true, "\(failure.problems)")
+        }
+        _ = try await build(folder.url, cache: false)
+        #expect(try Manifest.load(from: folder.url.appendingPathComponent("Output/manifest.json")).clips.allSatisfy { $0.frames > 0 })
+    }
+
     /// A 3 GB (sparse) entry is refused by its size before it is read, and replaced.
     @Test func aHugeEntryIsNotReadAndIsReplaced() async throws {
         let folder = try TemporaryDirectory()

@@ -82,7 +82,14 @@ struct ClipEntry {
             let notes = try input.bytes()
             let envelope = try input.int8s()
             guard envelope.count % 2 == 0 else { throw EntryBytesReader.Short() }
-            let fingerprint = try input.bool() ? TakeFingerprint(rate: try input.int(), values: try input.int8s()) : nil
+            var fingerprint: TakeFingerprint?
+            if try input.bool() {
+                // The rate sizes the same-recording search: a damaged or forged one is no entry (as
+                // `TakeFingerprint`'s own decoding refuses it).
+                let rate = try input.int()
+                guard (1...TakeFingerprint.maxRate).contains(rate) else { throw EntryBytesReader.Short() }
+                fingerprint = TakeFingerprint(rate: rate, values: try input.int8s())
+            }
             analysis = ClipAnalysis(
                 sourceRate: sourceRate, sourceFrames: sourceFrames,
                 notes: notes.isEmpty ? [] : try ClipEntry.coder.decoder.decode([ClipNote].self, from: notes),
@@ -168,7 +175,8 @@ struct ClipEntry {
 
     /// Whether the file at `url` begins as an entry does: what pruning may delete.
     static func isEntry(_ url: URL) -> Bool {
-        (try? RegularFile.head(url, count: 8, followingLinks: false))?.bytes == magic
+        // Any version's entry (`SSCLIP` and two digits): an older one is pruned too.
+        (try? RegularFile.head(url, count: 8, followingLinks: false))?.bytes.prefix(6) == magic.prefix(6)
     }
 
     // MARK: Bytes

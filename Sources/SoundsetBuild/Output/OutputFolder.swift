@@ -263,6 +263,11 @@ public struct OutputFolder: Sendable {
         guard (try? RegularFile.read(staging.appendingPathComponent(SoundSetLayout.manifestName), maxBytes: ManifestFiles.maxBytes)) == written else {
             throw BuildProblem(manifestPath, "does not read back as written (check the disk)")
         }
+        // What a reader refuses of a manifest it decoded (frames, digests, names, the clip count),
+        // asked of the one written: a build never exits 0 with a set its own reader refuses.
+        if let problem = manifest.problem {
+            throw BuildProblem(manifestPath, "would be refused by every reader (\(problem)): run the build again without the cache (--no-cache)")
+        }
         let sounds = staging.appendingPathComponent(SoundSetLayout.soundsName)
         // The last build's files, linked in, were proven intact by the memo: only their presence is checked.
         let placed = Set(set.clips.compactMap { clip -> String? in if case .reused = clip.content { clip.name } else { nil } })
