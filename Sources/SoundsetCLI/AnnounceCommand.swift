@@ -44,7 +44,9 @@ enum AnnounceCommand {
             if text == "none" {
                 prefix = .some(nil)
             } else {
-                if let reason = ClipNameRules.problem(with: text) { throw UsageError("--prefix '\(ClipNameRules.printable(text))' is not a clip name: \(reason)") }
+                if let reason = ClipNameRules.problem(with: text) {
+                    throw UsageError("--prefix '\(ClipNameRules.printable(text))' is not a clip name: \(reason)")
+                }
                 prefix = .some(text)
             }
         }
@@ -72,7 +74,7 @@ enum AnnounceCommand {
         if format == "json" {
             console.out(try JSONFormatting.text(decision))
         } else {
-            printDecision(decision, console: console)
+            printDecision(decision, transactionID: transactionID, console: console)
         }
         return ExitCode.success
     }
@@ -133,7 +135,9 @@ enum AnnounceCommand {
         return decision
     }
 
-    private static func printDecision(_ decision: AnnouncementDecision, console: Console) {
+    /// One line of what was decided, the push's transaction id after the outcome when it had one
+    /// (without one, the decision's `id` is its queue key: a name the server never sent, not shown).
+    private static func printDecision(_ decision: AnnouncementDecision, transactionID: String?, console: Console) {
         let what: String
         switch (decision.delivery, decision.sound) {
         case (.composed, let sound?): what = "composed \(sound)"
@@ -143,7 +147,8 @@ enum AnnounceCommand {
         }
         console.out(
             String(
-                format: "%@ %@: %@, from %.3f to %.3f (wait %.3f s)", decision.outcome.rawValue, ClipNameRules.printable(decision.id), what,
+                format: "%@%@: %@, from %.3f to %.3f (wait %.3f s)", decision.outcome.rawValue,
+                transactionID.map { _ in " " + ClipNameRules.printable(decision.id) } ?? "", what,
                 decision.start, decision.end, decision.wait))
         if !decision.clips.isEmpty { console.out("clips: \(decision.clips.joined(separator: " "))") }
         for notification in decision.notifications {

@@ -79,6 +79,18 @@ import Testing
         #expect(note.status == 1)
         #expect(note.stderr.hasPrefix("error: Assets/NOTES.txt: is not a recording (a .txt file): move it out of Assets, where every file is a take\n"))
         try FileManager.default.removeItem(at: assets.appendingPathComponent("NOTES.txt"))
+        // A voice memo's AAC in an MPEG-4 file (the box a phone writes first): a recording, in a
+        // format ffmpeg reads and libsndfile does not: the command that converts it (#30).
+        var memo = Data([0, 0, 0, 0x20]) + Data("ftypM4A ".utf8) + Data([0, 0, 0, 0]) + Data("M4A mp42isom".utf8)
+        memo += Data(count: 64)
+        try memo.write(to: assets.appendingPathComponent("7.m4a"))
+        let aac = try SoundsetExecutable.run(["build"], in: folder.url)
+        #expect(aac.status == 1)
+        #expect(
+            aac.stderr.hasPrefix(
+                "error: Assets/7.m4a: is a .m4a recording, which soundset cannot read: convert it to WAV, e.g. ffmpeg -i Assets/7.m4a Assets/7.wav, and move the .m4a out of Assets\n"
+            ), "\(aac.stderr)")
+        try FileManager.default.removeItem(at: assets.appendingPathComponent("7.m4a"))
         try FileManager.default.moveItem(at: assets.appendingPathComponent("yuan.wav"), to: assets.appendingPathComponent("Yuan.wav"))
         let cased = try SoundsetExecutable.run(["build", "--quiet"], in: folder.url)
         #expect(cased.status == 0)
@@ -170,7 +182,8 @@ import Testing
         #expect(table.dropLast(2).last == "cache: 2 of 3 clips prepared, 2 finished and 2 drawn from .soundset-cache")
         // The work, counted: its take decoded and resampled once, and only its clip encoded.
         #expect(
-            table.dropLast().last?.hasPrefix("work: 3 takes stat'ed, 1 headers read, 1 hashed, 1 decoded, 1 resampled; 0 fingerprint pairs compared; 1 clips encoded, ")
+            table.dropLast().last?.hasPrefix(
+                "work: 3 takes stat'ed, 1 headers read, 1 hashed, 1 decoded, 1 resampled; 0 fingerprint pairs compared; 1 clips encoded, ")
                 == true, "\(table)")
         #expect(table.last == "report: Output.report.html")
         #expect(!verbose.stdout.contains("rebuilt"))

@@ -33,6 +33,9 @@ public struct AssetCatalog: Sendable {
         "wav", "wave", "aif", "aiff", "aifc", "flac", "caf", "ogg", "oga", "opus", "mp3", "au", "snd", "w64", "rf64", "wv", "voc", "sf", "mat",
         "pvf", "xi", "htk", "sds", "avr", "wve", "mpc", "paf", "iff", "svx", "nist", "sph", "ircam",
     ]
+    /// Recordings in formats libsndfile does not read and ffmpeg does (AAC and the MPEG-4 family,
+    /// what a phone's voice memo app writes, WMA, AMR, WebM): refused with the command that converts them.
+    static let convertibleExtensions: Set<String> = ["m4a", "aac", "mp4", "m4b", "3gp", "3g2", "wma", "amr", "webm", "mka"]
     /// Recordings below this rate are refused: they cannot carry speech.
     public static let minSampleRate = 8000
     /// Recordings with more channels are refused: a multitrack export, not a voice take.
@@ -248,8 +251,17 @@ public struct AssetCatalog: Sendable {
             } catch {
                 guard access(url.path, R_OK) == 0 else { return .problem(BuildProblem(display, "cannot be read (\(RegularFile.systemReason(errno)))")) }
                 let reason = (error as? SoundFileError)?.reason ?? "\(error)"
-                // Notes and documents left among the takes are named as what they are.
+                // Notes and documents left among the takes are named as what they are; a recording
+                // in a format only ffmpeg reads, with the command that converts it.
                 let ext = (fileName as NSString).pathExtension.lowercased()
+                if Self.convertibleExtensions.contains(ext) {
+                    let wav = "\(displayName)/\(ClipName.printable(name)).wav"
+                    return .problem(
+                        BuildProblem(
+                            display,
+                            "is a .\(ext) recording, which soundset cannot read: convert it to WAV, e.g. ffmpeg -i \(Checker.shellWord(display)) \(Checker.shellWord(wav)), and move the .\(ext) out of \(displayName)"
+                        ))
+                }
                 if !Self.audioExtensions.contains(ext) {
                     return .problem(BuildProblem(display, "is not a recording (a .\(ext) file): move it out of \(displayName), where every file is a take"))
                 }
