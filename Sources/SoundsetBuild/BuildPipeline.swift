@@ -109,10 +109,7 @@ public enum BuildPipeline {
         {
             return (manifest, configuration, nil)
         }
-        let readFrom = FileTime.now(in: outputURL.deletingLastPathComponent())  // before a header is read (see build)
-        let catalog = try await AssetCatalog.load(assets: options.assets, displayName: options.assetsDisplay, jobs: options.jobs)
-        let hashed = try await HashStage.run(
-            catalog.recordings, memo: memo, clockFolder: outputURL.deletingLastPathComponent(), readFrom: readFrom, jobs: options.jobs)
+        let (catalog, hashed) = try await readRecordings(options, outputURL: outputURL, memo: memo)
         guard catalog.problems.isEmpty, hashed.problems.isEmpty,
             let manifest = memo.currentSet(in: outputURL, for: hashed, configurationHash: catalog.configuration.hash, copies: catalog.copies)
         else { return nil }
@@ -127,6 +124,21 @@ public enum BuildPipeline {
         return (manifest, catalog.configuration, hashed)
     }
 
+    /// The assets folder's recordings, read (their headers, which the memo answers for a take its
+    /// stamp proves unchanged) and hashed. The clock is read before any header: a take edited after
+    /// that is not proven unchanged by its stamp next time, so the header the record keeps is always
+    /// the stamped file's.
+    private static func readRecordings(
+        _ options: BuildOptions, outputURL: URL, memo: any BuildMemo
+    ) async throws -> (AssetCatalog, HashedRecordings) {
+        let clockFolder = outputURL.deletingLastPathComponent()
+        let readFrom = FileTime.now(in: clockFolder)
+        let catalog = try await AssetCatalog.load(
+            assets: options.assets, displayName: options.assetsDisplay, jobs: options.jobs, knownHeader: { memo.header(of: $0, stamp: $1) })
+        let hashed = try await HashStage.run(catalog.recordings, memo: memo, clockFolder: clockFolder, readFrom: readFrom, jobs: options.jobs)
+        return (catalog, hashed)
+    }
+
     /// The build itself.
     private static func build(
         _ options: BuildOptions, outputURL: URL, memo: any BuildMemo, scratch: BuildScratch, notes: [String]
@@ -137,15 +149,9 @@ public enum BuildPipeline {
             return try await upToDate(manifest, configuration, options, outputURL: outputURL, memo: memo, hashed: nil, notes: notes)
         }
 
-        // The clock is read before the catalog reads a header: a take edited after that is not proven
-        // unchanged by its stamp next time, so the header the record keeps is the stamped file's.
-        let clockFolder = outputURL.deletingLastPathComponent()
-        let readFrom = FileTime.now(in: clockFolder)
-        let catalog = try await AssetCatalog.load(
-            assets: options.assets, displayName: options.assetsDisplay, jobs: options.jobs, knownHeader: { memo.header(of: $0, stamp: $1) })
+        let (catalog, hashed) = try await readRecordings(options, outputURL: outputURL, memo: memo)
         let configuration = catalog.configuration
         let output = try failing { () throws(BuildProblem) in try OutputFolder(url: outputURL, displayName: options.outputDisplay, assets: options.assets) }
-        let hashed = try await HashStage.run(catalog.recordings, memo: memo, clockFolder: clockFolder, readFrom: readFrom, jobs: options.jobs)
         let problems = catalog.problems + hashed.problems
         // A set fresh by its recordings' and settings' hashes, its files intact: up to date when its
         // manifest is the one this build makes (below), every value of it.
@@ -347,11 +353,9 @@ public enum BuildPipeline {
     ) async throws -> [ClipSummary] {
         var recordings = hashed
         if recordings == nil {
-            let readFrom = FileTime.now(in: outputURL.deletingLastPathComponent())  // before a header is read (see build)
-            let catalog = try await AssetCatalog.load(assets: options.assets, displayName: options.assetsDisplay, jobs: options.jobs)
+            let (catalog, hashed) = try await readRecordings(options, outputURL: outputURL, memo: memo)
             guard catalog.problems.isEmpty else { throw BuildFailure(catalog.problems) }
-            recordings = try await HashStage.run(
-                catalog.recordings, memo: memo, clockFolder: outputURL.deletingLastPathComponent(), readFrom: readFrom, jobs: options.jobs)
+            recordings = hashed
         }
         let prepared: PreparedSet
         if let given {
