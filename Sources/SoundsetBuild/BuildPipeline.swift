@@ -166,14 +166,7 @@ public enum BuildPipeline {
         let (decision, finished, set) = try await derive(
             prepared, copies: catalog.copies, configuration: configuration, memo: memo, scratch: scratch, options: options)
         var notes = notes
-        // Why a set with links in it is written again (the memo finds no such set up to date).
-        let links = SetLink.links(in: outputURL)
-        if let link = links.first {
-            let more = links.count > 1 ? " (and \(links.count - 1) more link\(links.count == 2 ? "" : "s"))" : ""
-            notes.append(
-                "\(options.outputDisplay)/\(link.path) is a link to \(link.target)\(more), which a commit or an app bundle carries instead of the file: the set is written again with files in their place"
-            )
-        }
+        if let note = linksNote(outputURL, options: options) { notes.append(note) }
         if let current {
             let differences = ManifestDifferences.between(current, set.manifest)
             if differences.isEmpty {
@@ -192,29 +185,10 @@ public enum BuildPipeline {
             check: setCheck(set.manifest, sha256: sha256, options: options, memo: memo, configuration: configuration),
             changes: output.previous.map { BuildChanges(set.manifest, replacing: $0) }, known: memo.sameRecordingVerdicts())
 
-        // The report, drawn from the staged set once it is verified, is written beside it right
-        // after the swap, under the same lock.
         let place = options.writeReport ? options.reportLocation : nil
         let kept = place == nil ? [:] : memo.drawings()
-        let envelopes = Dictionary(prepared.entries.map { ($0.summary.name, $0.summary.analysis.envelope) }, uniquingKeysWith: { a, _ in a })
-        var drawn: [String: ClipDrawing] = [:]
-        var reportChange: BuildReport.ReportChange?
-        let committed = try failing { () throws(BuildProblem) in
-            try output.commit(set) { staging throws(BuildProblem) in
-                guard let place else {
-                    guard let removed = staleReportRemoval(options) else { return [] }
-                    reportChange = .removed
-                    return [removed]
-                }
-                let rendered = try render(
-                    ReportInput(
-                        manifest: set.manifest, sounds: staging.appendingPathComponent(SoundSetLayout.soundsName), outputDisplay: options.outputDisplay,
-                        findings: findings, configuration: configuration, drawings: kept, envelopes: envelopes,
-                        refreshSeconds: options.reportRefreshSeconds, jobs: options.jobs), display: place.display)
-                drawn = rendered.drawn
-                return [OutputFolder.Beside(url: place.url, display: place.display, data: rendered.html)]
-            }
-        }
+        let (committed, drawn, reportChange) = try commit(
+            set, to: output, report: place, findings: findings, configuration: configuration, prepared: prepared, kept: kept, options: options)
         let unwritten = committed.unwritten
         memo.remember(
             facts(
@@ -235,6 +209,45 @@ public enum BuildPipeline {
         report.notes = notes
         report.errors = committed.leftovers
         return report
+    }
+
+    /// Why a set with links in it is written again (the memo finds no such set up to date), or nil.
+    private static func linksNote(_ outputURL: URL, options: BuildOptions) -> String? {
+        let links = SetLink.links(in: outputURL)
+        guard let link = links.first else { return nil }
+        let more = links.count > 1 ? " (and \(links.count - 1) more link\(links.count == 2 ? "" : "s"))" : ""
+        return
+            "\(options.outputDisplay)/\(link.path) is a link to \(link.target)\(more), which a commit or an app bundle carries instead of the file: the set is written again with files in their place"
+    }
+
+    /// Commits `set` to `output`. The report (at `place`, unless nil), drawn from the staged set
+    /// once it is verified, is written beside it right after the swap, under the same lock; with
+    /// no report asked, a stale one is removed. Returns the commit, the drawings made, and what
+    /// became of the report.
+    private static func commit(
+        _ set: SoundSetFiles, to output: OutputFolder, report place: (url: URL, display: String)?, findings: SetFindings, configuration: Configuration,
+        prepared: PreparedSet, kept: [String: ClipDrawing], options: BuildOptions
+    ) throws -> (OutputFolder.Committed, [String: ClipDrawing], BuildReport.ReportChange?) {
+        let envelopes = Dictionary(prepared.entries.map { ($0.summary.name, $0.summary.analysis.envelope) }, uniquingKeysWith: { a, _ in a })
+        var drawn: [String: ClipDrawing] = [:]
+        var reportChange: BuildReport.ReportChange?
+        let committed = try failing { () throws(BuildProblem) in
+            try output.commit(set) { staging throws(BuildProblem) in
+                guard let place else {
+                    guard let removed = staleReportRemoval(options) else { return [] }
+                    reportChange = .removed
+                    return [removed]
+                }
+                let rendered = try render(
+                    ReportInput(
+                        manifest: set.manifest, sounds: staging.appendingPathComponent(SoundSetLayout.soundsName), outputDisplay: options.outputDisplay,
+                        findings: findings, configuration: configuration, drawings: kept, envelopes: envelopes,
+                        refreshSeconds: options.reportRefreshSeconds, jobs: options.jobs), display: place.display)
+                drawn = rendered.drawn
+                return [OutputFolder.Beside(url: place.url, display: place.display, data: rendered.html)]
+            }
+        }
+        return (committed, drawn, reportChange)
     }
 
     /// The set the build makes of `prepared`: the level decided, every clip finished at it, each

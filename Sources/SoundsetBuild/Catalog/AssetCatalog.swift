@@ -123,6 +123,22 @@ public struct AssetCatalog: Sendable {
             }
         }
 
+        let copies = nameProblems(&recordings, configuration: configuration, displayName: displayName, problems: &problems)
+
+        guard !recordings.isEmpty || !problems.isEmpty else {
+            throw BuildFailure([BuildProblem(displayName, "holds no recordings (add WAV, AIFF, FLAC, CAF or Ogg files)")])
+        }
+        return AssetCatalog(
+            recordings: recordings.sorted { $0.name < $1.name }, configuration: configuration, copies: copies,
+            problems: problems)
+    }
+
+    /// What the names give, across the recordings: the same clip twice (the later ones dropped),
+    /// `copies` and the announcement's phrases naming no recording, a take named as another clip's
+    /// copy. Returns the clips that get a copy.
+    private static func nameProblems(
+        _ recordings: inout [Recording], configuration: Configuration, displayName: String, problems: inout [BuildProblem]
+    ) -> Set<String> {
         // The same clip name twice, compared case-insensitively: iOS bundles live on case-insensitive disks.
         let byName = Dictionary(grouping: recordings) { $0.name.lowercased() }
         for (key, group) in byName.sorted(by: { $0.key < $1.key }) where group.count > 1 {
@@ -166,13 +182,7 @@ public struct AssetCatalog: Sendable {
                 problems.append(BuildProblem(recording.displayPath, "has the name of the copy of clip '\(original)' (rename the recording)"))
             }
         }
-
-        guard !recordings.isEmpty || !problems.isEmpty else {
-            throw BuildFailure([BuildProblem(displayName, "holds no recordings (add WAV, AIFF, FLAC, CAF or Ogg files)")])
-        }
-        return AssetCatalog(
-            recordings: recordings.sorted { $0.name < $1.name }, configuration: configuration, copies: copies,
-            problems: problems)
+        return copies
     }
 
     /// What a name in the assets folder turned out to be.
@@ -249,27 +259,34 @@ public struct AssetCatalog: Sendable {
                 // decoding, without keeping the samples, and judged like any other.
                 if info.lengthUnknown { info.frames = try file.countFrames() }
             } catch {
-                guard access(url.path, R_OK) == 0 else { return .problem(BuildProblem(display, "cannot be read (\(RegularFile.systemReason(errno)))")) }
-                let reason = (error as? SoundFileError)?.reason ?? "\(error)"
-                // Notes and documents left among the takes are named as what they are; a recording
-                // in a format only ffmpeg reads, with the command that converts it.
-                let ext = (fileName as NSString).pathExtension.lowercased()
-                if Self.convertibleExtensions.contains(ext) {
-                    let wav = "\(displayName)/\(ClipName.printable(name)).wav"
-                    return .problem(
-                        BuildProblem(
-                            display,
-                            "is a .\(ext) recording, which soundset cannot read: convert it to WAV, e.g. ffmpeg -i \(Checker.shellWord(display)) \(Checker.shellWord(wav)), and move the .\(ext) out of \(displayName)"
-                        ))
-                }
-                if !Self.audioExtensions.contains(ext) {
-                    return .problem(BuildProblem(display, "is not a recording (a .\(ext) file): move it out of \(displayName), where every file is a take"))
-                }
-                return .problem(BuildProblem(display, "cannot be read as audio: \(reason.asClause)"))
+                return unreadable(url, fileName: fileName, name: name, display: display, displayName: displayName, error: error)
             }
         }
         if let problem = headerProblem(info) { return .problem(BuildProblem(display, problem)) }
         return .recording(Recording(name: name, fileName: fileName, url: url, displayPath: display, info: info))
+    }
+
+    /// A take libsndfile could not open, said as what it is: unreadable, a recording in a format
+    /// only ffmpeg reads (with the command that converts it), a file that is no recording, or audio
+    /// that does not decode.
+    private static func unreadable(_ url: URL, fileName: String, name: String, display: String, displayName: String, error: any Error) -> Found {
+        guard access(url.path, R_OK) == 0 else { return .problem(BuildProblem(display, "cannot be read (\(RegularFile.systemReason(errno)))")) }
+        let reason = (error as? SoundFileError)?.reason ?? "\(error)"
+        // Notes and documents left among the takes are named as what they are; a recording
+        // in a format only ffmpeg reads, with the command that converts it.
+        let ext = (fileName as NSString).pathExtension.lowercased()
+        if Self.convertibleExtensions.contains(ext) {
+            let wav = "\(displayName)/\(ClipName.printable(name)).wav"
+            return .problem(
+                BuildProblem(
+                    display,
+                    "is a .\(ext) recording, which soundset cannot read: convert it to WAV, e.g. ffmpeg -i \(Checker.shellWord(display)) \(Checker.shellWord(wav)), and move the .\(ext) out of \(displayName)"
+                ))
+        }
+        if !Self.audioExtensions.contains(ext) {
+            return .problem(BuildProblem(display, "is not a recording (a .\(ext) file): move it out of \(displayName), where every file is a take"))
+        }
+        return .problem(BuildProblem(display, "cannot be read as audio: \(reason.asClause)"))
     }
 
     /// What is wrong with a recording from its header alone, before anything is decoded.

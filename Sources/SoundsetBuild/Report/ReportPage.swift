@@ -18,7 +18,6 @@ enum ReportPage {
     static func html(_ data: ReportData, refreshSeconds: Int? = nil, key: String = "") -> String {
         let manifest = data.manifest
         let words = ClipWords(manifest.locale)
-        let longest = manifest.clips.max { $0.seconds < $1.seconds }
         let warnings = data.clips.flatMap { clip in clip.warnings.map { (clip.name, $0) } }
         let clipScale = TimeScale.fitting(data.clips.map(\.sourceSeconds).max() ?? 1, into: waveWidth)
         // Reloaded by a small script that waits while a clip plays (a meta refresh would cut it off
@@ -43,7 +42,49 @@ enum ReportPage {
             <header><h1>Sound set report</h1><p>\(manifest.clips.count) clips · \(manifest.sampleRate) Hz \(manifest.container.rawValue) \(manifest.encoding.rawValue) · \(manifest.locale.rawValue) · set \(escape(data.setID)) · soundset \(escape(manifest.toolVersion))\(refreshSeconds.map { " · reloads every \(max(1, $0)) s while the build watches" } ?? "")</p></header>
             <section class="cards">
             """
-        page += card("Level", String(format: "%.1f LUFS", manifest.loudness.setLevel), escape(manifest.loudness.reason))
+        page += cards(data, warnings: warnings.count)
+
+        // What the check rejects comes first: it fails the app's CI.
+        page += "<section><h2>To re-record or check</h2>\n"
+        if warnings.isEmpty && data.check.ok {
+            page += "<p class=\"ok\">No warnings, and the check passes.</p>\n"
+        } else {
+            page += "<ul class=\"warnings\">\n"
+            for problem in data.check.problems {
+                page += "<li class=\"check\"><b>check: \(escape(problem.check.rawValue))</b> \(escape(problem.subject)): \(escape(problem.message))</li>\n"
+            }
+            for (name, warning) in warnings { page += "<li><a href=\"#clip-\(escape(name))\"><b>\(escape(name))</b></a>: \(escape(warning))</li>\n" }
+            page += "</ul>\n"
+        }
+        page += "</section>\n"
+
+        page += "<section><h2>Loudness: each recording against the set level</h2>\n" + loudnessChart(data, words: words) + "</section>\n"
+        page += announcementsSection(data, words: words, clipScale: clipScale)
+
+        page += "<section><h2>Clips</h2>\n" + playEveryClip + "<p class=\"legend\">Every waveform is drawn to one time scale, \(clipScale.text), so a clip's width is its length. "
+        page += "Top: the recording, grey where room tone was cut, yellow where the trimmer found speech; below: the clip as built. "
+        page += "The players play previews (\(previewWords(data))); the clips themselves are the set's files. \(clipScale.bar)</p>\n"
+        let reasons = data.changes?.reasons
+        for (group, clips) in words.grouped(data.clips, name: \.name) {
+            page +=
+                "<h3 class=\"group\" data-group=\"\(group)\">\(escape(group.rawValue)) <small>\(escape(group.detail)) · \(clips.count) clip\(clips.count == 1 ? "" : "s")</small></h3>\n"
+            page += "<div class=\"clips\">\n"
+            for clip in clips {
+                page += clipCard(clip, words: words, scale: clipScale, limit: data.configuration.maxSeconds(for: clip.name), change: reasons?[clip.name])
+            }
+            page += "</div>\n"
+        }
+        page +=
+            "</section>\n<footer>Made by soundset \(escape(manifest.toolVersion)). Loudness: BS.1770 K-weighted over the whole clip, ungated; true peak 4x oversampled.</footer>\n</body>\n</html>\n"
+        return page
+    }
+
+    /// The cards at the top: the level, the spread, the longest clip and announcements, the tones,
+    /// the check, the warnings (`warnings` of them), what changed.
+    static func cards(_ data: ReportData, warnings: Int) -> String {
+        let manifest = data.manifest
+        let longest = manifest.clips.max { $0.seconds < $1.seconds }
+        var page = card("Level", String(format: "%.1f LUFS", manifest.loudness.setLevel), escape(manifest.loudness.reason))
         let spread = spreads(data)
         page += card(
             "Spread", String(format: "%.1f → %.2f LU", spread.before, spread.after),
@@ -67,43 +108,9 @@ enum ReportPage {
         page += card(
             "Check", data.check.ok ? "passed" : "\(count) problem\(count == 1 ? "" : "s")",
             data.check.ok ? "soundset check finds nothing wrong" : "what make check will reject: see below", alert: !data.check.ok)
-        page += card("Warnings", String(warnings.count), warnings.isEmpty ? "nothing to re-record" : "see below", alert: !warnings.isEmpty)
-        let changes = data.changes
-        page += changesCard(changes)
+        page += card("Warnings", String(warnings), warnings == 0 ? "nothing to re-record" : "see below", alert: warnings > 0)
+        page += changesCard(data.changes)
         page += "</section>\n"
-
-        // What the check rejects comes first: it fails the app's CI.
-        page += "<section><h2>To re-record or check</h2>\n"
-        if warnings.isEmpty && data.check.ok {
-            page += "<p class=\"ok\">No warnings, and the check passes.</p>\n"
-        } else {
-            page += "<ul class=\"warnings\">\n"
-            for problem in data.check.problems {
-                page += "<li class=\"check\"><b>check: \(escape(problem.check.rawValue))</b> \(escape(problem.subject)): \(escape(problem.message))</li>\n"
-            }
-            for (name, warning) in warnings { page += "<li><a href=\"#clip-\(escape(name))\"><b>\(escape(name))</b></a>: \(escape(warning))</li>\n" }
-            page += "</ul>\n"
-        }
-        page += "</section>\n"
-
-        page += "<section><h2>Loudness: each recording against the set level</h2>\n" + loudnessChart(data, words: words) + "</section>\n"
-        page += announcementsSection(data, words: words, clipScale: clipScale)
-
-        page += "<section><h2>Clips</h2>\n" + playEveryClip + "<p class=\"legend\">Every waveform is drawn to one time scale, \(clipScale.text), so a clip's width is its length. "
-        page += "Top: the recording, grey where room tone was cut, yellow where the trimmer found speech; below: the clip as built. "
-        page += "The players play previews (\(previewWords(data))); the clips themselves are the set's files. \(clipScale.bar)</p>\n"
-        let reasons = changes?.reasons
-        for (group, clips) in words.grouped(data.clips, name: \.name) {
-            page +=
-                "<h3 class=\"group\" data-group=\"\(group)\">\(escape(group.rawValue)) <small>\(escape(group.detail)) · \(clips.count) clip\(clips.count == 1 ? "" : "s")</small></h3>\n"
-            page += "<div class=\"clips\">\n"
-            for clip in clips {
-                page += clipCard(clip, words: words, scale: clipScale, limit: data.configuration.maxSeconds(for: clip.name), change: reasons?[clip.name])
-            }
-            page += "</div>\n"
-        }
-        page +=
-            "</section>\n<footer>Made by soundset \(escape(manifest.toolVersion)). Loudness: BS.1770 K-weighted over the whole clip, ungated; true peak 4x oversampled.</footer>\n</body>\n</html>\n"
         return page
     }
 
