@@ -50,10 +50,12 @@ let package = Package(
         .target(
             name: "SoundsetAudio", dependencies: ["CSndFile", "CSampleRate", "CEBUR128", "CCrypto", "CRubberBand", "CLame", "SoundsetRuntime"],
             swiftSettings: optimizedInDebug),
-        .target(name: "SoundsetBuild", dependencies: ["SoundsetAudio", "SoundsetRuntime", "SoundsetBudget", "CSystem"]),
-        .target(name: "SoundsetServe", dependencies: ["SoundsetBuild", "SoundsetAudio", "SoundsetRuntime"]),
+        .target(name: "SoundsetSetFolder", dependencies: ["SoundsetAudio", "SoundsetRuntime", "CSystem"]),
+        .target(name: "SoundsetBuild", dependencies: ["SoundsetSetFolder", "SoundsetAudio", "SoundsetRuntime", "SoundsetBudget"]),
+        .target(name: "SoundsetServe", dependencies: ["SoundsetSetFolder", "SoundsetAudio", "SoundsetRuntime"]),
         .target(name: "SoundsetMicroHTTPD", dependencies: ["SoundsetServe", "CMicroHTTPD"]),
-        .target(name: "SoundsetCLI", dependencies: ["SoundsetBuild", "SoundsetRuntime", "SoundsetServe", "SoundsetMicroHTTPD", "CSystem"]),
+        .target(
+            name: "SoundsetCLI", dependencies: ["SoundsetBuild", "SoundsetSetFolder", "SoundsetRuntime", "SoundsetServe", "SoundsetMicroHTTPD", "CSystem"]),
         .executableTarget(name: "soundset", dependencies: ["SoundsetCLI"]),
 
         // The runtime's tests need nothing but the runtime, as an iOS simulator would run them: they
@@ -66,8 +68,10 @@ let package = Package(
             name: "SoundsetTestSupport", dependencies: ["SoundsetAudio", "SoundsetRuntime", "SoundsetRuntimeTestSupport", "CSndFile"],
             path: "Tests/SoundsetTestSupport"),
         .testTarget(name: "SoundsetAudioTests", dependencies: ["SoundsetAudio", "SoundsetTestSupport"]),
-        .testTarget(name: "SoundsetBuildTests", dependencies: ["SoundsetBuild", "SoundsetTestSupport"]),
-        .testTarget(name: "SoundsetServeTests", dependencies: ["SoundsetServe", "SoundsetMicroHTTPD", "SoundsetAudio", "SoundsetTestSupport", "SoundsetRuntimeTestSupport"]),
+        .testTarget(name: "SoundsetBuildTests", dependencies: ["SoundsetBuild", "SoundsetSetFolder", "SoundsetTestSupport"]),
+        .testTarget(
+            name: "SoundsetServeTests",
+            dependencies: ["SoundsetServe", "SoundsetMicroHTTPD", "SoundsetAudio", "SoundsetTestSupport", "SoundsetRuntimeTestSupport"]),
         .testTarget(name: "SoundsetCLITests", dependencies: ["SoundsetTestSupport", "SoundsetRuntimeTestSupport", "SoundsetRuntime"]),
     ],
     swiftLanguageModes: [.v6]

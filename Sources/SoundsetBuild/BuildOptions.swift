@@ -1,6 +1,7 @@
 import Foundation
 import SoundsetAudio
 import SoundsetRuntime
+import SoundsetSetFolder
 
 /// Where the build reads and writes, and how.
 public struct BuildOptions: Sendable {

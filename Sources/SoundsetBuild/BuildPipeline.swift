@@ -1,6 +1,7 @@
 import Foundation
 import SoundsetAudio
 import SoundsetRuntime
+import SoundsetSetFolder
 
 /// The whole build, in the README's words: catalog → hash → prepare → decide the level → finish →
 /// write the set → find what there is to say of it → swap, with the report written beside the set.

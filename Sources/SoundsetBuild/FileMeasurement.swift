@@ -1,6 +1,7 @@
 import Foundation
 import SoundsetAudio
 import SoundsetRuntime
+import SoundsetSetFolder
 
 /// One sound file measured the way the build measures clips.
 public struct FileMeasurement: Sendable, Codable, Equatable {

@@ -1,6 +1,7 @@
 import Foundation
 import SoundsetBuild
 import SoundsetRuntime
+import SoundsetSetFolder
 
 /// `soundset announce`: what the app's extension does for one push, with a folder standing in for
 /// the App Group's container. A QA engineer replays a day of pushes with it.

@@ -2,6 +2,7 @@ import Foundation
 import SoundsetBuild
 import SoundsetRuntime
 import SoundsetServe
+import SoundsetSetFolder
 
 /// `soundset plan` and `soundset render`: both read an amount and plan it from the built set.
 enum AnnouncementCommand {

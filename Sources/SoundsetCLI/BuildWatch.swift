@@ -1,5 +1,6 @@
 import Foundation
 import SoundsetBuild
+import SoundsetSetFolder
 
 #if canImport(Glibc)
     import Glibc
@@ -115,11 +116,16 @@ final class StopRequest: @unchecked Sendable {
             return
         }
         let output = output, console = console
-        Interruption.shared.interrupt(status: 128 + number) { swapped in
-            console.err(
-                swapped
-                    ? "\nsoundset: interrupted as the new set was swapped in: \(output) holds it"
-                    : "\nsoundset: interrupted; \(output) was not changed")
-        }
+        Interruption.shared.interrupt(
+            status: 128 + number,
+            say: { swapped in
+                console.err(
+                    swapped
+                        ? "\nsoundset: interrupted as the new set was swapped in: \(output) holds it"
+                        : "\nsoundset: interrupted; \(output) was not changed")
+            },
+            // Not exit(3): worker threads may be inside a C library, whose atexit handlers must not
+            // run under them. Everything said was written unbuffered.
+            exit: { status in _exit(status) })
     }
 }

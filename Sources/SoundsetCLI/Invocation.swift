@@ -1,5 +1,6 @@
 import Foundation
 import SoundsetBuild
+import SoundsetSetFolder
 
 /// How the user ran soundset, for the hints (`CommandSpelling`): through soundset's Makefile (it
 /// says so in `SOUNDSET_MAKE`), as `soundset` found on the PATH, or by a path.

@@ -1,5 +1,6 @@
 import Foundation
 import SoundsetBuild
+import SoundsetSetFolder
 
 /// `soundset report`.
 enum ReportCommand {

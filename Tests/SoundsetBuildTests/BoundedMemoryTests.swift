@@ -5,6 +5,7 @@ import SoundsetTestSupport
 import Testing
 
 @testable import SoundsetBuild
+@testable import SoundsetSetFolder
 
 /// The build's memory does not grow with the pack: between the stages a clip's samples wait on disk
 /// (the memo's entry, or the build's scratch folder with --no-cache) and each clip's file is encoded

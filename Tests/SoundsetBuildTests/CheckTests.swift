@@ -1,6 +1,7 @@
 import Foundation
 import SoundsetBuild
 import SoundsetRuntime
+import SoundsetSetFolder
 import SoundsetTestSupport
 import Testing
 

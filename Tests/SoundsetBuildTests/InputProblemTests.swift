@@ -1,6 +1,7 @@
 import Foundation
 import SoundsetAudio
 import SoundsetBuild
+import SoundsetSetFolder
 import SoundsetTestSupport
 import Testing
 

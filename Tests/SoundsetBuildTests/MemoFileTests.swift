@@ -4,6 +4,7 @@ import SoundsetRuntime
 import Testing
 
 @testable import SoundsetBuild
+@testable import SoundsetSetFolder
 
 /// The memo's binary files (#28: a rebuild reads every clip's summary and the record, and decoding
 /// them as JSON was most of a one-take rebuild): each reads back as written, and anything cut,

@@ -5,6 +5,7 @@ import SoundsetTestSupport
 import Testing
 
 @testable import SoundsetBuild
+@testable import SoundsetSetFolder
 
 #if canImport(FoundationXML)
     import FoundationXML

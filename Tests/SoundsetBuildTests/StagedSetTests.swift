@@ -4,6 +4,7 @@ import SoundsetTestSupport
 import Testing
 
 @testable import SoundsetBuild
+@testable import SoundsetSetFolder
 
 /// The staged set is checked with the check's own integrity code before it is swapped in: a set
 /// whose files are not what its manifest says never replaces Output.

@@ -13,7 +13,8 @@ import Testing
 
     static let declaration = try! NSRegularExpression(
         pattern:
-            #"^(\s*)(?:@\w+(?:\([^)]*\))?\s+)*(?:(?:public|package|internal|private|fileprivate|static|class|final|override|mutating|nonisolated|convenience|required)\s+)*(?:func\s+[^\s(<]+|init[?!]?|subscript|deinit)(?=[\s(<{])"#)
+            #"^(\s*)(?:@\w+(?:\([^)]*\))?\s+)*(?:(?:public|package|internal|private|fileprivate|static|class|final|override|mutating|nonisolated|convenience|required)\s+)*(?:func\s+[^\s(<]+|init[?!]?|subscript|deinit)(?=[\s(<{])"#
+    )
 
     /// The functions of `source` longer than `limit` lines: their first line (1-based) and length.
     static func longFunctions(in source: String, limit: Int) -> [(line: Int, length: Int)] {
@@ -42,7 +43,8 @@ import Testing
 
     @Test func noFunctionIsLongerThanTheLimit() throws {
         let sources = Self.root.appendingPathComponent("Sources")
-        let files = FileManager.default.enumerator(at: sources, includingPropertiesForKeys: nil)?.compactMap { $0 as? URL }.filter { $0.pathExtension == "swift" } ?? []
+        let files =
+            FileManager.default.enumerator(at: sources, includingPropertiesForKeys: nil)?.compactMap { $0 as? URL }.filter { $0.pathExtension == "swift" } ?? []
         #expect(files.count > 100)
         var long: [String] = []
         for file in files.sorted(by: { $0.path < $1.path }) {
@@ -57,10 +59,14 @@ import Testing
     /// The count can fail: a function of 81 lines is found, one of 80 is not, nor a requirement.
     @Test func theCountFindsALongFunction() {
         func function(_ name: String, lines: Int) -> String {
-            (["    private static func \(name)(", "        _ a: Int", "    ) -> Int {"] + Array(repeating: "        print(1)", count: lines - 4) + ["    }"]).joined(separator: "\n")
+            (["    private static func \(name)(", "        _ a: Int", "    ) -> Int {"] + Array(repeating: "        print(1)", count: lines - 4) + ["    }"])
+                .joined(separator: "\n")
         }
-        let source = ["enum E {", function("short", lines: 80), "    func one() { 1 }", function("long", lines: 81), "}", "protocol P {", "    func p()", "    func q()", "}"]
-            .joined(separator: "\n")
+        let source = [
+            "enum E {", function("short", lines: 80), "    func one() { 1 }", function("long", lines: 81), "}", "protocol P {", "    func p()", "    func q()",
+            "}",
+        ]
+        .joined(separator: "\n")
         #expect(Self.longFunctions(in: source, limit: 80).map(\.length) == [81])
         #expect(Self.longFunctions(in: source, limit: 79).map(\.length) == [80, 81])
     }

@@ -29,7 +29,7 @@ import Testing
     static func layer(of module: String) -> Int? { layers.firstIndex { $0.contains(module) } }
 
     /// Each target of `manifest` (Package.swift's text) with the targets it names as dependencies
-    /// and the folder of its sources (`path:`, else `Sources/<name>`).
+    /// and the folder of its sources (`path:`, else `Sources/<name>`, or `Tests/<name>` for a test target).
     static func targets(in manifest: String) -> [String: (dependencies: [String], path: String)] {
         let declaration = try! NSRegularExpression(pattern: #"\.(target|executableTarget|testTarget|systemLibrary)\(\s*name:\s*"([^"]+)""#)
         let text = manifest as NSString
@@ -43,7 +43,8 @@ import Testing
             if let list = body.range(of: #"dependencies:\s*\[[^\]]*\]"#, options: .regularExpression) {
                 dependencies = quoted(in: String(body[list]))
             }
-            let path = body.range(of: #"path:\s*"[^"]+""#, options: .regularExpression).flatMap { quoted(in: String(body[$0])).first } ?? "Sources/\(name)"
+            let folder = text.substring(with: match.range(at: 1)) == "testTarget" ? "Tests" : "Sources"
+            let path = body.range(of: #"path:\s*"[^"]+""#, options: .regularExpression).flatMap { quoted(in: String(body[$0])).first } ?? "\(folder)/\(name)"
             targets[name] = (dependencies, path)
         }
         return targets
@@ -81,7 +82,8 @@ import Testing
     /// The imports in the Swift sources under `folder` of package modules that `module` may not
     /// import (not among `allowed`), as `file: import X`.
     static func wrongImports(under folder: URL, module: String, allowed: Set<String>, packageModules: Set<String>) -> [String] {
-        let files = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: nil)?.compactMap { $0 as? URL }.filter { $0.pathExtension == "swift" } ?? []
+        let files =
+            FileManager.default.enumerator(at: folder, includingPropertiesForKeys: nil)?.compactMap { $0 as? URL }.filter { $0.pathExtension == "swift" } ?? []
         return files.sorted { $0.path < $1.path }.flatMap { file in
             let source = (try? String(contentsOf: file, encoding: .utf8)) ?? ""
             return imports(in: source).filter { packageModules.contains($0) && $0 != module && !allowed.contains($0) }.map {
@@ -128,7 +130,8 @@ import Testing
         let targets = try Self.packageTargets()
         #expect(targets["SoundsetRuntime"]?.dependencies == [])
         let folder = Self.root.appendingPathComponent("Sources/SoundsetRuntime")
-        let files = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: nil)?.compactMap { $0 as? URL }.filter { $0.pathExtension == "swift" } ?? []
+        let files =
+            FileManager.default.enumerator(at: folder, includingPropertiesForKeys: nil)?.compactMap { $0 as? URL }.filter { $0.pathExtension == "swift" } ?? []
         #expect(files.count > 10)
         let imported = Set(files.flatMap { Self.imports(in: (try? String(contentsOf: $0, encoding: .utf8)) ?? "") })
         #expect(imported.subtracting(["Foundation", "CryptoKit", "Glibc", "Darwin"]).sorted() == [])

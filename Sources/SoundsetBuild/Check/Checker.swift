@@ -2,6 +2,7 @@ import Foundation
 import SoundsetAudio
 import SoundsetBudget
 import SoundsetRuntime
+import SoundsetSetFolder
 
 /// `soundset check`: reads Assets and Output, writes nothing but the shared lock it reads under
 /// (`.soundset-cache/swap-<name>`), reports every problem.
@@ -13,20 +14,19 @@ public enum Checker {
     }
 
     /// `text` as one word for a POSIX shell: as it is when plain, else in single quotes.
-    public static func shellWord(_ text: String) -> String {
-        let plain = !text.isEmpty && text.unicodeScalars.allSatisfy { CharacterSet.alphanumerics.contains($0) || "/._-+,:@%=".unicodeScalars.contains($0) }
-        return plain ? text : "'" + ClipName.printable(text).replacingOccurrences(of: "'", with: "'\\''") + "'"
-    }
+    public static func shellWord(_ text: String) -> String { CommandSpelling.shellWord(text) }
 
     /// Runs every check.
     /// - Parameters:
     ///   - assetsDisplay, outputDisplay: how the folders are named in problems (as the user gave them).
     ///   - spelling: how the hints name the commands to run.
     /// The check reads the set while no build swaps a new one in, so it never reports a mix of two.
-    public static func run(assets: URL, assetsDisplay: String, output: URL, outputDisplay: String, spelling: CommandSpelling = .installed) async -> CheckReport {
+    public static func run(assets: URL, assetsDisplay: String, output: URL, outputDisplay: String, spelling: CommandSpelling = .installed) async -> CheckReport
+    {
         do {
             return try await OutputFolder.reading(output) {
-                var report = checkHoldingSwapLock(assets: assets, assetsDisplay: assetsDisplay, output: output, outputDisplay: outputDisplay, spelling: spelling)
+                var report = checkHoldingSwapLock(
+                    assets: assets, assetsDisplay: assetsDisplay, output: output, outputDisplay: outputDisplay, spelling: spelling)
                 // Every value of the manifest, held to what the recordings and settings give: once the
                 // set is otherwise fresh and whole (else what is stale is the thing to say).
                 if !report.problems.contains(where: { [.integrity, .freshness, .configuration].contains($0.check) }) {
@@ -103,7 +103,7 @@ public enum Checker {
 
         let sounds = output.appendingPathComponent(SoundSetLayout.soundsName)
         let soundsDisplay = "\(outputDisplay)/\(SoundSetLayout.soundsName)"
-        problems += integrity(manifest, sounds: sounds, soundsDisplay: soundsDisplay, manifestPath: manifestPath, rebuild: rebuild)
+        problems += SetIntegrity.problems(manifest, sounds: sounds, soundsDisplay: soundsDisplay, manifestPath: manifestPath, rebuild: rebuild)
         problems += foreign(in: output, outputDisplay: outputDisplay, manifest: manifest)
         problems += reports(of: manifest, output: output, outputDisplay: outputDisplay, rebuild: rebuild)
         problems += freshness(
@@ -208,54 +208,6 @@ public enum Checker {
         return CheckReport(ok: problems.isEmpty, problems: problems, budget: budget, clips: manifest.clips.count)
     }
 
-    /// - Parameter placed: files known to hold their bytes already (a build's hard links to files the
-    ///   memo proved intact): only their presence is checked.
-    static func integrity(
-        _ manifest: Manifest, sounds: URL, soundsDisplay: String, manifestPath: String, placed: Set<String> = [], rebuild: String?
-    ) -> [CheckProblem] {
-        let fix = rebuild.map { ": run \($0)" } ?? ""
-        var problems: [CheckProblem] = []
-        var listed = Set<String>()
-        // A clip file that is a link is said as one, whatever it points to (which is not read).
-        let links = Dictionary(
-            SetLink.links(in: sounds.deletingLastPathComponent()).filter(\.isInSounds).map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
-        let linkFix = rebuild.map { ": run \($0), which replaces the link" } ?? ""
-        for clip in manifest.clips {
-            listed.insert(clip.file)
-            if let copy = clip.copy { listed.insert(copy) }
-            let path = "\(soundsDisplay)/\(clip.file)"
-            if let link = links[clip.file] {
-                problems.append(CheckProblem(.integrity, path, "\(link.problem)\(linkFix)"))
-            } else if placed.contains(clip.file) {
-                if FileStamp(path: sounds.appendingPathComponent(clip.file).path) == nil { problems.append(CheckProblem(.integrity, path, "missing\(fix)")) }
-            } else if let problem = fileProblem(clip, manifest: manifest, in: sounds, path: path, rebuild: rebuild) {
-                problems.append(problem)
-            }
-            if let copy = clip.copy {
-                let copyPath = "\(soundsDisplay)/\(copy)"
-                if let link = links[copy] {
-                    problems.append(CheckProblem(.integrity, copyPath, "\(link.problem)\(linkFix)"))
-                } else if let copyData = try? RegularFile.read(sounds.appendingPathComponent(copy), maxBytes: Composer.maxClipBytes) {
-                    // Compared with the original as built (its recorded sha256), so a damaged original
-                    // is reported once, not again through its copy.
-                    if SHA256.hex(copyData) != clip.sha256 {
-                        problems.append(CheckProblem(.integrity, copyPath, "is not byte-identical to \(clip.file) as built\(fix)"))
-                    }
-                } else {
-                    problems.append(CheckProblem(.integrity, copyPath, "missing\(fix)"))
-                }
-            }
-        }
-        let present = OutputFolder.clipFiles(in: sounds)
-        for name in present.sorted() where !listed.contains(name) {
-            problems.append(
-                CheckProblem(
-                    .integrity, "\(soundsDisplay)/\(ClipName.printable(name))",
-                    "is not listed in the manifest, so soundset did not write it: move it out (the build replaces the folder whole)"))
-        }
-        return problems
-    }
-
     /// What the next build would refuse: a file in the folder soundset did not write (the integrity
     /// check above names unlisted clip files). (A report that reloads itself is not one: a watch may
     /// be running, and the next build writes it without the reload.)
@@ -305,35 +257,6 @@ public enum Checker {
 
     /// What is wrong with one clip's file: missing, not its sha256, or a header that disagrees with
     /// the manifest.
-    private static func fileProblem(_ clip: Manifest.Clip, manifest: Manifest, in sounds: URL, path: String, rebuild: String?) -> CheckProblem? {
-        let fix = rebuild.map { ": run \($0)" } ?? ""
-        let data: Data
-        do { data = try RegularFile.read(sounds.appendingPathComponent(clip.file), maxBytes: Composer.maxClipBytes) } catch {
-            return CheckProblem(.integrity, path, "\(error.kind == .missing ? "missing" : error.reason)\(fix)")
-        }
-        guard SHA256.hex(data) == clip.sha256 else {
-            return CheckProblem(.integrity, path, "its sha256 differs from the manifest's (damaged or edited by hand)\(fix)")
-        }
-        guard let info = try? SoundFile.open(bytes: data, path: path).info else {
-            return CheckProblem(.integrity, path, "cannot be decoded\(fix)")
-        }
-        var differences: [String] = []
-        if info.frames != clip.frames { differences.append("\(info.frames) frames, the manifest says \(clip.frames)") }
-        if info.sampleRate != manifest.sampleRate { differences.append("\(info.sampleRate) Hz, the manifest says \(manifest.sampleRate)") }
-        if info.channels != manifest.channels { differences.append("\(info.channels) channels, the manifest says \(manifest.channels)") }
-        if info.container != manifest.container {
-            differences.append("\(info.containerName) container, the manifest says \(manifest.container.rawValue)")
-        }
-        if info.encoding != manifest.encoding { differences.append("\(info.encodingName) encoding, the manifest says \(manifest.encoding.rawValue)") }
-        if abs(Double(clip.frames) / Double(manifest.sampleRate) - clip.seconds) > 0.5 / Double(manifest.sampleRate) {
-            differences.append("\(clip.seconds) s in the manifest is not its frames / sampleRate")
-        }
-        guard differences.isEmpty else {
-            return CheckProblem(.integrity, path, "the file and the manifest disagree (\(differences.joined(separator: "; ")))\(fix)")
-        }
-        return nil
-    }
-
     /// What `Freshness` finds stale, in the check's words; a recording that cannot be read is said
     /// with its reason.
     static func freshness(
@@ -397,7 +320,8 @@ public enum Checker {
             problems.append(
                 CheckProblem(
                     .durations, configPath,
-                    "limits.maxSeconds: '\(ClipName.printable(pattern))' matches no clip of the set: correct it (\(spelling.command("clips")) lists the names)"))
+                    "limits.maxSeconds: '\(ClipName.printable(pattern))' matches no clip of the set: correct it (\(spelling.command("clips")) lists the names)")
+            )
         }
         for clip in manifest.clips {
             let path = "\(soundsDisplay)/\(ClipName.printable(clip.file))"
@@ -675,7 +599,8 @@ public enum Checker {
         // The advice names the word that weighs most in that amount, and the tempo that fits.
         let words = search.locale.read(bare.amount, options: search.reading, variants: search.variants)
         let heaviest = words.max { (search.timings[$0]?.frames ?? 0, $1) < (search.timings[$1]?.frames ?? 0, $0) }
-        let takes = heaviest.flatMap { name in search.timings[name].map { String(format: " (its longest word is %@, %.3f s)", name, Double($0.frames) / rate) } } ?? ""
+        let takes =
+            heaviest.flatMap { name in search.timings[name].map { String(format: " (its longest word is %@, %.3f s)", name, Double($0.frames) / rate) } } ?? ""
         var tempoAdvice = ""
         if let fit = search.fittingTempo(room: room) {
             tempoAdvice = String(

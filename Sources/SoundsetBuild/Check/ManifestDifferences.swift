@@ -1,5 +1,6 @@
 import Foundation
 import SoundsetRuntime
+import SoundsetSetFolder
 
 /// One value of a manifest that is not what the build makes of the same recordings and settings.
 public struct ManifestDifference: Sendable, Equatable {

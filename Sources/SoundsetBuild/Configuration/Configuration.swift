@@ -1,6 +1,7 @@
 import Foundation
 import SoundsetAudio
 import SoundsetRuntime
+import SoundsetSetFolder
 
 /// The build's settings, from `Assets/soundset.json`; every key is optional.
 public struct Configuration: Sendable, Equatable, Codable {

@@ -1,5 +1,6 @@
 import Foundation
 import SoundsetRuntime
+import SoundsetSetFolder
 
 /// Reads `soundset.json`, checking every key, type and range, and reporting every problem at once.
 public enum ConfigurationLoader {

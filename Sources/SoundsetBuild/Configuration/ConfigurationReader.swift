@@ -1,5 +1,6 @@
 import Foundation
 import SoundsetRuntime
+import SoundsetSetFolder
 
 /// Walks a parsed `soundset.json` by `ConfigurationKey.all`, setting each key's field and collecting
 /// every problem, named by key path. Keys from the file are printed escaped (`ClipName.printable`),

@@ -1,3 +1,5 @@
+import SoundsetSetFolder
+
 /// A strict JSON parser (RFC 8259) for hand-written files, written here because Foundation's
 /// decoder neither reports where a syntax error is nor refuses duplicate keys.
 ///

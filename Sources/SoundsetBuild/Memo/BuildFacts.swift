@@ -1,3 +1,5 @@
+import SoundsetSetFolder
+
 import Foundation
 import SoundsetRuntime
 

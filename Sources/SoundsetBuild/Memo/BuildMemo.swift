@@ -1,6 +1,7 @@
 import Foundation
 import SoundsetAudio
 import SoundsetRuntime
+import SoundsetSetFolder
 
 /// Everything a build may remember from the builds before it, behind one interface: each stage asks
 /// it "do you already know this?" and does the work when it does not. The answers are facts keyed by

@@ -1,4 +1,5 @@
 import SoundsetAudio
+import SoundsetSetFolder
 
 /// What a build found, kept by the memo once the new set is in place: the stamps of what it read and
 /// wrote (with the time they were taken), what each clip file holds, and its level search's tries.

@@ -1,6 +1,7 @@
 import Foundation
 import SoundsetAudio
 import SoundsetRuntime
+import SoundsetSetFolder
 
 /// The record on disk, `build-<output>.record`: binary, because every rebuild reads it whole and
 /// every build writes it (a 1,150-clip set's record as JSON was 1.2 MB, and coding it a quarter of

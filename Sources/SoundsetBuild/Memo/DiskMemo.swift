@@ -1,6 +1,7 @@
 import Foundation
 import SoundsetAudio
 import SoundsetRuntime
+import SoundsetSetFolder
 
 /// The memo on disk: `.soundset-cache` beside the output folder (with its own `.gitignore`).
 ///
@@ -15,7 +16,7 @@ public final class DiskMemo: BuildMemo, @unchecked Sendable {
     // @unchecked: `loaded` and `stampedSounds` are read and written under `lock`; entries are files,
     // each written whole by one task.
     /// The memo folder's name, beside the output folder.
-    public static let folderName = ".soundset-cache"
+    public static let folderName = MemoFolder.name
 
     let folder: URL
     private let output: URL
@@ -31,9 +32,7 @@ public final class DiskMemo: BuildMemo, @unchecked Sendable {
         recordURL = folder.appendingPathComponent("build-\(output.lastPathComponent).\(BuildRecordFile.fileExtension)")
     }
 
-    static func folder(for output: URL) -> URL {
-        output.deletingLastPathComponent().appendingPathComponent(folderName)
-    }
+    static func folder(for output: URL) -> URL { MemoFolder.folder(for: output) }
 
     /// The last build's record, read once, when there is a sound one for this tool.
     var record: BuildRecord? {

@@ -1,6 +1,7 @@
 import Foundation
 import SoundsetAudio
 import SoundsetRuntime
+import SoundsetSetFolder
 
 /// `--no-cache`: remembers nothing; every stage does its work.
 public struct NoMemo: BuildMemo {

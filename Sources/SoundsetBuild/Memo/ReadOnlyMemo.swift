@@ -1,6 +1,7 @@
 import Foundation
 import SoundsetAudio
 import SoundsetRuntime
+import SoundsetSetFolder
 
 /// A memo that answers what `base` knows and keeps nothing: the check's, which writes nothing but
 /// the shared lock it reads under.

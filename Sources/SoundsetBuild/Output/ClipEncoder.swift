@@ -1,6 +1,7 @@
 import Foundation
 import SoundsetAudio
 import SoundsetRuntime
+import SoundsetSetFolder
 
 /// A clip's file as the set will hold it: its bytes, and its figures read back from them.
 struct EncodedClip: Sendable {

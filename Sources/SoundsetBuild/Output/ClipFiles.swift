@@ -1,3 +1,5 @@
+import SoundsetSetFolder
+
 /// The names of a clip's files in the set's `Sounds`.
 enum ClipFiles {
     static func fileName(_ name: String, _ configuration: Configuration) -> String {

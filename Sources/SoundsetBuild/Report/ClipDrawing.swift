@@ -1,6 +1,7 @@
 import Foundation
 import SoundsetAudio
 import SoundsetRuntime
+import SoundsetSetFolder
 
 /// A clip's part of the page that costs work to make: its recording's and its file's waveforms as
 /// SVG paths, and its file as a small preview to play. It depends on the recording's bytes and the

@@ -1,6 +1,7 @@
 import Foundation
 import SoundsetAudio
 import SoundsetRuntime
+import SoundsetSetFolder
 
 /// The report: one self-contained HTML page for designers and release managers, drawn from a set
 /// and the build's findings (`ReportInput`), written beside the set's folder, never in it (the app
@@ -14,14 +15,14 @@ public enum Report {
     }
 
     /// Where soundset 0.8 wrote the report, inside the set: the build moves it out.
-    public static let legacyFileName = "report.html"
+    public static let legacyFileName = ReportFile.legacyFileName
 
     /// The page's head names the set it shows (`SoundSet.id`) and what else it was made with
     /// (`key(configuration:refreshSeconds:)`).
     static let setTag = #"<meta name="soundset-set" content=""#
     static let keyTag = #"<meta name="soundset-report" content=""#
     /// Every report soundset wrote has this title.
-    static let title = "<title>soundset report</title>"
+    static let title = ReportFile.title
 
     /// What a report depends on beyond its set: soundset's version, every setting (it shows the
     /// check's and its own, which change no clip) and whether it reloads itself.
@@ -41,7 +42,7 @@ public enum Report {
     }
 
     /// The first 4 KiB of the file at `url`, which hold a report's head tags, or nil when there is none.
-    static func head(of url: URL) -> Data? { try? RegularFile.head(url, count: 4096).bytes }
+    static func head(of url: URL) -> Data? { ReportFile.head(of: url) }
 
     /// Whether a written report (or its `head(of:)`) reloads itself: its head carries
     /// `<meta http-equiv="refresh">`.
@@ -50,7 +51,7 @@ public enum Report {
     }
 
     /// Whether soundset wrote the page whose beginning is `html`.
-    static func isSoundsetReport(_ html: Data) -> Bool { head(html).contains(title) }
+    static func isSoundsetReport(_ html: Data) -> Bool { ReportFile.isSoundsetReport(html) }
 
     /// The id of the set a written report shows, or nil when it names none (not a report, or one
     /// from before soundset 0.9).
@@ -62,13 +63,8 @@ public enum Report {
         Self.setID(in: html) == setID && tag(keyTag, in: html) == key
     }
 
-    /// The text of the head before `</head>` (the head's tags come first; its end may lie past the
-    /// first 4 KiB, after the style sheet).
-    private static func head(_ html: Data) -> Substring {
-        let text = String(decoding: html.prefix(4096), as: UTF8.self)
-        let end = text.range(of: "</head>", options: .caseInsensitive)?.lowerBound ?? text.endIndex
-        return text[..<end]
-    }
+    /// The text of the head before `</head>` (`ReportFile.head`).
+    private static func head(_ html: Data) -> Substring { ReportFile.head(html) }
 
     /// The content of the head's tag that begins `opening`.
     private static func tag(_ opening: String, in html: Data) -> String? {

@@ -1,6 +1,7 @@
 import Foundation
 import SoundsetAudio
 import SoundsetRuntime
+import SoundsetSetFolder
 
 /// What the report is drawn from, and nothing else: the set (its manifest and the folder of its
 /// clip files), the build's findings, the settings, and the clips' drawings the build kept. The

@@ -61,7 +61,9 @@ enum ReportPage {
         page += "<section><h2>Loudness: each recording against the set level</h2>\n" + loudnessChart(data, words: words) + "</section>\n"
         page += announcementsSection(data, words: words, clipScale: clipScale)
 
-        page += "<section><h2>Clips</h2>\n" + playEveryClip + "<p class=\"legend\">Every waveform is drawn to one time scale, \(clipScale.text), so a clip's width is its length. "
+        page +=
+            "<section><h2>Clips</h2>\n" + playEveryClip
+            + "<p class=\"legend\">Every waveform is drawn to one time scale, \(clipScale.text), so a clip's width is its length. "
         page += "Top: the recording, grey where room tone was cut, yellow where the trimmer found speech; below: the clip as built. "
         page += "The players play previews (\(previewWords(data))); the clips themselves are the set's files. \(clipScale.bar)</p>\n"
         let reasons = data.changes?.reasons

@@ -1,4 +1,5 @@
 import SoundsetRuntime
+import SoundsetSetFolder
 
 /// What a build changed in the set, clip by clip, against the set it replaced: what a designer
 /// reads after an incremental build (`rebuilt 7 (recording changed), 17 unchanged`).

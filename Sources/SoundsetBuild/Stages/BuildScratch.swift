@@ -1,5 +1,6 @@
 import Foundation
 import SoundsetRuntime
+import SoundsetSetFolder
 
 /// Where a build keeps, on disk, what waits between its stages, so that its memory holds a few clips
 /// at a time whatever the size of the pack: the samples of clips it prepared that the memo did not

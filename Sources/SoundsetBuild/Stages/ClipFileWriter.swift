@@ -1,5 +1,6 @@
 import Foundation
 import SoundsetRuntime
+import SoundsetSetFolder
 
 /// Step 5 for one clip, done as soon as the clip is finished: it is encoded (`ClipEncoder`), its
 /// figures read back, and its bytes put in the build's scratch folder, so that a round over the

@@ -1,6 +1,7 @@
 import Foundation
 import SoundsetAudio
 import SoundsetRuntime
+import SoundsetSetFolder
 
 /// Gets a clip's samples when a stage needs them: from the memo, from the build's scratch folder,
 /// or by preparing the recording again. The stages hold the clips they load for as long as they

@@ -1,5 +1,6 @@
 import Foundation
 import SoundsetRuntime
+import SoundsetSetFolder
 
 /// Step 7: the set's findings, from what the earlier stages found (each clip's facts from the
 /// prepare stage, the manifest, what the check's file-free parts say, what changed). It reads no

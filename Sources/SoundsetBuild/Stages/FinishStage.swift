@@ -1,6 +1,7 @@
 import Foundation
 import SoundsetAudio
 import SoundsetRuntime
+import SoundsetSetFolder
 
 /// Step 4, second half: every clip at the level the level stage decided, limited under its ceiling
 /// (the level stage has finished them all while holding every clip to the level, each encoded as

@@ -1,3 +1,5 @@
+import SoundsetSetFolder
+
 /// A clip at the set's level: finished now, or finished and encoded now, or the last build's file of
 /// it, placed again.
 public enum FinishedEntry: Sendable {

@@ -1,6 +1,7 @@
 import Foundation
 import SoundsetAudio
 import SoundsetRuntime
+import SoundsetSetFolder
 
 /// Step 0: hash every recording, as it is read (none is kept in memory), unless the memo proves by
 /// its stamp that it did not change since it was hashed.

@@ -1,4 +1,5 @@
 import SoundsetAudio
+import SoundsetSetFolder
 
 /// Every good recording with the sha256 of its bytes: what the manifest records, and the key of
 /// everything the memo knows about it.

@@ -1,6 +1,7 @@
 import Foundation
 import SoundsetAudio
 import SoundsetRuntime
+import SoundsetSetFolder
 
 /// Step 1-3 and the first measurement of step 4, for every recording: each clip's samples are kept
 /// on disk once prepared (the memo's entry, or, without the memo and past `PreparedBudget`, the

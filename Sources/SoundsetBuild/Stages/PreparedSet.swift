@@ -1,3 +1,5 @@
+import SoundsetSetFolder
+
 /// Every recording prepared: decoded, trimmed, resampled and measured now, or its summary as the
 /// memo keeps it. Between the stages a clip's samples wait on disk, not here: in the memo's entry,
 /// or in the build's scratch folder (`BuildScratch`); they are read again, a few clips at a time,

@@ -1,6 +1,7 @@
 import Foundation
 import SoundsetAudio
 import SoundsetRuntime
+import SoundsetSetFolder
 
 /// What the findings know of one clip beyond its manifest entry: its recording, as the prepare
 /// stage analysed it, and what a designer should know of it.

@@ -1,6 +1,7 @@
 import Foundation
 import SoundsetAudio
 import SoundsetRuntime
+import SoundsetSetFolder
 
 /// Step 5 and 6: each clip encoded (or the last build's file taken), read back, and the manifest made
 /// from what the files hold. The clips of the set come encoded already (`ClipFileWriter`, as each

@@ -1,6 +1,7 @@
 import Foundation
 import SoundsetBuild
 import SoundsetRuntime
+import SoundsetSetFolder
 
 /// `soundset replay FILE --group DIR`: a QA engineer's day of pushes run through the extension's
 /// announcer, in order, on the file's clock, with a folder standing in for the App Group: one line

@@ -1,6 +1,6 @@
 import Foundation
-import SoundsetBuild
 import SoundsetRuntime
+import SoundsetSetFolder
 
 #if canImport(Glibc)
     import Glibc
@@ -132,7 +132,7 @@ final class SetSource: @unchecked Sendable {
 
     /// The set as the output folder holds it now, read and checked, or why there is none.
     func loadFromFolder() -> State {
-        let fix = "run soundset build --output \(Checker.shellWord(display))"
+        let fix = "run soundset build --output \(CommandSpelling.shellWord(display))"
         do {
             return try OutputFolder.reading(output) { () -> State in
                 // Under the lock no swap happens: this stamp is the manifest's that is read.

@@ -1,3 +1,5 @@
+import Foundation
+
 /// How the user runs soundset where they are, so that every hint names a command that works there:
 /// `make sounds` when soundset's Makefile ran it, `soundset` once it is installed on the PATH, and
 /// otherwise the path it was run by (`.build/release/soundset`). The command line works it out
@@ -23,16 +25,22 @@ public struct CommandSpelling: Sendable, Hashable, CustomStringConvertible {
     public func build(assets: String? = nil, output: String) -> String {
         if let make {
             var words = ["\(make) sounds"]
-            if let assets, assets != "Assets" { words.append("ASSETS=\(Checker.shellWord(assets))") }
-            if output != "Output" { words.append("OUTPUT=\(Checker.shellWord(output))") }
+            if let assets, assets != "Assets" { words.append("ASSETS=\(Self.shellWord(assets))") }
+            if output != "Output" { words.append("OUTPUT=\(Self.shellWord(output))") }
             return words.joined(separator: " ")
         }
-        return "\(Checker.shellWord(program)) build" + (assets.map { " --assets \(Checker.shellWord($0))" } ?? "")
-            + " --output \(Checker.shellWord(output))"
+        return "\(Self.shellWord(program)) build" + (assets.map { " --assets \(Self.shellWord($0))" } ?? "")
+            + " --output \(Self.shellWord(output))"
     }
 
     /// `arguments` after the program: `soundset clips`, `.build/release/soundset clips`.
-    public func command(_ arguments: String) -> String { "\(Checker.shellWord(program)) \(arguments)" }
+    public func command(_ arguments: String) -> String { "\(Self.shellWord(program)) \(arguments)" }
 
     public var description: String { make.map { "\($0) (\(program))" } ?? program }
+
+    /// `text` as one word for a POSIX shell: as it is when plain, else in single quotes.
+    public static func shellWord(_ text: String) -> String {
+        let plain = !text.isEmpty && text.unicodeScalars.allSatisfy { CharacterSet.alphanumerics.contains($0) || "/._-+,:@%=".unicodeScalars.contains($0) }
+        return plain ? text : "'" + ClipName.printable(text).replacingOccurrences(of: "'", with: "'\\''") + "'"
+    }
 }

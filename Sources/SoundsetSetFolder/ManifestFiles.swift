@@ -7,15 +7,15 @@ import SoundsetRuntime
 /// Output's manifest three times: to judge the folder, to find it unchanged, to report it.
 /// And the bytes of the last manifest encoded: a build encodes its new manifest to hash it, to
 /// write it and to measure it, the same bytes each time (a 1,150-clip manifest is 0.7 MB of JSON).
-enum ManifestFiles {
+package enum ManifestFiles {
     private static let known = Known()
     private static let lastEncoded = LastEncoded()
     /// The largest manifest the build reads (its own, of a set of up to about 28,000 clips, and
     /// what soundset 0.9 wrote): larger than what an app's extension reads (`Manifest.maxBytes`),
     /// which the check holds a set to.
-    static let maxBytes = 16 << 20
+    package static let maxBytes = 16 << 20
 
-    static func load(from url: URL) throws(ManifestError) -> Manifest {
+    package static func load(from url: URL) throws(ManifestError) -> Manifest {
         let stamp = FileStamp(path: url.path)
         if let stamp, let manifest = known.manifest(at: url.path, stamp: stamp) { return manifest }
         let manifest = try Manifest.load(from: url, upTo: maxBytes)
@@ -25,7 +25,7 @@ enum ManifestFiles {
 
     /// `manifest.encoded()`, encoded once for the same manifest asked again (compared whole, which
     /// costs a small part of encoding it).
-    static func bytes(of manifest: Manifest) throws -> Data {
+    package static func bytes(of manifest: Manifest) throws -> Data {
         if let data = lastEncoded.bytes(of: manifest) { return data }
         let data = try manifest.encoded()
         lastEncoded.keep(data, of: manifest)

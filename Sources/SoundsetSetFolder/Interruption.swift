@@ -9,7 +9,8 @@ import Foundation
 /// What an interrupted build (Ctrl-C, SIGTERM) must undo, and when it may end: the staging folders
 /// it is writing are removed, and a swap under way (the exchange and the old set's removal) is let
 /// finish first, so the output folder is always one whole set and nothing is left beside it.
-/// The command line's signal handler calls `interrupt`.
+/// The command line's signal handler calls `interrupt`, and gives it the way the process ends
+/// (`_exit`, which the library never calls itself).
 ///
 /// Once the end has begun no swap starts and no staging folder is made: the build's thread, which
 /// goes on until the process ends, blocks where it would.
@@ -20,19 +21,27 @@ public final class Interruption: @unchecked Sendable {
     private let lock = NSLock()
     private var staging: Set<URL> = []
     private var swaps = 0
-    private var pending: (status: Int32, say: @Sendable (Bool) -> Void)?
+    private var pending: Ending?
     /// The process is being ended: nothing more may start.
     private var ending = false
     /// The build under way swapped its new set in (its output is done; what remains is printing).
     /// Per build: a watch builds many times, and a set an earlier build swapped in is not this one's.
     private var swappedIn = false
 
+    /// How an interrupted process ends, once the clean-up is done: what it says (told whether the
+    /// new set was swapped in), then `exit` with `status`.
+    private struct Ending {
+        var status: Int32
+        var say: @Sendable (Bool) -> Void
+        var exit: @Sendable (Int32) -> Never
+    }
+
     /// A build begins: until it swaps its set in, an interruption says the output was not changed.
-    func beginBuild() { lock.withLock { swappedIn = false } }
+    package func beginBuild() { lock.withLock { swappedIn = false } }
 
     /// Makes a staging folder (`make`, run holding the lock, so an interruption sees the folder
     /// either made and to be removed, or never made) and keeps it to remove if interrupted.
-    func writing<E: Error>(_ folder: URL, make: () throws(E) -> Void) throws(E) {
+    package func writing<E: Error>(_ folder: URL, make: () throws(E) -> Void) throws(E) {
         lock.lock()
         if ending {
             lock.unlock()
@@ -44,17 +53,17 @@ public final class Interruption: @unchecked Sendable {
     }
 
     /// The staging folder is gone (swapped in, or removed).
-    func done(_ folder: URL) { lock.withLock { _ = staging.remove(folder) } }
+    package func done(_ folder: URL) { lock.withLock { _ = staging.remove(folder) } }
 
     /// Runs a swap, which an interruption waits for; none starts once the end has begun.
-    func swapping<T>(_ body: () throws(BuildProblem) -> T) throws(BuildProblem) -> T {
+    package func swapping<T>(_ body: () throws(BuildProblem) -> T) throws(BuildProblem) -> T {
         try whole(body, isSwap: true)
     }
 
     /// Runs `body`, which writes beside the set (a report replaced in place), whole: an
     /// interruption waits for it, so it leaves no temporary file behind; none starts once the end
     /// has begun.
-    func uninterrupted<T>(_ body: () throws(BuildProblem) -> T) throws(BuildProblem) -> T {
+    package func uninterrupted<T>(_ body: () throws(BuildProblem) -> T) throws(BuildProblem) -> T {
         try whole(body, isSwap: false)
     }
 
@@ -67,14 +76,14 @@ public final class Interruption: @unchecked Sendable {
         if refused { parkForever() }
         var swapped = false
         defer {
-            let waiting: (status: Int32, say: @Sendable (Bool) -> Void)? = lock.withLock {
+            let waiting: Ending? = lock.withLock {
                 swaps -= 1
                 if swapped && isSwap { swappedIn = true }
                 guard swaps == 0, let pending else { return nil }
                 ending = true
                 return pending
             }
-            if let waiting { end(waiting.status, say: waiting.say) }
+            if let waiting { end(waiting) }
         }
         let result = try body()
         swapped = true
@@ -83,18 +92,23 @@ public final class Interruption: @unchecked Sendable {
 
     /// Removes the staging folders being written and ends the process with `status`, at once or
     /// as soon as a swap under way is done. `say` is told whether the new set was swapped in (the
-    /// output folder then holds it) before the process ends.
-    public func interrupt(status: Int32, say: @escaping @Sendable (_ swapped: Bool) -> Void) {
+    /// output folder then holds it) before the process ends; `exit` ends it (the caller's: not
+    /// exit(3), whose atexit handlers must not run under worker threads that may be inside a C
+    /// library, but `_exit`, everything said having been written unbuffered).
+    public func interrupt(
+        status: Int32, say: @escaping @Sendable (_ swapped: Bool) -> Void, exit: @escaping @Sendable (_ status: Int32) -> Never
+    ) {
+        let ending = Ending(status: status, say: say, exit: exit)
         let now: Bool = lock.withLock {
-            if ending { return false }
+            if self.ending { return false }
             guard swaps == 0 else {
-                pending = (status, say)
+                pending = ending
                 return false
             }
-            ending = true
+            self.ending = true
             return true
         }
-        if now { end(status, say: say) }
+        if now { end(ending) }
     }
 
     /// Blocks for good when the process is being ended by an interruption: the build, failing as
@@ -108,7 +122,7 @@ public final class Interruption: @unchecked Sendable {
     }
 
     /// Called once, with `ending` set: no folder is added and no swap starts from now on.
-    private func end(_ status: Int32, say: @Sendable (Bool) -> Void) -> Never {
+    private func end(_ ending: Ending) -> Never {
         let (folders, swapped) = lock.withLock { (staging, swappedIn) }
         // Other tasks may still be writing files into them: try again while files keep appearing.
         for folder in folders {
@@ -116,9 +130,7 @@ public final class Interruption: @unchecked Sendable {
                 try? FileManager.default.removeItem(at: folder)
             }
         }
-        say(swapped)
-        // Not exit(3): worker threads may be inside a C library, whose atexit handlers must not run
-        // under them. Everything said was written unbuffered.
-        _exit(status)
+        ending.say(swapped)
+        ending.exit(ending.status)
     }
 }

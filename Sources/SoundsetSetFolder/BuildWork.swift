@@ -33,21 +33,23 @@ public struct BuildWork: Codable, Sendable, Equatable {
 
     /// Counts `amount` of the work at `item` for the build running in this task (and its child
     /// tasks); nothing outside a build (the check decodes takes too).
-    static func count(_ item: WritableKeyPath<BuildWork, Int>, _ amount: Int = 1) {
+    package static func count(_ item: WritableKeyPath<BuildWork, Int>, _ amount: Int = 1) {
         Counter.current?.add(item, amount)
     }
 
     /// The counts of one build, shared by its tasks.
-    final class Counter: @unchecked Sendable {
+    package final class Counter: @unchecked Sendable {
         // @unchecked: `work` is read and written under `lock` only.
-        @TaskLocal static var current: Counter?
+        @TaskLocal package static var current: Counter?
         private let lock = NSLock()
         private var work = BuildWork()
 
-        func add(_ item: WritableKeyPath<BuildWork, Int>, _ amount: Int) {
+        package init() {}
+
+        package func add(_ item: WritableKeyPath<BuildWork, Int>, _ amount: Int) {
             lock.withLock { work[keyPath: item] += amount }
         }
 
-        var counted: BuildWork { lock.withLock { work } }
+        package var counted: BuildWork { lock.withLock { work } }
     }
 }

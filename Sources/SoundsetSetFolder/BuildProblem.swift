@@ -31,7 +31,7 @@ public struct BuildFailure: Error, Sendable, CustomStringConvertible {
 
 extension Result {
     /// The error, for a failure; nil for a success.
-    var failure: Failure? {
+    package var failure: Failure? {
         if case .failure(let error) = self { error } else { nil }
     }
 }

@@ -5,6 +5,11 @@ public struct FileTime: Codable, Sendable, Comparable, Hashable {
     public var seconds: Int64
     public var nanoseconds: Int64
 
+    package init(seconds: Int64, nanoseconds: Int64) {
+        self.seconds = seconds
+        self.nanoseconds = nanoseconds
+    }
+
     public static func < (a: FileTime, b: FileTime) -> Bool { (a.seconds, a.nanoseconds) < (b.seconds, b.nanoseconds) }
 
     /// The file system's clock now, read as the modification time of a file written in `folder`
@@ -13,7 +18,7 @@ public struct FileTime: Codable, Sendable, Comparable, Hashable {
     /// The marker is made by one `open(2)` (no temporary file of its own, as Foundation's
     /// `createFile` writes) and kept for an interruption to remove, so a build stopped meanwhile
     /// leaves nothing beside its output.
-    static func now(in folder: URL) -> FileTime? {
+    package static func now(in folder: URL) -> FileTime? {
         let marker = folder.appendingPathComponent(".clock-\(UUID().uuidString)")
         var made = false
         Interruption.shared.writing(marker) {

@@ -13,23 +13,23 @@ import Foundation
 /// program can set: a file edited in place and given its old modification time back (`touch -r`)
 /// still has a new one.
 public struct FileStamp: Codable, Sendable, Equatable {
-    var size: Int64
-    var modifiedSeconds: Int64
-    var modifiedNanoseconds: Int64
-    var inode: UInt64
-    var changedSeconds: Int64
-    var changedNanoseconds: Int64
+    package var size: Int64
+    package var modifiedSeconds: Int64
+    package var modifiedNanoseconds: Int64
+    package var inode: UInt64
+    package var changedSeconds: Int64
+    package var changedNanoseconds: Int64
 
     /// The stamp of the file at `path`, or nil when it cannot be stat'ed or is not a regular file
     /// (without `followingLinks`, a symbolic link is not one).
-    init?(path: String, followingLinks: Bool = true) {
+    package init?(path: String, followingLinks: Bool = true) {
         var info = stat()
         guard (followingLinks ? stat(path, &info) : lstat(path, &info)) == 0 else { return nil }
         self.init(info)
     }
 
     /// The stamp of a file `stat` described, or nil when it is not a regular file.
-    init?(_ info: stat) {
+    package init?(_ info: stat) {
         guard (info.st_mode & S_IFMT) == S_IFREG else { return nil }
         size = Int64(info.st_size)
         #if canImport(Darwin)
@@ -46,7 +46,7 @@ public struct FileStamp: Codable, Sendable, Equatable {
         inode = UInt64(info.st_ino)
     }
 
-    init(size: Int64, modifiedSeconds: Int64, modifiedNanoseconds: Int64, inode: UInt64, changedSeconds: Int64, changedNanoseconds: Int64) {
+    package init(size: Int64, modifiedSeconds: Int64, modifiedNanoseconds: Int64, inode: UInt64, changedSeconds: Int64, changedNanoseconds: Int64) {
         self.size = size
         self.modifiedSeconds = modifiedSeconds
         self.modifiedNanoseconds = modifiedNanoseconds
@@ -56,13 +56,13 @@ public struct FileStamp: Codable, Sendable, Equatable {
     }
 
     /// When the file was last modified.
-    var modified: FileTime { FileTime(seconds: modifiedSeconds, nanoseconds: modifiedNanoseconds) }
+    package var modified: FileTime { FileTime(seconds: modifiedSeconds, nanoseconds: modifiedNanoseconds) }
 
     /// Whether this stamp, found now, proves the file unchanged since `recorded` was taken at
     /// `stampedAt`: the same stamp, of a file last modified before the stamps were taken. A file
     /// modified in the same tick of the file system's clock as the stamping could have changed again
     /// within that tick without its stamp changing.
-    func proves(_ recorded: FileStamp, stampedAt: FileTime) -> Bool { self == recorded && recorded.modified < stampedAt }
+    package func proves(_ recorded: FileStamp, stampedAt: FileTime) -> Bool { self == recorded && recorded.modified < stampedAt }
 
     // Stored as [size, seconds, nanoseconds, inode, change seconds, change nanoseconds]: the record
     // holds one per recording and output file, and an array of numbers decodes in a fraction of a

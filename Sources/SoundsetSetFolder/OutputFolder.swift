@@ -5,7 +5,7 @@ import SoundsetRuntime
 /// swapped in, so a failed or interrupted build leaves the previous set exactly as it was.
 public struct OutputFolder: Sendable {
     public let url: URL
-    let displayName: String
+    package let displayName: String
     /// The manifest of the set in the folder when the build began, or nil when there was none.
     public let previous: Manifest?
 
@@ -31,7 +31,7 @@ public struct OutputFolder: Sendable {
     }
 
     /// The clip files in a set's `Sounds` folder (hidden files such as `.DS_Store` left out).
-    static func clipFiles(in sounds: URL) -> [String] {
+    package static func clipFiles(in sounds: URL) -> [String] {
         ((try? FileManager.default.contentsOfDirectory(atPath: sounds.path)) ?? []).filter { !$0.hasPrefix(".") }
     }
 
@@ -110,7 +110,7 @@ public struct OutputFolder: Sendable {
     /// set holds is its manifest, `Sounds/` with the files the manifest lists, and the system's
     /// `.DS_Store` files; and what soundset 0.8 also wrote there, its report (`report.html`, which
     /// the build moves out) and that report's temporary file.
-    static func unwritten(in url: URL, entries: [String], manifest: Manifest) -> String? {
+    package static func unwritten(in url: URL, entries: [String], manifest: Manifest) -> String? {
         if let stranger = entries.sorted().first(where: { !isSetEntry($0, in: url) }) { return stranger }
         let listed = Set(manifest.clips.flatMap { [$0.file] + [$0.copy].compactMap { $0 } } + [".DS_Store"])
         let sounds = (try? FileManager.default.contentsOfDirectory(atPath: url.appendingPathComponent(SoundSetLayout.soundsName).path)) ?? []
@@ -121,13 +121,13 @@ public struct OutputFolder: Sendable {
     /// `Sounds/`, the system's `.DS_Store`, and soundset 0.8's report and its temporary file.
     private static func isSetEntry(_ name: String, in url: URL) -> Bool {
         let known: Set<String> = [SoundSetLayout.manifestName, SoundSetLayout.soundsName, ".DS_Store"]
-        let legacy = Report.legacyFileName
+        let legacy = ReportFile.legacyFileName
         return known.contains(name) || RegularFile.replacedName(ofTemporary: name) == legacy
-            || (name == legacy && Report.head(of: url.appendingPathComponent(legacy)).map(Report.isSoundsetReport) == true)
+            || (name == legacy && ReportFile.head(of: url.appendingPathComponent(legacy)).map(ReportFile.isSoundsetReport) == true)
     }
 
     /// What a folder whose manifest cannot be loaded is.
-    enum DamagedSet: Equatable {
+    package enum DamagedSet: Equatable {
         /// A set whose manifest no longer decodes (a merge conflict, a cut file) or is a link: it
         /// holds nothing but what a set holds, its `Sounds/` clip files; the build replaces it.
         case damaged
@@ -143,7 +143,7 @@ public struct OutputFolder: Sendable {
     /// link, or a folder of clip files only (a clip's name and a sound's extension, each a link or
     /// a file that begins as a CAF, WAV or AIFF file does). The marks of a build's own folder,
     /// which another tool's folder does not have.
-    static func damagedSet(_ url: URL, entries: [String]) -> DamagedSet {
+    package static func damagedSet(_ url: URL, entries: [String]) -> DamagedSet {
         let manifestURL = url.appendingPathComponent(SoundSetLayout.manifestName)
         guard !SetLink.isLink(manifestURL) else { return whatElse(url, entries: entries) }
         do { _ = try Manifest.load(from: manifestURL, upTo: ManifestFiles.maxBytes) } catch {
@@ -209,7 +209,7 @@ public struct OutputFolder: Sendable {
     ///   be written, or a leftover of an earlier build that cannot be removed; the output folder is
     ///   then as it was.
     @discardableResult
-    public func commit(_ set: SoundSetFiles, beside: (URL) throws(BuildProblem) -> [Beside] = { _ in [] }) throws(BuildProblem) -> Committed {
+    public func commit(_ set: SetFiles, beside: (URL) throws(BuildProblem) -> [Beside] = { _ in [] }) throws(BuildProblem) -> Committed {
         if let leftover = recoverInterruptedSwap().first { throw leftover }
         let staging = try makeStaging()
         defer { Interruption.shared.done(staging) }
@@ -257,7 +257,7 @@ public struct OutputFolder: Sendable {
     /// bytes: that they decode to the manifest is the encoder's promise, which the tests hold), and
     /// the check's own integrity code finds every file it lists present, byte for byte, and nothing
     /// else. A build that exits 0 has written a whole set.
-    private func verify(_ staging: URL, against set: SoundSetFiles, written: Data) throws(BuildProblem) {
+    private func verify(_ staging: URL, against set: SetFiles, written: Data) throws(BuildProblem) {
         let manifest = set.manifest
         let manifestPath = "\(displayName)/\(SoundSetLayout.manifestName)"
         guard (try? RegularFile.read(staging.appendingPathComponent(SoundSetLayout.manifestName), maxBytes: ManifestFiles.maxBytes)) == written else {
@@ -271,7 +271,7 @@ public struct OutputFolder: Sendable {
         let sounds = staging.appendingPathComponent(SoundSetLayout.soundsName)
         // The last build's files, linked in, were proven intact by the memo: only their presence is checked.
         let placed = Set(set.clips.compactMap { clip -> String? in if case .reused = clip.content { clip.name } else { nil } })
-        if let problem = Checker.integrity(
+        if let problem = SetIntegrity.problems(
             manifest, sounds: sounds, soundsDisplay: "\(displayName)/\(SoundSetLayout.soundsName)", manifestPath: manifestPath, placed: placed,
             rebuild: nil
         ).first {
@@ -287,7 +287,7 @@ public struct OutputFolder: Sendable {
     /// Writes bytes; moves a file this build wrote (a rename, else a copy of its bytes); or places
     /// the last build's file: a hard link where the file system allows one (no bytes written), else
     /// a copy of its bytes. The verification reads back every staged file but the last build's.
-    private func write(_ content: SoundSetFiles.ClipFile.Content, to target: URL, shownAs name: String) throws(BuildProblem) {
+    private func write(_ content: SetFiles.ClipFile.Content, to target: URL, shownAs name: String) throws(BuildProblem) {
         do throws(RegularFile.Failure) {
             switch content {
             case .bytes(let data):
@@ -312,7 +312,7 @@ public struct OutputFolder: Sendable {
     /// put it back. Then remove what killed builds left behind: the caller holds the folder's build
     /// lock, so no other build of it is running, and another folder's are never this one's.
     /// - Throws: `BuildProblem` for each leftover that cannot be removed, naming it and the fix.
-    static func recoverInterruptedSwap(of url: URL, displayName: String) throws(BuildFailure) {
+    package static func recoverInterruptedSwap(of url: URL, displayName: String) throws(BuildFailure) {
         let problems = OutputFolder(leftoversOf: url, displayName: displayName).recoverInterruptedSwap()
         if !problems.isEmpty { throw BuildFailure(problems) }
     }
@@ -345,7 +345,7 @@ public struct OutputFolder: Sendable {
             var info = stat()
             guard lstat(folder.path, &info) == 0 else { return nil }
             let shown = leftoverDisplay(folder.lastPathComponent)
-            let word = Checker.shellWord(shown)
+            let word = CommandSpelling.shellWord(shown)
             #if canImport(Darwin)
                 let unlock = "chflags -R nouchg \(word)"
             #else
@@ -408,7 +408,7 @@ public struct OutputFolder: Sendable {
     }
 
     /// Writes or removes the files beside the set; what could not be done, as problems.
-    static func place(_ beside: [Beside]) -> [BuildProblem] {
+    package static func place(_ beside: [Beside]) -> [BuildProblem] {
         beside.compactMap { file -> BuildProblem? in
             guard let data = file.data else {
                 RegularFile.remove(file.url)
@@ -425,7 +425,7 @@ public struct OutputFolder: Sendable {
 
     /// Writes or removes files beside the set in the folder at `url` holding its swap lock, so that
     /// a reader (the check) sees them with the set they belong to.
-    static func placeBeside(_ url: URL, _ beside: [Beside]) throws(BuildProblem) -> [BuildProblem] {
+    package static func placeBeside(_ url: URL, _ beside: [Beside]) throws(BuildProblem) -> [BuildProblem] {
         try Interruption.shared.uninterrupted { () throws(BuildProblem) in
             let lock = try OutputLocks.swap(url)
             defer { lock.unlock() }
@@ -436,14 +436,14 @@ public struct OutputFolder: Sendable {
     /// Moves soundset 0.8's report out of the set in the folder at `url` (the app would bundle it)
     /// to `destination`, or removes it when there is none or a report is already there, holding
     /// the swap lock. Returns the line that says so, or nil when there was none to move.
-    static func moveLegacyReport(
+    package static func moveLegacyReport(
         of url: URL, displayName: String, to destination: (url: URL, display: String)?
     ) throws(BuildProblem) -> String? {
-        let legacy = url.appendingPathComponent(Report.legacyFileName)
-        guard let head = Report.head(of: legacy), Report.isSoundsetReport(head) else { return nil }
+        let legacy = url.appendingPathComponent(ReportFile.legacyFileName)
+        guard let head = ReportFile.head(of: legacy), ReportFile.isSoundsetReport(head) else { return nil }
         let lock = try OutputLocks.swap(url)
         defer { lock.unlock() }
-        let shown = "\(displayName)/\(Report.legacyFileName)"
+        let shown = "\(displayName)/\(ReportFile.legacyFileName)"
         if let destination, !FileManager.default.fileExists(atPath: destination.url.path), rename(legacy.path, destination.url.path) == 0 {
             return "moved \(shown) out of the set to \(destination.display): \(displayName) holds only what the app bundles"
         }

@@ -9,12 +9,12 @@ import SoundsetRuntime
 ///   shared by readers (check, plan, render, report) while they read, so they see one set whole.
 ///
 /// The system releases a lock when its holder dies: a killed build never leaves one behind.
-enum OutputLocks {
+package enum OutputLocks {
     /// The folder holding the locks (and the memo), created with its `.gitignore` when missing.
-    static func folder(for output: URL) -> URL? { try? prepareFolder(for: output) }
+    package static func folder(for output: URL) -> URL? { try? prepareFolder(for: output) }
 
     private static func prepareFolder(for output: URL) throws(RegularFile.Failure) -> URL {
-        let folder = DiskMemo.folder(for: output)
+        let folder = MemoFolder.folder(for: output)
         try MemoFolder.create(folder)
         return folder
     }
@@ -25,12 +25,12 @@ enum OutputLocks {
     ///   - display: how the output folder is named in messages.
     /// - Returns: the held lock; the build holds it until it ends.
     /// - Throws: `BuildProblem` when another build holds it and `wait` is false, or the lock cannot be made.
-    static func build(_ output: URL, display: String, wait: Bool, waiting: (String) -> Void) throws(BuildProblem) -> LockFile {
+    package static func build(_ output: URL, display: String, wait: Bool, waiting: (String) -> Void) throws(BuildProblem) -> LockFile {
         let folder: URL
         do { folder = try prepareFolder(for: output) } catch {
             throw BuildProblem(
                 display,
-                "cannot create \(DiskMemo.folder(for: output).path) for the build's lock (\(error.reason)); check that the folder is writable")
+                "cannot create \(MemoFolder.folder(for: output).path) for the build's lock (\(error.reason)); check that the folder is writable")
         }
         let lock: LockFile
         do {
@@ -53,12 +53,12 @@ enum OutputLocks {
     }
 
     /// The swap lock's file of `output`.
-    static func swapURL(_ output: URL) -> URL { DiskMemo.folder(for: output).appendingPathComponent("swap-\(output.lastPathComponent)") }
+    package static func swapURL(_ output: URL) -> URL { MemoFolder.folder(for: output).appendingPathComponent("swap-\(output.lastPathComponent)") }
 
     /// The swap lock of `output`, taken for the swap itself.
     /// - Throws: `BuildProblem` naming the lock file when it cannot be made or locked: a build never
     ///   swaps a set in unlocked, so no reader can see half of it.
-    static func swap(_ output: URL) throws(BuildProblem) -> LockFile {
+    package static func swap(_ output: URL) throws(BuildProblem) -> LockFile {
         let url = swapURL(output)
         do {
             try MemoFolder.create(url.deletingLastPathComponent())
@@ -66,7 +66,8 @@ enum OutputLocks {
             try lock.lock()
             return lock
         } catch {
-            throw BuildProblem(url.path, "cannot be locked for the swap (\(error.reason)); remove it if it is not a regular file, and check that its folder is writable")
+            throw BuildProblem(
+                url.path, "cannot be locked for the swap (\(error.reason)); remove it if it is not a regular file, and check that its folder is writable")
         }
     }
 
@@ -77,14 +78,14 @@ enum OutputLocks {
     /// folder does not exist, `body` runs without it.
     /// - Throws: `BuildProblem` naming the lock file when it is there but cannot be locked (not a
     ///   regular file, say), and what `body` throws.
-    static func reading<T>(_ output: URL, _ body: () throws -> T) throws -> T {
+    package static func reading<T>(_ output: URL, _ body: () throws -> T) throws -> T {
         let lock = try readLock(output)
         defer { lock?.unlock() }
         return try body()
     }
 
     /// `reading` for a body that awaits (the check, which derives the set again).
-    static func reading<T>(_ output: URL, _ body: () async throws -> T) async throws -> T {
+    package static func reading<T>(_ output: URL, _ body: () async throws -> T) async throws -> T {
         let lock = try readLock(output)
         defer { lock?.unlock() }
         return try await body()
@@ -97,7 +98,7 @@ enum OutputLocks {
         var lock: LockFile?
         do {
             lock = try LockFile(url, existing: true)
-        } catch where error.kind == .missing {
+        } catch  where error.kind == .missing {
             var isFolder: ObjCBool = false
             if FileManager.default.fileExists(atPath: resolved.path, isDirectory: &isFolder), isFolder.boolValue,
                 (try? MemoFolder.create(url.deletingLastPathComponent())) != nil
@@ -116,10 +117,18 @@ enum OutputLocks {
 
 /// The memo's folder: created with a `.gitignore` of `*`, so an app's repository never commits it,
 /// wherever `--output` points.
-enum MemoFolder {
-    static func prepare(_ folder: URL) -> Bool { (try? create(folder)) != nil }
+public enum MemoFolder {
+    /// The memo folder's name, beside the output folder.
+    public static let name = ".soundset-cache"
 
-    static func create(_ folder: URL) throws(RegularFile.Failure) {
+    /// The memo folder of the output folder `output`: beside it.
+    package static func folder(for output: URL) -> URL {
+        output.deletingLastPathComponent().appendingPathComponent(name)
+    }
+
+    package static func prepare(_ folder: URL) -> Bool { (try? create(folder)) != nil }
+
+    package static func create(_ folder: URL) throws(RegularFile.Failure) {
         let ignore = folder.appendingPathComponent(".gitignore")
         if FileManager.default.fileExists(atPath: ignore.path) { return }
         do { try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true) } catch {
