@@ -52,10 +52,12 @@ let package = Package(
             swiftSettings: optimizedInDebug),
         .target(name: "SoundsetSetFolder", dependencies: ["SoundsetAudio", "SoundsetRuntime", "CSystem"]),
         .target(name: "SoundsetBuild", dependencies: ["SoundsetSetFolder", "SoundsetAudio", "SoundsetRuntime", "SoundsetBudget"]),
+        .target(name: "SoundsetCheck", dependencies: ["SoundsetBuild", "SoundsetSetFolder", "SoundsetAudio", "SoundsetRuntime"]),
         .target(name: "SoundsetServe", dependencies: ["SoundsetSetFolder", "SoundsetAudio", "SoundsetRuntime"]),
         .target(name: "SoundsetMicroHTTPD", dependencies: ["SoundsetServe", "CMicroHTTPD"]),
         .target(
-            name: "SoundsetCLI", dependencies: ["SoundsetBuild", "SoundsetSetFolder", "SoundsetRuntime", "SoundsetServe", "SoundsetMicroHTTPD", "CSystem"]),
+            name: "SoundsetCLI",
+            dependencies: ["SoundsetCheck", "SoundsetBuild", "SoundsetSetFolder", "SoundsetRuntime", "SoundsetServe", "SoundsetMicroHTTPD", "CSystem"]),
         .executableTarget(name: "soundset", dependencies: ["SoundsetCLI"]),
 
         // The runtime's tests need nothing but the runtime, as an iOS simulator would run them: they
@@ -68,7 +70,7 @@ let package = Package(
             name: "SoundsetTestSupport", dependencies: ["SoundsetAudio", "SoundsetRuntime", "SoundsetRuntimeTestSupport", "CSndFile"],
             path: "Tests/SoundsetTestSupport"),
         .testTarget(name: "SoundsetAudioTests", dependencies: ["SoundsetAudio", "SoundsetTestSupport"]),
-        .testTarget(name: "SoundsetBuildTests", dependencies: ["SoundsetBuild", "SoundsetSetFolder", "SoundsetTestSupport"]),
+        .testTarget(name: "SoundsetBuildTests", dependencies: ["SoundsetCheck", "SoundsetBuild", "SoundsetSetFolder", "SoundsetTestSupport"]),
         .testTarget(
             name: "SoundsetServeTests",
             dependencies: ["SoundsetServe", "SoundsetMicroHTTPD", "SoundsetAudio", "SoundsetTestSupport", "SoundsetRuntimeTestSupport"]),

@@ -1,5 +1,6 @@
 import Foundation
 import SoundsetBuild
+import SoundsetCheck
 import SoundsetRuntime
 import SoundsetSetFolder
 import SoundsetTestSupport

@@ -5,6 +5,7 @@ import SoundsetTestSupport
 import Testing
 
 @testable import SoundsetBuild
+import SoundsetCheck
 @testable import SoundsetSetFolder
 
 /// What someone set on breaking the memo tried; each once gave a wrong set that every later build

@@ -15,6 +15,7 @@ import Testing
         ["SoundsetAudio"],
         ["SoundsetSetFolder"],
         ["SoundsetBuild"],
+        ["SoundsetCheck"],
         ["SoundsetServe"],
         ["SoundsetMicroHTTPD"],
         ["SoundsetCLI"],

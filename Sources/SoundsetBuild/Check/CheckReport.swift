@@ -82,4 +82,12 @@ public struct CheckReport: Codable, Sendable, Equatable {
     public var clips: Int
     /// What a designer should know that does not fail the check (two names of one recording).
     public var warnings: [String] = []
+
+    package init(ok: Bool, problems: [CheckProblem], budget: CheckBudget?, clips: Int, warnings: [String] = []) {
+        self.ok = ok
+        self.problems = problems
+        self.budget = budget
+        self.clips = clips
+        self.warnings = warnings
+    }
 }

@@ -5,7 +5,9 @@ import SoundsetRuntime
 import SoundsetSetFolder
 
 /// `soundset check`: reads Assets and Output, writes nothing but the shared lock it reads under
-/// (`.soundset-cache/swap-<name>`), reports every problem.
+/// (`.soundset-cache/swap-<name>`), reports every problem. Here, the parts a build asks too: the
+/// checks of a manifest and its settings (`setCheck`) and of its recordings (`freshness`); the
+/// check of a set's folder (`run`) is SoundsetCheck's, above the build, which it runs again.
 public enum Checker {
     /// The command that builds the set again, with the folders as the user named them, spelled as
     /// the user runs soundset (`CommandSpelling`): what every hint of the check says to run.
@@ -15,168 +17,6 @@ public enum Checker {
 
     /// `text` as one word for a POSIX shell: as it is when plain, else in single quotes.
     public static func shellWord(_ text: String) -> String { CommandSpelling.shellWord(text) }
-
-    /// Runs every check.
-    /// - Parameters:
-    ///   - assetsDisplay, outputDisplay: how the folders are named in problems (as the user gave them).
-    ///   - spelling: how the hints name the commands to run.
-    /// The check reads the set while no build swaps a new one in, so it never reports a mix of two.
-    public static func run(assets: URL, assetsDisplay: String, output: URL, outputDisplay: String, spelling: CommandSpelling = .installed) async -> CheckReport
-    {
-        do {
-            return try await OutputFolder.reading(output) {
-                var report = checkHoldingSwapLock(
-                    assets: assets, assetsDisplay: assetsDisplay, output: output, outputDisplay: outputDisplay, spelling: spelling)
-                // Every value of the manifest, held to what the recordings and settings give: once the
-                // set is otherwise fresh and whole (else what is stale is the thing to say).
-                if !report.problems.contains(where: { [.integrity, .freshness, .configuration].contains($0.check) }) {
-                    let derived = await derivation(
-                        assets: assets, assetsDisplay: assetsDisplay, output: output, outputDisplay: outputDisplay, spelling: spelling)
-                    report.problems += derived
-                    report.ok = report.ok && derived.isEmpty
-                }
-                return report
-            }
-        } catch {
-            let problem = error as? BuildProblem ?? BuildProblem(outputDisplay, "\(error)")
-            return CheckReport(ok: false, problems: [CheckProblem(.integrity, problem.subject, problem.message)], budget: nil, clips: 0)
-        }
-    }
-
-    /// The check without the swap lock: for a caller that holds it, or a folder nobody else sees.
-    static func runUnlocked(assets: URL, assetsDisplay: String, output: URL, outputDisplay: String, spelling: CommandSpelling = .installed) -> CheckReport {
-        checkHoldingSwapLock(assets: assets, assetsDisplay: assetsDisplay, output: output, outputDisplay: outputDisplay, spelling: spelling)
-    }
-
-    private static func checkHoldingSwapLock(
-        assets: URL, assetsDisplay: String, output: URL, outputDisplay: String, spelling: CommandSpelling
-    ) -> CheckReport {
-        var problems: [CheckProblem] = []
-        let rebuild = rebuildCommand(assetsDisplay: assetsDisplay, outputDisplay: outputDisplay, spelling: spelling)
-        let configPath = "\(assetsDisplay)/\(ConfigurationLoader.fileName)"
-        var configuration = Configuration()
-        var configurationValid = true
-        if case .failure(let folder) = AssetCatalog.listing(assets) {
-            // Nothing in it can be read (or there is no such folder): the folder is the one problem
-            // to name, not each recording and setting as if removed since the build.
-            return CheckReport(ok: false, problems: [CheckProblem(.freshness, assetsDisplay, folder.message(assetsDisplay))], budget: nil, clips: 0)
-        }
-        do {
-            configuration = try ConfigurationLoader.load(from: assets.appendingPathComponent(ConfigurationLoader.fileName), displayPath: configPath)
-        } catch {
-            configurationValid = false
-            problems += error.problems.map { CheckProblem(.configuration, $0.subject, $0.message) }
-        }
-
-        // A manifest or a Sounds folder that is a link is not the set, whatever it points to: what
-        // it points to is not looked at.
-        let folderLinks = SetLink.links(in: output).filter { !$0.isInSounds }
-        if !folderLinks.isEmpty {
-            problems += folderLinks.map { CheckProblem(.integrity, "\(outputDisplay)/\($0.path)", "\($0.problem): run \(rebuild), which replaces the link") }
-            return CheckReport(ok: false, problems: problems, budget: nil, clips: 0)
-        }
-        let manifestPath = "\(outputDisplay)/\(SoundSetLayout.manifestName)"
-        let manifest: Manifest
-        do { manifest = try Manifest.load(from: output.appendingPathComponent(SoundSetLayout.manifestName)) } catch {
-            let message: String
-            switch error {
-            case .unreadable: message = "missing or unreadable: run \(rebuild)"
-            case .newerSchema(_, let found, let supported):
-                message = "schema version \(found) is newer than this soundset reads (\(supported)): update soundset"
-            case .invalid(_, let reason):
-                // The build replaces a set whose manifest is damaged, unless the folder holds what it did not write.
-                let entries = (try? FileManager.default.contentsOfDirectory(atPath: output.path)) ?? []
-                if case .stranger(let stranger) = OutputFolder.damagedSet(output, entries: entries) {
-                    message =
-                        "not a soundset manifest (\(reason)), and the build will not replace \(outputDisplay) while it holds \(outputDisplay)/\(stranger), which soundset did not write: move it out, then run \(rebuild)"
-                } else {
-                    message = "not a soundset manifest (\(reason)): run \(rebuild)"
-                }
-            case .tooLarge(_, let size, let limit):
-                message =
-                    "is \(size) bytes, more than the \(limit) an app's extension can afford to read: split the set into sets of fewer clips (about 450 fit;"
-                    + " a set of fewer whose manifest grew is written small again by \(rebuild))"
-            }
-            problems.append(CheckProblem(.integrity, manifestPath, message))
-            return CheckReport(ok: false, problems: problems, budget: nil, clips: 0)
-        }
-
-        let sounds = output.appendingPathComponent(SoundSetLayout.soundsName)
-        let soundsDisplay = "\(outputDisplay)/\(SoundSetLayout.soundsName)"
-        problems += SetIntegrity.problems(manifest, sounds: sounds, soundsDisplay: soundsDisplay, manifestPath: manifestPath, rebuild: rebuild)
-        problems += foreign(in: output, outputDisplay: outputDisplay, manifest: manifest)
-        problems += reports(of: manifest, output: output, outputDisplay: outputDisplay, rebuild: rebuild)
-        problems += freshness(
-            manifest, assets: assets, assetsDisplay: assetsDisplay, configuration: configurationValid ? configuration : nil,
-            configPath: configPath, manifestPath: manifestPath, rebuild: rebuild)
-        let set = setCheck(
-            manifest, configuration: configurationValid ? configuration : nil, assetsDisplay: assetsDisplay, outputDisplay: outputDisplay,
-            spelling: spelling)
-        problems += set.problems
-        var report = CheckReport(ok: problems.isEmpty, problems: problems, budget: set.budget, clips: manifest.clips.count)
-        report.warnings = sameRecordings(manifest, assets: assets, assetsDisplay: assetsDisplay, configuration: configuration)
-        return report
-    }
-
-    /// The recordings of `manifest`'s clips that are one recording under two or more names, as the
-    /// build words them: a warning, which does not fail the check. Each take is decoded, trimmed and
-    /// resampled as the build does (`ClipPreparer.decode`, `resampledWord`); one that cannot be is left to the other checks.
-    static func sameRecordings(_ manifest: Manifest, assets: URL, assetsDisplay: String, configuration: Configuration) -> [String] {
-        let files = Set(manifest.clips.map(\.source.file)).sorted()
-        let takes = files.compactMap { file -> (file: String, fingerprint: TakeFingerprint)? in
-            // A name from the manifest, which anyone may have edited: a file in the assets folder only.
-            guard !file.contains("/"), ClipName.problem(with: (file as NSString).deletingPathExtension) == nil,
-                let bytes = try? RegularFile.read(assets.appendingPathComponent(file), maxBytes: PrepareStage.maxRecordingBytes),
-                let take = try? ClipPreparer.decode(file, bytes: bytes, configuration: configuration),
-                let word = try? take.resampledWord(file, configuration: configuration)
-            else { return nil }
-            return (file, TakeFingerprint(word, sampleRate: configuration.sampleRate))
-        }
-        return SameRecordings.groups(takes).map { group in
-            ClipNote.sameRecording(group.map { "\(assetsDisplay)/\(ClipName.printable($0))" })
-        }
-    }
-
-    /// The manifest's values that are not what the build makes of the same recordings and settings
-    /// (`BuildPipeline.derive`, the build's own code, asked with the memo beside the output folder,
-    /// read only: a set the memo knows is derived without finishing a clip; a set it does not know
-    /// is prepared and finished again, in memory). One problem per value, naming its key, both
-    /// values and the fix.
-    static func derivation(
-        assets: URL, assetsDisplay: String, output: URL, outputDisplay: String, spelling: CommandSpelling = .installed
-    ) async -> [CheckProblem] {
-        let rebuild = rebuildCommand(assetsDisplay: assetsDisplay, outputDisplay: outputDisplay, spelling: spelling)
-        let manifestPath = "\(outputDisplay)/\(SoundSetLayout.manifestName)"
-        let jobs = max(1, ProcessInfo.processInfo.activeProcessorCount)
-        let resolved = (try? OutputFolder.resolve(output, display: outputDisplay)) ?? output.standardizedFileURL
-        let memo = ReadOnlyMemo(base: DiskMemo(output: resolved))
-        do {
-            guard let manifest = try? ManifestFiles.load(from: resolved.appendingPathComponent(SoundSetLayout.manifestName)) else { return [] }
-            let catalog = try await AssetCatalog.load(assets: assets, displayName: assetsDisplay, jobs: jobs)
-            let hashed = try await HashStage.run(catalog.recordings, memo: memo, clockFolder: nil, jobs: jobs)
-            let prepared = try await PrepareStage.run(hashed, configuration: catalog.configuration, memo: memo, jobs: jobs, progress: nil)
-            let problems = catalog.problems + hashed.problems + prepared.problems
-            guard problems.isEmpty else { return problems.map { CheckProblem(.freshness, $0.subject, $0.message) } }
-            let options = BuildOptions(
-                assets: assets, assetsDisplay: assetsDisplay, output: resolved, outputDisplay: outputDisplay, jobs: jobs, useCache: true, progress: nil,
-                waitForOtherBuilds: true, waiting: { _ in }, writeReport: false)
-            let set = try await BuildPipeline.derive(
-                prepared, copies: catalog.copies, configuration: catalog.configuration, memo: memo, scratch: nil, options: options
-            ).2
-            return ManifestDifferences.between(manifest, set.manifest).map { difference in
-                CheckProblem(
-                    .freshness, manifestPath,
-                    "\(difference.key) is \(difference.found), but \(assetsDisplay) gives \(difference.expected) (the manifest is made from the recordings and soundset.json, never edited): run \(rebuild)"
-                )
-            }
-        } catch let failure as BuildFailure {
-            return failure.problems.map { CheckProblem(.freshness, $0.subject, $0.message) }
-        } catch let problem as BuildProblem {
-            return [CheckProblem(.freshness, problem.subject, problem.message)]
-        } catch {
-            return [CheckProblem(.freshness, manifestPath, "cannot be made again from \(assetsDisplay) to compare (\(error)): run \(rebuild)")]
-        }
-    }
 
     /// The parts of the check that need only the manifest and the configuration: durations, format,
     /// completeness and both budgets. The check runs them after its file checks; a build runs them
@@ -208,58 +48,9 @@ public enum Checker {
         return CheckReport(ok: problems.isEmpty, problems: problems, budget: budget, clips: manifest.clips.count)
     }
 
-    /// What the next build would refuse: a file in the folder soundset did not write (the integrity
-    /// check above names unlisted clip files). (A report that reloads itself is not one: a watch may
-    /// be running, and the next build writes it without the reload.)
-    static func foreign(in output: URL, outputDisplay: String, manifest: Manifest) -> [CheckProblem] {
-        var problems: [CheckProblem] = []
-        let entries = (try? FileManager.default.contentsOfDirectory(atPath: output.path)) ?? []
-        let listedHere = Set(OutputFolder.clipFiles(in: output.appendingPathComponent(SoundSetLayout.soundsName)).map { "\(SoundSetLayout.soundsName)/\($0)" })
-        if let stranger = OutputFolder.unwritten(in: output, entries: entries, manifest: manifest), !listedHere.contains(stranger) {
-            problems.append(
-                CheckProblem(
-                    .integrity, "\(outputDisplay)/\(ClipName.printable(stranger))",
-                    "soundset did not write it, and the next build will not replace \(outputDisplay) while it is there: move it out"))
-        }
-        return problems
-    }
-
-    /// The set's report, which the build writes beside the set (`Output.report.html`), when it is
-    /// another set's; and soundset 0.8's report inside the set, which the app would ship.
-    static func reports(of manifest: Manifest, output: URL, outputDisplay: String, rebuild: String) -> [CheckProblem] {
-        var problems: [CheckProblem] = []
-        let place = Report.defaultLocation(output: output, outputDisplay: outputDisplay)
-        if let head = Report.head(of: output.appendingPathComponent(Report.legacyFileName)), Report.isSoundsetReport(head) {
-            problems.append(
-                CheckProblem(
-                    .report, "\(outputDisplay)/\(Report.legacyFileName)",
-                    "is a report inside the set, where the app would ship it: run \(rebuild), which moves it out (the report is written beside the set, as \(place.display))"
-                ))
-        }
-        if let head = Report.head(of: place.url), Report.isSoundsetReport(head) {
-            let id = SoundSet(manifest: manifest, folder: output).id
-            switch Report.setID(in: head) {
-            case id: break
-            case let other?:
-                problems.append(
-                    CheckProblem(
-                        .report, place.display,
-                        "belongs to another set (\(ClipName.printable(other))), not to the one in \(outputDisplay) (\(id)): run \(rebuild) to write it again"))
-            case nil:
-                problems.append(
-                    CheckProblem(
-                        .report, place.display,
-                        "names no set (an older soundset wrote it), so it may show another one than \(outputDisplay): run \(rebuild) to write it again"))
-            }
-        }
-        return problems
-    }
-
-    /// What is wrong with one clip's file: missing, not its sha256, or a header that disagrees with
-    /// the manifest.
     /// What `Freshness` finds stale, in the check's words; a recording that cannot be read is said
     /// with its reason.
-    static func freshness(
+    package static func freshness(
         _ manifest: Manifest, assets: URL, assetsDisplay: String, configuration: Configuration?,
         configPath: String, manifestPath: String, rebuild: String
     ) -> [CheckProblem] {

@@ -15,8 +15,8 @@ public struct ManifestDifference: Sendable, Equatable {
 /// Where a manifest differs from the one the build makes (`BuildPipeline.derive`): a manifest is
 /// derived data, so every value it records is compared, by its key, whatever the key (one added to
 /// the manifest later is compared too). Clips are matched by name.
-enum ManifestDifferences {
-    static func between(_ found: Manifest, _ expected: Manifest) -> [ManifestDifference] {
+package enum ManifestDifferences {
+    package static func between(_ found: Manifest, _ expected: Manifest) -> [ManifestDifference] {
         guard found != expected else { return [] }
         guard let a = tree(found), let b = tree(expected) else { return [ManifestDifference(key: "manifest", found: "?", expected: "?")] }
         var differences: [ManifestDifference] = []

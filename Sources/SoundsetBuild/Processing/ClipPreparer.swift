@@ -9,7 +9,7 @@ public enum ClipPreparer {
     static let clipLevel: Float = 0.999
 
     /// A recording decoded and trimmed: what preparing it and comparing it with the others start from.
-    struct DecodedTake {
+    package struct DecodedTake {
         /// The header as decoded.
         var info: SoundFileInfo
         /// The take in mono, its DC offset taken out and its isolated clicks removed.
@@ -21,7 +21,7 @@ public enum ClipPreparer {
 
         /// The word, trimmed, at the set's rate: the take's one resample (libsamplerate).
         /// - Throws: `BuildProblem` naming the recording when libsamplerate fails.
-        func resampledWord(_ display: String, configuration: Configuration) throws(BuildProblem) -> [Float] {
+        package func resampledWord(_ display: String, configuration: Configuration) throws(BuildProblem) -> [Float] {
             let kept = Array(mono[region.keepStart..<region.keepEnd])
             do {
                 let samples = try Resampler.resample(
@@ -38,7 +38,7 @@ public enum ClipPreparer {
     /// finds the word: the part of preparing that `soundset check` shares, to tell which takes are
     /// the same recording.
     /// - Throws: `BuildProblem` naming the recording.
-    static func decode(_ display: String, bytes: Data, configuration: Configuration) throws(BuildProblem) -> DecodedTake {
+    package static func decode(_ display: String, bytes: Data, configuration: Configuration) throws(BuildProblem) -> DecodedTake {
         let file: SoundFile
         var info: SoundFileInfo
         var interleaved: [Float] = []

@@ -42,7 +42,7 @@ public enum Report {
     }
 
     /// The first 4 KiB of the file at `url`, which hold a report's head tags, or nil when there is none.
-    static func head(of url: URL) -> Data? { ReportFile.head(of: url) }
+    package static func head(of url: URL) -> Data? { ReportFile.head(of: url) }
 
     /// Whether a written report (or its `head(of:)`) reloads itself: its head carries
     /// `<meta http-equiv="refresh">`.
@@ -51,11 +51,11 @@ public enum Report {
     }
 
     /// Whether soundset wrote the page whose beginning is `html`.
-    static func isSoundsetReport(_ html: Data) -> Bool { ReportFile.isSoundsetReport(html) }
+    package static func isSoundsetReport(_ html: Data) -> Bool { ReportFile.isSoundsetReport(html) }
 
     /// The id of the set a written report shows, or nil when it names none (not a report, or one
     /// from before soundset 0.9).
-    static func setID(in html: Data) -> String? { tag(setTag, in: html) }
+    package static func setID(in html: Data) -> String? { tag(setTag, in: html) }
 
     /// Whether the written report `html` is the one a build would write now of the set `setID`
     /// with the report's `key`.

@@ -6,9 +6,9 @@ import SoundsetSetFolder
 /// Step 1-3 and the first measurement of step 4, for every recording: each clip's samples are kept
 /// on disk once prepared (the memo's entry, or, without the memo and past `PreparedBudget`, the
 /// build's scratch folder), and the set holds summaries.
-enum PrepareStage {
+package enum PrepareStage {
     /// The largest recording read: a 30 s take at 384 kHz in 64-bit stereo is 184 MB.
-    static let maxRecordingBytes = 256 << 20
+    package static let maxRecordingBytes = 256 << 20
 
     static func run(
         _ hashed: HashedRecordings, configuration: Configuration, memo: any BuildMemo, scratch: BuildScratch? = nil, budget: PreparedBudget? = nil,
@@ -74,4 +74,3 @@ final class PreparedBudget: @unchecked Sendable {
         }
     }
 }
-

@@ -16,7 +16,7 @@ import SoundsetAudio
 ///   compared in full (`TakeFingerprint.Prepared.isSameRecording`).
 /// - Every pair found the same is kept as an edge, not only the groups, so a take removed later
 ///   splits its group as a full comparison would.
-enum SameRecordings {
+package enum SameRecordings {
     /// The pairs decided so far: every fingerprint compared (by its digest), and the pairs among them
     /// that are one recording. Any two of `takes` not in `same` were found different.
     struct Verdicts: Codable, Sendable, Equatable {
@@ -38,7 +38,7 @@ enum SameRecordings {
     static let ruleVersion = 2
 
     /// The groups of files that are one recording, with nothing decided before (the check's).
-    static func groups(_ takes: [(file: String, fingerprint: TakeFingerprint)]) -> [[String]] {
+    package static func groups(_ takes: [(file: String, fingerprint: TakeFingerprint)]) -> [[String]] {
         find(takes, known: nil).groups
     }
 
@@ -63,7 +63,9 @@ enum SameRecordings {
             if let a = byDigest[pair[0]], let b = byDigest[pair[1]], decided.contains(pair[0]), decided.contains(pair[1]) { edges.append((a, b)) }
         }
         // Pairs with a fingerprint not decided before: candidates from the index, compared in full.
-        let order = prints.indices.sorted { (prints[$0].fingerprint.values.count, prints[$0].digest) < (prints[$1].fingerprint.values.count, prints[$1].digest) }
+        let order = prints.indices.sorted {
+            (prints[$0].fingerprint.values.count, prints[$0].digest) < (prints[$1].fingerprint.values.count, prints[$1].digest)
+        }
         let counts = order.map { prints[$0].fingerprint.values.count }
         var features: [Int: Features] = [:]
         func feature(_ index: Int) -> Features {
