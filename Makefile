@@ -242,13 +242,13 @@ demo-pack:
 # A release is a git tag named for the version (ToolVersion.current, which soundset --version prints
 # and every manifest records), on a clean commit: an app adds SoundsetRuntime by it (docs/ios.md,
 # Releases). A version already tagged is refused: raise ToolVersion.current first.
-VERSION := $(shell sed -n 's/.*static let current = "\([0-9][0-9.]*\)".*/\1/p' Sources/SoundsetBuild/Support/ToolVersion.swift)
+VERSION := $(shell sed -n 's/.*static let current = "\([0-9][0-9.]*\)".*/\1/p' Sources/SoundsetFindings/ToolVersion.swift)
 
 release:
-	@[ -n "$(VERSION)" ] || { echo "Sources/SoundsetBuild/Support/ToolVersion.swift: no version found"; exit 1; }
+	@[ -n "$(VERSION)" ] || { echo "Sources/SoundsetFindings/ToolVersion.swift: no version found"; exit 1; }
 	@git diff --quiet HEAD -- || { echo "the working tree has changes: commit them, then make release"; exit 1; }
 	@if git rev-parse -q --verify "refs/tags/$(VERSION)" >/dev/null; then \
-	  echo "$(VERSION) is tagged already (on $$(git rev-parse --short "$(VERSION)^{commit}")): raise ToolVersion.current in Sources/SoundsetBuild/Support/ToolVersion.swift, run make sounds, commit, then make release"; exit 1; fi
+	  echo "$(VERSION) is tagged already (on $$(git rev-parse --short "$(VERSION)^{commit}")): raise ToolVersion.current in Sources/SoundsetFindings/ToolVersion.swift, run make sounds, commit, then make release"; exit 1; fi
 	git tag -a $(VERSION) -m "soundset $(VERSION)"
 	@echo "tagged $(VERSION): push it with git push origin $(VERSION)"
 

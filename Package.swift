@@ -51,13 +51,22 @@ let package = Package(
             name: "SoundsetAudio", dependencies: ["CSndFile", "CSampleRate", "CEBUR128", "CCrypto", "CRubberBand", "CLame", "SoundsetRuntime"],
             swiftSettings: optimizedInDebug),
         .target(name: "SoundsetSetFolder", dependencies: ["SoundsetAudio", "SoundsetRuntime", "CSystem"]),
-        .target(name: "SoundsetBuild", dependencies: ["SoundsetSetFolder", "SoundsetAudio", "SoundsetRuntime", "SoundsetBudget"]),
-        .target(name: "SoundsetCheck", dependencies: ["SoundsetBuild", "SoundsetSetFolder", "SoundsetAudio", "SoundsetRuntime"]),
+        .target(name: "SoundsetFindings", dependencies: ["SoundsetSetFolder", "SoundsetAudio", "SoundsetRuntime"]),
+        .target(name: "SoundsetReport", dependencies: ["SoundsetFindings", "SoundsetSetFolder", "SoundsetAudio", "SoundsetRuntime"]),
+        .target(
+            name: "SoundsetBuild",
+            dependencies: ["SoundsetReport", "SoundsetFindings", "SoundsetSetFolder", "SoundsetAudio", "SoundsetRuntime", "SoundsetBudget"]),
+        .target(
+            name: "SoundsetCheck",
+            dependencies: ["SoundsetBuild", "SoundsetReport", "SoundsetFindings", "SoundsetSetFolder", "SoundsetAudio", "SoundsetRuntime"]),
         .target(name: "SoundsetServe", dependencies: ["SoundsetSetFolder", "SoundsetAudio", "SoundsetRuntime"]),
         .target(name: "SoundsetMicroHTTPD", dependencies: ["SoundsetServe", "CMicroHTTPD"]),
         .target(
             name: "SoundsetCLI",
-            dependencies: ["SoundsetCheck", "SoundsetBuild", "SoundsetSetFolder", "SoundsetRuntime", "SoundsetServe", "SoundsetMicroHTTPD", "CSystem"]),
+            dependencies: [
+                "SoundsetCheck", "SoundsetBuild", "SoundsetReport", "SoundsetFindings", "SoundsetSetFolder", "SoundsetRuntime", "SoundsetServe",
+                "SoundsetMicroHTTPD", "CSystem",
+            ]),
         .executableTarget(name: "soundset", dependencies: ["SoundsetCLI"]),
 
         // The runtime's tests need nothing but the runtime, as an iOS simulator would run them: they
@@ -70,7 +79,9 @@ let package = Package(
             name: "SoundsetTestSupport", dependencies: ["SoundsetAudio", "SoundsetRuntime", "SoundsetRuntimeTestSupport", "CSndFile"],
             path: "Tests/SoundsetTestSupport"),
         .testTarget(name: "SoundsetAudioTests", dependencies: ["SoundsetAudio", "SoundsetTestSupport"]),
-        .testTarget(name: "SoundsetBuildTests", dependencies: ["SoundsetCheck", "SoundsetBuild", "SoundsetSetFolder", "SoundsetTestSupport"]),
+        .testTarget(
+            name: "SoundsetBuildTests",
+            dependencies: ["SoundsetCheck", "SoundsetBuild", "SoundsetReport", "SoundsetFindings", "SoundsetSetFolder", "SoundsetTestSupport"]),
         .testTarget(
             name: "SoundsetServeTests",
             dependencies: ["SoundsetServe", "SoundsetMicroHTTPD", "SoundsetAudio", "SoundsetTestSupport", "SoundsetRuntimeTestSupport"]),

@@ -1,5 +1,6 @@
 import Foundation
 import SoundsetBuild
+import SoundsetFindings
 import SoundsetRuntime
 import SoundsetServe
 import SoundsetSetFolder
@@ -107,7 +108,8 @@ enum AnnouncementCommand {
         } catch {
             switch error {
             case .plan(let error):
-                console.err("soundset: \(explain(error, locale: locale, manifest: manifest, output: parsed.options["--output"] ?? "Output", spelling: spelling))")
+                console.err(
+                    "soundset: \(explain(error, locale: locale, manifest: manifest, output: parsed.options["--output"] ?? "Output", spelling: spelling))")
             case .refused(let reason): console.err("soundset: \(reason)")
             }
             return ExitCode.failure
@@ -211,7 +213,8 @@ enum AnnouncementCommand {
             console.out(
                 String(
                     format: "wrote %@ (%@, %d Hz): %@%.3f s, %d clips", ClipNamePrinting.safe(path),
-                    mp3 ? "mp3" : "\(container!.rawValue) \(manifest.encoding.rawValue)", mp3 ? AnnouncementMP3.rate(forSetRate: manifest.sampleRate) : manifest.sampleRate,
+                    mp3 ? "mp3" : "\(container!.rawValue) \(manifest.encoding.rawValue)",
+                    mp3 ? AnnouncementMP3.rate(forSetRate: manifest.sampleRate) : manifest.sampleRate,
                     mp3 ? "" : "\(played.frames) frames, ", played.seconds, played.plan.steps.count))
             if let note = played.note { console.out(note) }
         }

@@ -1,5 +1,6 @@
 import Foundation
 import SoundsetBuild
+import SoundsetReport
 import SoundsetRuntime
 import SoundsetSetFolder
 

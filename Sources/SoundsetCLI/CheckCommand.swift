@@ -1,6 +1,7 @@
 import Foundation
 import SoundsetBuild
 import SoundsetCheck
+import SoundsetFindings
 import SoundsetRuntime
 import SoundsetSetFolder
 

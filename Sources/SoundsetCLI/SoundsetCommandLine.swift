@@ -1,5 +1,6 @@
 import Foundation
 import SoundsetBuild
+import SoundsetFindings
 import SoundsetSetFolder
 
 /// Exit codes: 0 success, 1 failure, 64 bad usage (sysexits' EX_USAGE).

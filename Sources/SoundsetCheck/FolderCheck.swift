@@ -1,6 +1,8 @@
 import Foundation
 import SoundsetAudio
 import SoundsetBuild
+import SoundsetFindings
+import SoundsetReport
 import SoundsetRuntime
 import SoundsetSetFolder
 

@@ -14,8 +14,8 @@ set -euo pipefail
 swift=${1:-swift}
 root=$(pwd)
 start=$SECONDS
-version=$(sed -n 's/.*static let current = "\([0-9][0-9.]*\)".*/\1/p' Sources/SoundsetBuild/Support/ToolVersion.swift)
-[ -n "$version" ] || { echo "Sources/SoundsetBuild/Support/ToolVersion.swift: no version found"; exit 1; }
+version=$(sed -n 's/.*static let current = "\([0-9][0-9.]*\)".*/\1/p' Sources/SoundsetFindings/ToolVersion.swift)
+[ -n "$version" ] || { echo "Sources/SoundsetFindings/ToolVersion.swift: no version found"; exit 1; }
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/soundset-by-version.XXXXXX")
 trap 'rm -rf "$work"' EXIT

@@ -1,6 +1,7 @@
 import Foundation
 import SoundsetBuild
 import SoundsetCheck
+import SoundsetFindings
 import SoundsetRuntime
 import SoundsetSetFolder
 import SoundsetTestSupport
@@ -353,17 +354,21 @@ extension CheckTests {
         let message = try #require(failing.problems.count == 1 ? failing.problems.first : nil)
         #expect(message.check == .budget && message.subject == "Assets/soundset.json")
         let opening = String(
-            format: "the composed announcement of %@ lasts %.3f s even without 收款到账, over the %g s banner, which cuts it off: record faster takes (its longest word is ",
+            format:
+                "the composed announcement of %@ lasts %.3f s even without 收款到账, over the %g s banner, which cuts it off: record faster takes (its longest word is ",
             worst.description, Double(bare.max()!) / 16000, short)
         let closing = String(
-            format: ", set announcement.delivery to auto (a chain when the banner is too short), or lower maxAmount; 收款到账 is left out only where the whole announcement would outlast the %g s banner: from %@ up, and not for every amount above it",
+            format:
+                ", set announcement.delivery to auto (a chain when the banner is too short), or lower maxAmount; 收款到账 is left out only where the whole announcement would outlast the %g s banner: from %@ up, and not for every amount above it",
             short, smallest.description)
         #expect(message.message.hasPrefix(opening) && message.message.hasSuffix(closing), "\(message.message)")
         let advice = String(message.message.dropFirst(opening.count).dropLast(closing.count))  // "7, 0.590 s), set tempo to 0.93 or lower (…)"
         let named = try #require(advice.split(separator: ",").first.map(String.init))
         #expect(SpeechLocale.zhCN.read(worst).contains(named))
         #expect(
-            advice.range(of: #"^[^,]+, [0-9.]+ s\), set tempo to 0\.[0-9]{2} or lower \(the set is at 1; at 0\.[0-9]{2} the longest, [0-9.]+, lasts [0-9.]+ s\)$"#, options: .regularExpression)
+            advice.range(
+                of: #"^[^,]+, [0-9.]+ s\), set tempo to 0\.[0-9]{2} or lower \(the set is at 1; at 0\.[0-9]{2} the longest, [0-9.]+, lasts [0-9.]+ s\)$"#,
+                options: .regularExpression)
                 != nil, "\(advice)")
 
         // With delivery auto the amounts too long even bare are chained: no composed sound is cut,
@@ -409,8 +414,9 @@ extension CheckTests {
 
     static func configure(_ assets: URL, banner: Double, tempo: Double) throws {
         try Data(
-            #"{"sampleRate": 16000, "tempo": \#(tempo), "announcement": {"prefix": "received", "bannerSeconds": \#(banner)}, "maxAmount": "99999.99"}"#.utf8)
-            .write(to: assets.appendingPathComponent("soundset.json"))
+            #"{"sampleRate": 16000, "tempo": \#(tempo), "announcement": {"prefix": "received", "bannerSeconds": \#(banner)}, "maxAmount": "99999.99"}"#.utf8
+        )
+        .write(to: assets.appendingPathComponent("soundset.json"))
     }
 
     /// The number after `prefix` in `text`.
@@ -456,9 +462,14 @@ extension CheckTests {
         let stale = await Checker.run(
             assets: folder.url.appendingPathComponent("Assets"), assetsDisplay: "Assets", output: folder.url.appendingPathComponent("Output"),
             outputDisplay: "Output")
-        #expect(stale.problems.first == CheckProblem(.freshness, "Assets/soundset.json", "changed since the last build: run soundset build --assets Assets --output Output"))
+        #expect(
+            stale.problems.first
+                == CheckProblem(.freshness, "Assets/soundset.json", "changed since the last build: run soundset build --assets Assets --output Output"))
         let budget = try #require(stale.problems.first { $0.check == .budget }?.message)
         #expect(!budget.contains("tempo"), "\(budget)")
-        #expect(budget.hasSuffix(": these are the figures of the set as last built, with another soundset.json: run soundset build --assets Assets --output Output, then check again"))
+        #expect(
+            budget.hasSuffix(
+                ": these are the figures of the set as last built, with another soundset.json: run soundset build --assets Assets --output Output, then check again"
+            ))
     }
 }

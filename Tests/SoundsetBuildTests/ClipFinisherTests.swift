@@ -4,6 +4,7 @@ import Testing
 
 @testable import SoundsetAudio
 @testable import SoundsetBuild
+@testable import SoundsetFindings
 
 @Suite struct ClipFinisherTests {
     let rate = 44100

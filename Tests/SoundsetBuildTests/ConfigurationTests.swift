@@ -4,6 +4,7 @@ import SoundsetTestSupport
 import Testing
 
 @testable import SoundsetBuild
+@testable import SoundsetFindings
 
 /// The configuration's one table of keys, the loader that reads by it, and README's tables.
 @Suite struct ConfigurationTests {
@@ -74,7 +75,9 @@ import Testing
     @Test func theSettingsDigestIsCanonicalAndPinned() throws {
         let demo = try ConfigurationLoader.load(
             from: SoundsetExecutable.packageRoot.appendingPathComponent("Assets/soundset.json"), displayPath: "Assets/soundset.json")
-        #expect(SettingsDigest.text(of: demo, sections: [.build]) == "soundset-settings 1\nannouncement.maxWaitSeconds=25\nannouncement.prefix=\"received\"\ntempo=0.85\n")
+        #expect(
+            SettingsDigest.text(of: demo, sections: [.build])
+                == "soundset-settings 1\nannouncement.maxWaitSeconds=25\nannouncement.prefix=\"received\"\ntempo=0.85\n")
         #expect(demo.hash == "65999ecca1bd148e3066e0c4571e36b8e02e644e61363a2f2ff585b01ac421d1")
         // Every setting at its default: the version line alone.
         #expect(SettingsDigest.text(of: Configuration(), sections: [.build, .check, .report]) == "soundset-settings 1\n")

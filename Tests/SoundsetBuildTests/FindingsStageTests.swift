@@ -4,6 +4,7 @@ import Testing
 
 @testable import SoundsetAudio
 @testable import SoundsetBuild
+@testable import SoundsetFindings
 @testable import SoundsetSetFolder
 
 /// The findings stage: pure, from the clips' facts and the manifest, the same whatever built them.

@@ -4,6 +4,7 @@ import SoundsetRuntime
 import Testing
 
 @testable import SoundsetBuild
+@testable import SoundsetFindings
 @testable import SoundsetSetFolder
 
 /// The memo's binary files (#28: a rebuild reads every clip's summary and the record, and decoding

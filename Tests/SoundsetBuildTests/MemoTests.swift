@@ -1,11 +1,13 @@
 import Foundation
 import SoundsetAudio
+import SoundsetCheck
 import SoundsetRuntime
 import SoundsetTestSupport
 import Testing
 
 @testable import SoundsetBuild
-import SoundsetCheck
+@testable import SoundsetFindings
+@testable import SoundsetReport
 @testable import SoundsetSetFolder
 
 /// What someone set on breaking the memo tried; each once gave a wrong set that every later build

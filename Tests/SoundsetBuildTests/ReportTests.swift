@@ -5,6 +5,8 @@ import SoundsetTestSupport
 import Testing
 
 @testable import SoundsetBuild
+@testable import SoundsetFindings
+@testable import SoundsetReport
 @testable import SoundsetSetFolder
 
 #if canImport(FoundationXML)

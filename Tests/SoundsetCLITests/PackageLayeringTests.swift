@@ -14,6 +14,8 @@ import Testing
         ["SoundsetBudget"],
         ["SoundsetAudio"],
         ["SoundsetSetFolder"],
+        ["SoundsetFindings"],
+        ["SoundsetReport"],
         ["SoundsetBuild"],
         ["SoundsetCheck"],
         ["SoundsetServe"],
@@ -158,5 +160,7 @@ import Testing
         #expect(above == ["SoundsetServe", "SoundsetCLI", "SoundsetBuild"])
         // Serve is not above the build, nor does it depend on it: it links the set folder only.
         #expect(!Self.below("SoundsetServe", in: targets).contains("SoundsetBuild"))
+        // The report draws findings: it reaches neither the build (the assets, the memo, the preparer) nor the check.
+        #expect(Self.below("SoundsetReport", in: targets).isDisjoint(with: ["SoundsetBuild", "SoundsetCheck"]))
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import SoundsetAudio
+import SoundsetFindings
 import SoundsetRuntime
 import SoundsetSetFolder
 

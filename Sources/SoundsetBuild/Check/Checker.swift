@@ -1,6 +1,7 @@
 import Foundation
 import SoundsetAudio
 import SoundsetBudget
+import SoundsetFindings
 import SoundsetRuntime
 import SoundsetSetFolder
 
@@ -346,9 +347,7 @@ public enum Checker {
 
     /// Which amounts lose the prefix and suffix, in words a designer reads once.
     public static func droppedWords(_ smallest: CustomStringConvertible, said: String, banner: Double) -> String {
-        String(
-            format: "%@ is left out only where the whole announcement would outlast the %g s banner: from %@ up, and not for every amount above it",
-            said, banner, smallest.description)
+        ComposedBudget.droppedWords(smallest, said: said, banner: banner)
     }
 
     /// The banner budget, by the announcer's rules (`AnnouncementRules`): an announcement that fits

@@ -1,3 +1,4 @@
+import SoundsetFindings
 import SoundsetRuntime
 
 /// Whether a built set is fresh against what it was built from: the one definition, which the

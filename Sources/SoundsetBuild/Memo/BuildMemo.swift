@@ -1,5 +1,7 @@
 import Foundation
 import SoundsetAudio
+import SoundsetFindings
+import SoundsetReport
 import SoundsetRuntime
 import SoundsetSetFolder
 

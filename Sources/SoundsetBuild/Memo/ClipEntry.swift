@@ -1,5 +1,6 @@
 import Foundation
 import SoundsetAudio
+import SoundsetFindings
 import SoundsetRuntime
 
 /// One prepared clip in the disk memo, `<key>.clip`: the summary (small, read for every clip), then

@@ -1,5 +1,6 @@
 import Foundation
 import SoundsetAudio
+import SoundsetFindings
 
 /// The key of a clip's facts: everything they depend on, the recording's bytes, the configuration
 /// and the tool version.

@@ -1,4 +1,5 @@
 import Foundation
+import SoundsetReport
 
 /// The report's drawings of an output folder's clips in the memo, `drawings-<output>.bin`: read
 /// whole when a report is made (every clip's drawing, a few kilobytes each), so one file of plain

@@ -1,3 +1,4 @@
+import SoundsetFindings
 import SoundsetSetFolder
 
 /// The names of a clip's files in the set's `Sounds`.

@@ -1,5 +1,6 @@
 import Foundation
 import SoundsetAudio
+import SoundsetFindings
 import SoundsetSetFolder
 
 /// Step 1-3 and the first measurement of step 4 for one recording, and what the findings and the

@@ -1,5 +1,6 @@
 import Foundation
 import SoundsetAudio
+import SoundsetFindings
 import SoundsetRuntime
 
 /// What preparing a recording found, without its samples: enough to decide the set's level and to
@@ -34,5 +35,15 @@ public struct ClipSummary: Sendable {
         let start = min(max(0, Int((Double(region.soundStart - region.keepStart) * scale).rounded())), max(0, frames - 1))
         let end = min(max(start + 1, Int((Double(region.soundEnd - region.keepStart) * scale).rounded())), frames)
         return Manifest.Speech(start: start, end: end)
+    }
+}
+
+extension ClipFacts {
+    /// The facts the prepare stage found of a clip.
+    init(_ summary: ClipSummary) {
+        self.init(
+            name: summary.name, sourceFile: summary.recording.fileName, sourceRate: summary.analysis.sourceRate,
+            sourceFrames: summary.analysis.sourceFrames, region: summary.region, loudness: summary.measurement.loudness,
+            notes: summary.analysis.notes, fingerprint: summary.analysis.fingerprint)
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import SoundsetFindings
 import SoundsetRuntime
 import SoundsetSetFolder
 

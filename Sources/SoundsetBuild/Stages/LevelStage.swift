@@ -1,5 +1,6 @@
 import Foundation
 import SoundsetAudio
+import SoundsetFindings
 import SoundsetRuntime
 
 /// Step 4, first half, and the one place the set's level is decided: the target, unless a clip

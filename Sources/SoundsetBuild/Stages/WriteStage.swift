@@ -1,5 +1,6 @@
 import Foundation
 import SoundsetAudio
+import SoundsetFindings
 import SoundsetRuntime
 import SoundsetSetFolder
 
@@ -59,6 +60,3 @@ enum WriteStage {
             source: Manifest.Source(file: summary.recording.fileName, sha256: summary.sourceSHA256), speech: summary.speech(inFileOf: figures.frames))
     }
 }
-
-/// Rounds a dB figure to 2 decimals for the manifest.
-func rounded(_ value: Double) -> Double { value.isFinite ? (value * 100).rounded() / 100 : value }

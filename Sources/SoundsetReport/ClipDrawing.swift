@@ -1,5 +1,6 @@
 import Foundation
 import SoundsetAudio
+import SoundsetFindings
 import SoundsetRuntime
 import SoundsetSetFolder
 
@@ -8,29 +9,29 @@ import SoundsetSetFolder
 /// clip file's bytes only (`key`), so the build keeps it with the clip and one changed take draws
 /// one clip again. The paths are in their own units (one per column across, `height` down), so the
 /// page scales them to any width.
-struct ClipDrawing: Sendable, Equatable {
-    var sourceColumns: Int
-    var sourcePath: String
-    var outputColumns: Int
-    var outputPath: String
+package struct ClipDrawing: Sendable, Equatable {
+    package var sourceColumns: Int
+    package var sourcePath: String
+    package var outputColumns: Int
+    package var outputPath: String
     /// The clip file as a preview (`Preview`), in base64.
-    var preview: String
-    var previewRate: Int
+    package var preview: String
+    package var previewRate: Int
 
     /// The height of the paths' units.
-    static let height = 64
+    package static let height = 64
     /// The form of a drawing: change it when drawings are made differently, so old ones are not used.
-    static let version = 2
+    package static let version = 2
 
     /// The key of the drawing of `clip`: its recording's and its file's sha256.
-    static func key(_ clip: Manifest.Clip) -> String {
+    package static func key(_ clip: Manifest.Clip) -> String {
         SHA256.hex(Data("drawing \(version)|\(clip.source.sha256)|\(clip.sha256)".utf8))
     }
 
     /// Draws a clip: its recording from its envelope, and its file, read from the set's `sounds`
     /// folder, decoded, drawn and made into a preview.
     /// - Throws: `BuildProblem` naming the file that cannot be read.
-    static func draw(_ clip: Manifest.Clip, source: ClipEnvelope, sounds: URL, displayPath: String) throws(BuildProblem) -> ClipDrawing {
+    package static func draw(_ clip: Manifest.Clip, source: ClipEnvelope, sounds: URL, displayPath: String) throws(BuildProblem) -> ClipDrawing {
         let samples: [Float]
         let rate: Int
         do {
@@ -54,7 +55,7 @@ struct ClipDrawing: Sendable, Equatable {
 
     /// An envelope as a filled SVG path, `height` high, one unit across per column: the highest
     /// values left to right, then the lowest back.
-    static func path(_ envelope: ClipEnvelope) -> String {
+    package static func path(_ envelope: ClipEnvelope) -> String {
         let middle = Double(height) / 2
         func y(_ value: Int8) -> Int { Int((middle - Double(value) * middle / 127).rounded()) }
         var path = "M0 \(Int(middle))L"
@@ -67,6 +68,15 @@ struct ClipDrawing: Sendable, Equatable {
         }
         path.removeLast()
         return path + "Z"
+    }
+
+    package init(sourceColumns: Int, sourcePath: String, outputColumns: Int, outputPath: String, preview: String, previewRate: Int) {
+        self.sourceColumns = sourceColumns
+        self.sourcePath = sourcePath
+        self.outputColumns = outputColumns
+        self.outputPath = outputPath
+        self.preview = preview
+        self.previewRate = previewRate
     }
 }
 

@@ -1,5 +1,6 @@
 import Foundation
 import SoundsetAudio
+import SoundsetFindings
 import SoundsetRuntime
 import SoundsetSetFolder
 
@@ -26,13 +27,13 @@ public enum Report {
 
     /// What a report depends on beyond its set: soundset's version, every setting (it shows the
     /// check's and its own, which change no clip) and whether it reloads itself.
-    static func key(configuration: Configuration, refreshSeconds: Int?) -> String {
+    package static func key(configuration: Configuration, refreshSeconds: Int?) -> String {
         SHA256.hex(Data("report|\(ToolVersion.current)|\(configuration.allSettingsHash)|\(refreshSeconds.map(String.init) ?? "still")".utf8))
     }
 
     /// The page for `input`, and the clips' drawings made for it (the others were given).
     /// - Throws: `BuildProblem` naming a clip file that cannot be read.
-    static func render(_ input: ReportInput) throws(BuildProblem) -> (html: Data, drawn: [String: ClipDrawing]) {
+    package static func render(_ input: ReportInput) throws(BuildProblem) -> (html: Data, drawn: [String: ClipDrawing]) {
         let made: (data: ReportData, drawn: [String: ClipDrawing])
         do { made = try ReportData.make(input) } catch let problem as BuildProblem { throw problem } catch {
             throw BuildProblem(input.outputDisplay, "cannot be drawn for the report (\(error))")
@@ -59,7 +60,7 @@ public enum Report {
 
     /// Whether the written report `html` is the one a build would write now of the set `setID`
     /// with the report's `key`.
-    static func isCurrent(_ html: Data, setID: String, key: String) -> Bool {
+    package static func isCurrent(_ html: Data, setID: String, key: String) -> Bool {
         Self.setID(in: html) == setID && tag(keyTag, in: html) == key
     }
 

@@ -4,7 +4,7 @@ import Foundation
 extension Sequence where Element: Sendable {
     /// Maps on up to `maxConcurrency` tasks at once and returns the results in input order.
     /// Checks for cancellation before starting each element.
-    func concurrentMap<Result: Sendable>(
+    package func concurrentMap<Result: Sendable>(
         maxConcurrency: Int, _ transform: @escaping @Sendable (Element) async throws -> Result
     ) async throws -> [Result] {
         let items = Array(self)
@@ -33,7 +33,7 @@ extension Sequence where Element: Sendable {
 extension Array where Element: Sendable {
     /// Maps on up to `maxConcurrency` threads at once, for synchronous work (the report's clips),
     /// and returns the results in order; the first error thrown, by input order, is rethrown.
-    func parallelMap<Result: Sendable>(maxConcurrency: Int, _ transform: @Sendable (Element) throws -> Result) throws -> [Result] {
+    package func parallelMap<Result: Sendable>(maxConcurrency: Int, _ transform: @Sendable (Element) throws -> Result) throws -> [Result] {
         let results = ParallelResults<Result>(count: count)
         let workers = Swift.min(count, Swift.max(1, maxConcurrency))
         withoutActuallyEscaping(transform) { transform in

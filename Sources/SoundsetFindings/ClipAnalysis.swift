@@ -18,6 +18,14 @@ public struct ClipAnalysis: Codable, Sendable, Equatable {
     /// is resampled: `ClipPreparer.prepare` sets it).
     public var fingerprint: TakeFingerprint?
 
+    package init(sourceRate: Int, sourceFrames: Int, notes: [ClipNote], envelope: ClipEnvelope, fingerprint: TakeFingerprint? = nil) {
+        self.sourceRate = sourceRate
+        self.sourceFrames = sourceFrames
+        self.notes = notes
+        self.envelope = envelope
+        self.fingerprint = fingerprint
+    }
+
     /// The recording's length, seconds.
     public var sourceSeconds: Double { sourceRate > 0 ? Double(sourceFrames) / Double(sourceRate) : 0 }
 
@@ -29,7 +37,7 @@ public struct ClipAnalysis: Codable, Sendable, Equatable {
     /// The analysis of a take of `sourceFrames` with `clipped` samples at full scale and clicks
     /// removed from what is kept at `clicksAt` seconds, drawn as `envelope`, `region` where the
     /// trimmer found the word, for a set at `outputRate` keeping `padMs` of room tone.
-    static func of(
+    package static func of(
         clipped: Int, clicksAt: [Double] = [], envelope: ClipEnvelope, sourceFrames: Int, sourceRate: Int, region: TrimRegion, outputRate: Int,
         padMs: Double
     ) -> ClipAnalysis {
@@ -141,7 +149,7 @@ public struct ClipEnvelope: Codable, Sendable, Equatable {
         self.values = values
     }
 
-    init(values: [Int8]) { self.values = values }
+    package init(values: [Int8]) { self.values = values }
 
     private static func quantize(_ value: Float) -> Int8 { Int8(max(-127, min(127, (value * 127).rounded()))) }
 

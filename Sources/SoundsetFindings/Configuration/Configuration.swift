@@ -98,5 +98,5 @@ public struct Configuration: Sendable, Equatable, Codable {
 
     /// The digest of every setting, the check's and the report's included: what the check's
     /// findings and the report were made with.
-    var allSettingsHash: String { SettingsDigest.of(self, sections: [.build, .check, .report]) }
+    package var allSettingsHash: String { SettingsDigest.of(self, sections: [.build, .check, .report]) }
 }

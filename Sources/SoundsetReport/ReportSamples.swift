@@ -1,5 +1,6 @@
 import Foundation
 import SoundsetAudio
+import SoundsetFindings
 import SoundsetRuntime
 
 /// The report's sample announcements: which amounts it plays (`amounts`) and how one is made

@@ -25,7 +25,7 @@ public struct ClipFacts: Codable, Sendable, Equatable {
 
     public var sourceSeconds: Double { sourceRate > 0 ? Double(sourceFrames) / Double(sourceRate) : 0 }
 
-    init(
+    package init(
         name: String, sourceFile: String, sourceRate: Int, sourceFrames: Int, region: TrimRegion, loudness: Double, notes: [ClipNote],
         fingerprint: TakeFingerprint? = nil
     ) {
@@ -37,18 +37,6 @@ public struct ClipFacts: Codable, Sendable, Equatable {
         self.region = region
         self.loudness = loudness
         self.notes = notes
-    }
-
-    /// The facts the prepare stage found of a clip.
-    init(_ summary: ClipSummary) {
-        name = summary.name
-        sourceFile = summary.recording.fileName
-        sourceRate = summary.analysis.sourceRate
-        sourceFrames = summary.analysis.sourceFrames
-        region = summary.region
-        loudness = summary.measurement.loudness
-        notes = summary.analysis.notes
-        fingerprint = summary.analysis.fingerprint
     }
 }
 
@@ -63,6 +51,11 @@ public struct SetFindings: Codable, Sendable, Equatable {
         /// The take's own notes, then the set's, then its file's.
         public var notes: [ClipNote]
 
+        package init(facts: ClipFacts, notes: [ClipNote]) {
+            self.facts = facts
+            self.notes = notes
+        }
+
         public var name: String { facts.name }
     }
 
@@ -72,6 +65,12 @@ public struct SetFindings: Codable, Sendable, Equatable {
     public var check: CheckReport
     /// What changed against the set the building replaced, or nil when there was none to compare.
     public var changes: BuildChanges?
+
+    package init(clips: [Clip], check: CheckReport, changes: BuildChanges?) {
+        self.clips = clips
+        self.check = check
+        self.changes = changes
+    }
 
     /// What the build prints, in this order: each clip's notes (about its recording in the assets
     /// folder, or about its file), then what the check will say, in the check's words.

@@ -1,4 +1,5 @@
 import Foundation
+import SoundsetFindings
 import SoundsetRuntime
 
 /// Renders the report as one self-contained HTML page: inline CSS and SVG, audio previews as data
@@ -99,7 +100,7 @@ enum ReportPage {
             let composed = budget.composed
             let dropped =
                 composed.prefixDroppedFrom.map {
-                    "; " + escape(Checker.droppedWords($0, said: composed.dropped ?? "the prefix", banner: composed.limitSeconds))
+                    "; " + escape(ComposedBudget.droppedWords($0, said: composed.dropped ?? "the prefix", banner: composed.limitSeconds))
                 } ?? ""
             page += card(
                 "Longest composed", String(format: "%.2f s", composed.seconds),

@@ -1,3 +1,4 @@
+import Foundation
 import SoundsetRuntime
 import SoundsetSetFolder
 
@@ -20,6 +21,21 @@ public struct CheckBudget: Codable, Sendable, Equatable {
     public var maxAmount: String
     /// The longest composed sound, held against the banner.
     public var composed: ComposedBudget
+
+    package init(
+        worstAmount: String, seconds: Double, steps: Int, limitSeconds: Double, mostStepsAmount: String, maxSteps: Int, limitSteps: Int,
+        maxAmount: String, composed: ComposedBudget
+    ) {
+        self.worstAmount = worstAmount
+        self.seconds = seconds
+        self.steps = steps
+        self.limitSeconds = limitSeconds
+        self.mostStepsAmount = mostStepsAmount
+        self.maxSteps = maxSteps
+        self.limitSteps = limitSteps
+        self.maxAmount = maxAmount
+        self.composed = composed
+    }
 
     /// Every key; the times printed to the millisecond (`JSONFormatting.time`).
     public func encode(to encoder: any Encoder) throws {
@@ -68,6 +84,15 @@ public struct ComposedBudget: Codable, Sendable, Equatable {
         try values.encode(limitSeconds, forKey: .limitSeconds)
         try values.encodeIfPresent(prefixDroppedFrom, forKey: .prefixDroppedFrom)
         try values.encodeIfPresent(dropped, forKey: .dropped)
+    }
+}
+
+extension ComposedBudget {
+    /// Which amounts lose the prefix and suffix, in words a designer reads once.
+    public static func droppedWords(_ smallest: CustomStringConvertible, said: String, banner: Double) -> String {
+        String(
+            format: "%@ is left out only where the whole announcement would outlast the %g s banner: from %@ up, and not for every amount above it",
+            said, banner, smallest.description)
     }
 }
 

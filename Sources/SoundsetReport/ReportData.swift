@@ -1,5 +1,6 @@
 import Foundation
 import SoundsetAudio
+import SoundsetFindings
 import SoundsetRuntime
 import SoundsetSetFolder
 
@@ -7,22 +8,37 @@ import SoundsetSetFolder
 /// clip files), the build's findings, the settings, and the clips' drawings the build kept. The
 /// report never reads the recordings, the memo or the preparer: what it needs of a recording is in
 /// the findings and its envelope.
-struct ReportInput: Sendable {
-    var manifest: Manifest
+package struct ReportInput: Sendable {
+    package var manifest: Manifest
     /// The set's clip files (a staging folder's, when the build writes the report).
-    var sounds: URL
+    package var sounds: URL
     /// How the set's folder is named in messages, e.g. `Output`.
-    var outputDisplay: String
-    var findings: SetFindings
-    var configuration: Configuration
+    package var outputDisplay: String
+    package var findings: SetFindings
+    package var configuration: Configuration
     /// Drawings the build kept, by `ClipDrawing.key`.
-    var drawings: [String: ClipDrawing]
+    package var drawings: [String: ClipDrawing]
     /// The recordings' envelopes, by clip name, for the clips whose drawing is not kept.
-    var envelopes: [String: ClipEnvelope]
+    package var envelopes: [String: ClipEnvelope]
     /// When set, the page reloads itself that often (a build that watches).
-    var refreshSeconds: Int?
+    package var refreshSeconds: Int?
     /// Clips drawn at once.
-    var jobs: Int
+    package var jobs: Int
+
+    package init(
+        manifest: Manifest, sounds: URL, outputDisplay: String, findings: SetFindings, configuration: Configuration, drawings: [String: ClipDrawing],
+        envelopes: [String: ClipEnvelope], refreshSeconds: Int?, jobs: Int
+    ) {
+        self.manifest = manifest
+        self.sounds = sounds
+        self.outputDisplay = outputDisplay
+        self.findings = findings
+        self.configuration = configuration
+        self.drawings = drawings
+        self.envelopes = envelopes
+        self.refreshSeconds = refreshSeconds
+        self.jobs = jobs
+    }
 }
 
 /// Everything the report shows about one clip.
