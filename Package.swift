@@ -1,10 +1,19 @@
 // swift-tools-version:6.0
 import PackageDescription
 
-// Layers point one way: soundset (executable) -> SoundsetCLI -> SoundsetBuild -> SoundsetAudio -> C modules.
-// (SoundsetBuild reaches one C module itself, CSystem: a header of system calls, no library.)
+// Layers point one way, each a module over the ones below it (Tests/SoundsetCLITests/
+// PackageLayeringTests.swift holds every import to them):
+//   soundset (executable, main.swift) -> SoundsetCLI (arguments, commands, signals and the exit)
+//   -> SoundsetCheck (`soundset check` of a set's folder, which derives the set again through the build)
+//   -> SoundsetBuild (the pipeline: catalog, stages, processing, the memo)
+//   -> SoundsetReport (the page: a leaf drawn from the set and its findings; no assets, memo or preparer)
+//   -> SoundsetFindings (the configuration, and what a build finds: clip facts and notes, the check's report)
+//   -> SoundsetSetFolder (the output folder: staging, locks, the exchange, manifest files, integrity,
+//      the interruption; and the problems every layer says) -> SoundsetAudio -> C modules.
+// (SoundsetSetFolder reaches one C module itself, CSystem: a header of system calls, no library.)
 // `soundset serve`: SoundsetCLI -> SoundsetMicroHTTPD (the HTTP front, the one user of CMicroHTTPD)
-// -> SoundsetServe (routing, cache, the set's reload, composition: no socket, no C module of its own).
+// -> SoundsetServe (routing, cache, the set's reload, composition: no socket, no C module of its own)
+// -> SoundsetSetFolder (the set's swap lock, read under), SoundsetAudio: not the build.
 // SoundsetRuntime is what an iOS app imports: it depends on Foundation only. SoundsetBudget (the exact
 // worst-case search the check runs) is Foundation only too, over the runtime, and no app links it.
 // The DSP (SoundsetAudio) runs 10-50x slower unoptimized, and the tests build sets through the debug
