@@ -117,9 +117,9 @@ package enum OutputLocks {
 
 /// The memo's folder: created with a `.gitignore` of `*`, so an app's repository never commits it,
 /// wherever `--output` points.
-public enum MemoFolder {
+package enum MemoFolder {
     /// The memo folder's name, beside the output folder.
-    public static let name = ".soundset-cache"
+    package static let name = ".soundset-cache"
 
     /// The memo folder of the output folder `output`: beside it.
     package static func folder(for output: URL) -> URL {

@@ -4,9 +4,9 @@ import SoundsetRuntime
 /// A report page's file as the set's folder knows it: where soundset 0.8 wrote it, inside the set
 /// (the build moves it out; the check names it), and how a page soundset wrote is recognised by
 /// its head. The report itself is drawn elsewhere (`Report`).
-public enum ReportFile {
+package enum ReportFile {
     /// Where soundset 0.8 wrote the report, inside the set: the build moves it out.
-    public static let legacyFileName = "report.html"
+    package static let legacyFileName = "report.html"
 
     /// Every report soundset wrote has this title.
     package static let title = "<title>soundset report</title>"

@@ -6,7 +6,7 @@ import SoundsetRuntime
 /// (sha256, frames, rate, channels, container, encoding; a copy identical to its original), no
 /// clip file a link, and nothing else in `Sounds`. The check's integrity check, and what a build
 /// asks of its staged set before it swaps it in.
-public enum SetIntegrity {
+package enum SetIntegrity {
     /// What is wrong with the files of the set whose manifest is `manifest` and whose clips are in
     /// `sounds` (named `soundsDisplay` in problems), each with `rebuild` as its fix when given.
     /// - Parameter placed: files known to hold their bytes already (a build's hard links to files the

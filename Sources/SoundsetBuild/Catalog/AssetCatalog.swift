@@ -282,7 +282,7 @@ public struct AssetCatalog: Sendable {
             return .problem(
                 BuildProblem(
                     display,
-                    "is a .\(ext) recording, which soundset cannot read: convert it to WAV, e.g. ffmpeg -i \(Checker.shellWord(display)) \(Checker.shellWord(wav)), and move the .\(ext) out of \(displayName)"
+                    "is a .\(ext) recording, which soundset cannot read: convert it to WAV, e.g. ffmpeg -i \(CommandSpelling.shellWord(display)) \(CommandSpelling.shellWord(wav)), and move the .\(ext) out of \(displayName)"
                 ))
         }
         if !Self.audioExtensions.contains(ext) {
