@@ -1,7 +1,6 @@
-import SoundsetSetFolder
-
 import Foundation
 import SoundsetRuntime
+import SoundsetSetFolder
 
 /// What a build read and wrote, for the memo to keep: its recordings (by file name, their stamps when it
 /// took them, and sha256), the files it wrote into the set, and its level search's tries.
