@@ -88,6 +88,7 @@ let package = Package(
             name: "SoundsetTestSupport", dependencies: ["SoundsetAudio", "SoundsetRuntime", "SoundsetRuntimeTestSupport", "CSndFile"],
             path: "Tests/SoundsetTestSupport"),
         .testTarget(name: "SoundsetAudioTests", dependencies: ["SoundsetAudio", "SoundsetTestSupport"]),
+        .testTarget(name: "SoundsetFindingsTests", dependencies: ["SoundsetFindings", "SoundsetTestSupport"]),
         .testTarget(
             name: "SoundsetBuildTests",
             dependencies: ["SoundsetCheck", "SoundsetBuild", "SoundsetReport", "SoundsetFindings", "SoundsetSetFolder", "SoundsetTestSupport"]),

@@ -3,7 +3,6 @@ import SoundsetRuntime
 import SoundsetTestSupport
 import Testing
 
-@testable import SoundsetBuild
 @testable import SoundsetFindings
 
 /// The configuration's one table of keys, the loader that reads by it, and README's tables.
