@@ -98,17 +98,17 @@ public final class Interruption: @unchecked Sendable {
     public func interrupt(
         status: Int32, say: @escaping @Sendable (_ swapped: Bool) -> Void, exit: @escaping @Sendable (_ status: Int32) -> Never
     ) {
-        let ending = Ending(status: status, say: say, exit: exit)
+        let request = Ending(status: status, say: say, exit: exit)
         let now: Bool = lock.withLock {
-            if self.ending { return false }
+            if ending { return false }
             guard swaps == 0 else {
-                pending = ending
+                pending = request
                 return false
             }
-            self.ending = true
+            ending = true
             return true
         }
-        if now { end(ending) }
+        if now { end(request) }
     }
 
     /// Blocks for good when the process is being ended by an interruption: the build, failing as
@@ -122,7 +122,7 @@ public final class Interruption: @unchecked Sendable {
     }
 
     /// Called once, with `ending` set: no folder is added and no swap starts from now on.
-    private func end(_ ending: Ending) -> Never {
+    private func end(_ request: Ending) -> Never {
         let (folders, swapped) = lock.withLock { (staging, swappedIn) }
         // Other tasks may still be writing files into them: try again while files keep appearing.
         for folder in folders {
@@ -130,7 +130,7 @@ public final class Interruption: @unchecked Sendable {
                 try? FileManager.default.removeItem(at: folder)
             }
         }
-        ending.say(swapped)
-        ending.exit(ending.status)
+        request.say(swapped)
+        request.exit(request.status)
     }
 }
