@@ -98,7 +98,7 @@ package enum OutputLocks {
         var lock: LockFile?
         do {
             lock = try LockFile(url, existing: true)
-        } catch  where error.kind == .missing {
+        } catch where error.kind == .missing {
             var isFolder: ObjCBool = false
             if FileManager.default.fileExists(atPath: resolved.path, isDirectory: &isFolder), isFolder.boolValue,
                 (try? MemoFolder.create(url.deletingLastPathComponent())) != nil
