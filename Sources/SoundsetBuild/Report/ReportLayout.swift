@@ -90,7 +90,8 @@ struct TimeScale: Sendable, Equatable {
     var bar: String {
         let length = width(barSeconds)
         let label = barSeconds == 0.5 ? "0.5 s" : "\(Int(barSeconds)) s"
-        return "<svg class=\"scalebar\" width=\"\(fmt(length + 60))\" height=\"16\" data-seconds=\"\(fmt(barSeconds))\" data-width=\"\(fmt(length))\" role=\"img\" aria-label=\"scale bar, \(label)\">"
+        return
+            "<svg class=\"scalebar\" width=\"\(fmt(length + 60))\" height=\"16\" data-seconds=\"\(fmt(barSeconds))\" data-width=\"\(fmt(length))\" role=\"img\" aria-label=\"scale bar, \(label)\">"
             + "<path d=\"M1 4 V12 M1 8 H\(fmt(length + 1)) M\(fmt(length + 1)) 4 V12\"/>"
             + "<text x=\"\(fmt(length + 8))\" y=\"12\">\(label)</text></svg>"
     }

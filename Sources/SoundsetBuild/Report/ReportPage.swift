@@ -89,9 +89,11 @@ enum ReportPage {
         page += "<section><h2>Loudness: each recording against the set level</h2>\n" + loudnessChart(data, words: words) + "</section>\n"
         page += announcementsSection(data, words: words, clipScale: clipScale)
 
-        page += "<section><h2>Clips</h2>\n" + playEveryClip + "<p class=\"legend\">Every waveform is drawn to one time scale, \(clipScale.text), so a clip's width is its length. "
+        page +=
+            "<section><h2>Clips</h2>\n" + playEveryClip
+            + "<p class=\"legend\">Every waveform is drawn to one time scale, \(clipScale.text), so a clip's width is its length. "
         page += "Top: the recording, grey where room tone was cut, yellow where the trimmer found speech; below: the clip as built. "
-        page += "The players play previews (\(previewWords(data))); the clips themselves are the set's files. \(clipScale.bar)</p>\n"
+        page += "Each player plays the clip itself (the set's file, its samples as they are, as a WAV). \(clipScale.bar)</p>\n"
         let reasons = changes?.reasons
         for (group, clips) in words.grouped(data.clips, name: \.name) {
             page +=
@@ -208,15 +210,9 @@ enum ReportPage {
         card += row("true peak", String(format: "%.2f dBTP", clip.clip.truePeak))
         card += row("frames", "\(clip.clip.frames)")
         card += "</tbody></table>\n"
-        card += "<audio controls=\"controls\" preload=\"metadata\" src=\"data:audio/wav;base64,\(clip.drawing.preview)\"></audio></div>\n</article>\n"
+        // Loaded with the page (a clip is small), so the player shows the clip's length before it plays.
+        card += "<audio controls=\"controls\" preload=\"auto\" src=\"data:audio/wav;base64,\(clip.audio)\"></audio></div>\n</article>\n"
         return card
-    }
-
-    /// How the players' previews are made, in words: `11 kHz, 8-bit`.
-    static func previewWords(_ data: ReportData) -> String {
-        let rates = Set(data.clips.map(\.drawing.previewRate) + data.announcements.map(\.previewRate)).sorted()
-        let kilohertz = rates.map { String(format: "%g", (Double($0) / 100).rounded() / 10) }.joined(separator: " or ")
-        return "\(kilohertz) kHz, 8-bit"
     }
 
     /// A limit in seconds as written: 1.2, 4.
@@ -253,7 +249,7 @@ enum ReportPage {
             if let note = sample.note { section += " <small class=\"note\">\(escape(note))</small>" }
             if above { section += " <small class=\"alert\">above maxAmount \(escape(maximum.description)): the check does not budget it</small>" }
             section += "</h3>\n" + timeline(plan, schedule: schedule, words: words, scale: scale)
-            section += "<audio controls=\"controls\" preload=\"metadata\" src=\"data:audio/wav;base64,\(sample.preview)\"></audio></div>\n"
+            section += "<audio controls=\"controls\" preload=\"auto\" src=\"data:audio/wav;base64,\(sample.preview)\"></audio></div>\n"
         }
         for problem in data.announcementProblems { section += "<p class=\"alert\">\(escape(problem))</p>\n" }
         // Clips no sample says (亿 when no amount up to maxAmount needs it): said, not hidden.
