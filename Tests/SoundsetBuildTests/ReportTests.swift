@@ -90,6 +90,9 @@ import Testing
         #expect(html.components(separatedBy: "class=\"announcement\"").count - 1 == samples.count)
         // It names the set it shows.
         #expect(Report.setID(in: data) == SoundSet(manifest: manifest, folder: URL(fileURLWithPath: "/")).id)
+        // And says, where it shows it, what that id covers (serve's pinned id covers more).
+        let id = SoundSet(manifest: manifest, folder: URL(fileURLWithPath: "/")).id
+        #expect(html.contains("<span title=\"\(ReportPage.setIDMeaning)\">set \(id)</span>"))
     }
 
     /// A clip's player plays the clip itself: its file as a WAV, the same samples bit for bit (the

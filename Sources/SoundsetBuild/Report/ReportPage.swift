@@ -40,7 +40,7 @@ enum ReportPage {
             <style>\(css)</style>
             </head>
             <body>
-            <header><h1>Sound set report</h1><p>\(manifest.clips.count) clips · \(manifest.sampleRate) Hz \(manifest.container.rawValue) \(manifest.encoding.rawValue) · \(manifest.locale.rawValue) · set \(escape(data.setID)) · soundset \(escape(manifest.toolVersion))\(refreshSeconds.map { " · reloads every \(max(1, $0)) s while the build watches" } ?? "")</p></header>
+            <header><h1>Sound set report</h1><p>\(manifest.clips.count) clips · \(manifest.sampleRate) Hz \(manifest.container.rawValue) \(manifest.encoding.rawValue) · \(manifest.locale.rawValue) · <span title=\"\(setIDMeaning)\">set \(escape(data.setID))</span> · soundset \(escape(manifest.toolVersion))\(refreshSeconds.map { " · reloads every \(max(1, $0)) s while the build watches" } ?? "")</p></header>
             <section class="cards">
             """
         page += card("Level", String(format: "%.1f LUFS", manifest.loudness.setLevel), escape(manifest.loudness.reason))
@@ -214,6 +214,10 @@ enum ReportPage {
         card += "<audio controls=\"controls\" preload=\"auto\" src=\"data:audio/wav;base64,\(clip.audio)\"></audio></div>\n</article>\n"
         return card
     }
+
+    /// What the set id in the page's header covers, said when it is pointed at.
+    static let setIDMeaning =
+        "the set's id: its clips and format; the app's installed clip names begin with it. soundset serve's pinned URLs use an id that also covers the reading and announcement settings (docs/serve.md)"
 
     /// A limit in seconds as written: 1.2, 4.
     static func fmtLimit(_ seconds: Double) -> String { String(format: "%g", seconds) }
