@@ -17,24 +17,12 @@ public struct FileMeasurement: Sendable, Codable, Equatable {
     public var file: String
     /// What was measured; `seconds`, `loudness` and `truePeak` are of it.
     public var part: Part
-    public var seconds: Double
+    /// Its length, seconds.
+    @PrintedTime public var seconds: Double
     /// Whole-clip K-weighted loudness of the mono mix, ungated, LUFS.
     public var loudness: Double
     /// True peak of the mono mix, dBTP.
     public var truePeak: Double
-
-    private enum CodingKeys: String, CodingKey { case file, part, seconds, loudness, truePeak }
-
-    /// Printed (`soundset measure --format json`), the length is to the millisecond, as every time
-    /// soundset prints.
-    public func encode(to encoder: any Encoder) throws {
-        var values = encoder.container(keyedBy: CodingKeys.self)
-        try values.encode(file, forKey: .file)
-        try values.encode(part, forKey: .part)
-        try values.encode(JSONFormatting.time(seconds, in: encoder), forKey: .seconds)
-        try values.encode(loudness, forKey: .loudness)
-        try values.encode(truePeak, forKey: .truePeak)
-    }
 }
 
 extension FileMeasurement {
