@@ -15,7 +15,8 @@ enum AnnounceCommand {
 
     static let spec = CommandSpec(
         name: "announce", summary: "do what the app's extension does for one push: queue, compose or chain, fall back",
-        arguments: "(AMOUNT | \(payload.label))", options: [.requiredGroup, .output, id, payload, now, delivery, prefix, .format], about: Help.announceAbout,
+        arguments: .one("AMOUNT", missing: "announce needs an AMOUNT, e.g. 123.45, or \(payload.label)", instead: payload),
+        options: [.requiredGroup, .output, id, payload, now, delivery, prefix, .format], about: Help.announceAbout,
         exitCodes: "exit codes: 0 a decision was printed (a fallback is a decision), 1 the payload file cannot be read as a push, 64 bad usage")
 
     static func run(_ arguments: [String], console: Console, spelling: CommandSpelling = .installed) throws -> Int32 {
@@ -29,11 +30,7 @@ enum AnnounceCommand {
             guard parsed.positionals.isEmpty else { throw UsageError("give an AMOUNT or \(payload.label), not both") }
             guard parsed.given(Self.id) == nil else { throw UsageError("\(payload.name) carries the transaction id (transactionId): drop \(id.name)") }
         } else {
-            guard parsed.positionals.count == 1 else {
-                throw UsageError(
-                    parsed.positionals.isEmpty
-                        ? "announce needs an AMOUNT, e.g. 123.45, or \(payload.label)" : "give one AMOUNT, got \(parsed.positionals.count)")
-            }
+            _ = try parsed.arguments()
         }
         guard let groupPath = parsed.given(.group) else {
             throw UsageError("announce needs \(Option.group.label) (the folder that stands in for the App Group)")

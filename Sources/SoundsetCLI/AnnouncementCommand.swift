@@ -29,10 +29,13 @@ enum AnnouncementCommand {
     static let shared: [Option] = [.output, assets, locale, prefix, suffix, join, gapMs, reading, whole, .format]
 
     static let planSpec = CommandSpec(
-        name: "plan", summary: "show the clips and timing that announce an amount", arguments: "AMOUNT", options: shared, about: Help.planAbout,
+        name: "plan", summary: "show the clips and timing that announce an amount", arguments: .one("AMOUNT", missing: "plan needs an AMOUNT, e.g. 123.45"),
+        options: shared, about: Help.planAbout,
         after: Help.planAfter, exitCodes: "exit codes: 0 planned, 1 bad amount, missing manifest or missing clips, 64 bad usage")
     static let renderSpec = CommandSpec(
-        name: "render", summary: "compose the announcement of an amount into one sound file", arguments: "AMOUNT", options: [out] + shared,
+        name: "render", summary: "compose the announcement of an amount into one sound file",
+        arguments: .one("AMOUNT", missing: "render needs an AMOUNT, e.g. 123.45"),
+        options: [out] + shared,
         about: Help.renderAbout, exitCodes: "exit codes: 0 written, 1 bad amount, missing manifest or clips, or 30 s or more, 64 bad usage")
 
     static func run(_ kind: Kind, _ arguments: [String], console: Console, spelling: CommandSpelling = .installed) throws -> Int32 {
@@ -42,12 +45,7 @@ enum AnnouncementCommand {
             console.out(spec.help)
             return ExitCode.success
         }
-        guard parsed.positionals.count == 1, let amountText = parsed.positionals.first else {
-            throw UsageError(
-                parsed.positionals.isEmpty
-                    ? "\(kind == .plan ? "plan" : "render") needs an AMOUNT, e.g. 123.45"
-                    : "give one AMOUNT, got \(parsed.positionals.count)")
-        }
+        let amountText = try parsed.arguments()[0]
         let format = try parsed.format()
         var locale: SpeechLocale?
         if let text = parsed.given(Self.locale) {
@@ -176,7 +174,7 @@ enum AnnouncementCommand {
     /// A note when `amount` is above the `maxAmount` of the assets' configuration (`--assets`, or
     /// `Assets` when it is there): the check budgets no amount above it.
     private static func maxAmountNote(_ amount: Amount, assets: String?) -> String? {
-        let folder = assets ?? "Assets"
+        let folder = assets ?? Option.assets.defaultValue!
         guard assets != nil || FileManager.default.fileExists(atPath: folder) else { return nil }
         let display = "\(folder)/\(ConfigurationLoader.fileName)"
         guard FileManager.default.fileExists(atPath: folder) else { return "note: \(folder): no such folder, so \(amount) was not held to a maxAmount" }

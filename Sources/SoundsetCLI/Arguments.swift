@@ -41,6 +41,19 @@ struct Arguments {
     /// - Throws: `UsageError` for anything else.
     func format() throws -> String { try choice(spec.option(named: Option.format.name) ?? .format) ?? "text" }
 
+    /// The arguments besides the options, held to the command's declaration (`Positionals`).
+    /// - Throws: `UsageError` for none where one or more is needed, more than one where one is, or
+    ///   any where none is.
+    func arguments() throws -> [String] {
+        let declared = spec.arguments
+        if declared.name.isEmpty, let extra = positionals.first {
+            throw UsageError("\(declared.refusal ?? "\(spec.name) takes no arguments"), got '\(ClipNamePrinting.safe(extra))'")
+        }
+        if !declared.name.isEmpty && positionals.isEmpty { throw UsageError(declared.missing) }
+        if !declared.name.isEmpty && !declared.many && positionals.count > 1 { throw UsageError("give one \(declared.name), got \(positionals.count)") }
+        return positionals
+    }
+
     /// Refuses `option` with the one its declaration says it cannot be given with
     /// (`--quiet and --verbose cannot both be given`).
     func refuseWithExcluded(_ option: Option) throws {

@@ -40,7 +40,7 @@ enum BuildCommand {
             console.out(spec.help)
             return ExitCode.success
         }
-        if let extra = parsed.positionals.first { throw UsageError("build takes no arguments, got '\(ClipNamePrinting.safe(extra))'") }
+        _ = try parsed.arguments()
         var jobs = ProcessInfo.processInfo.activeProcessorCount
         if let text = parsed.given(.jobs) {
             guard let value = Int(text), (1...256).contains(value) else { throw UsageError("\(Option.jobs.name) needs a whole number from 1 to 256") }

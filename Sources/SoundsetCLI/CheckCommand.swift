@@ -14,7 +14,7 @@ enum CheckCommand {
             console.out(spec.help)
             return ExitCode.success
         }
-        if let extra = parsed.positionals.first { throw UsageError("check takes no arguments, got '\(ClipNamePrinting.safe(extra))'") }
+        _ = try parsed.arguments()
         let format = try parsed.format()
         let assets = parsed.value(.assets)!.trimmingTrailingSlashes
         let output = parsed.value(.output)!.trimmingTrailingSlashes

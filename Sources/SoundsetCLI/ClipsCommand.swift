@@ -4,7 +4,7 @@ import SoundsetRuntime
 /// `soundset clips`: what to record for a locale, from the runtime's own guide.
 enum ClipsCommand {
     static let locale = Option.locale.defaulting(to: SpeechLocale.zhCN.rawValue)
-    static let format = Option.choice("--format", ["text", "json", "markdown"], default: "text", help: "output format")
+    static let format = Option.format.choosing(["text", "json", "markdown"])
 
     static let spec = CommandSpec(
         name: "clips", summary: "list the clips to record for a locale: what each says, and when it is needed", options: [locale, format],
@@ -16,7 +16,7 @@ enum ClipsCommand {
             console.out(spec.help)
             return ExitCode.success
         }
-        guard parsed.positionals.isEmpty else { throw UsageError("clips takes no arguments") }
+        _ = try parsed.arguments()
         guard let locale = parsed.value(Self.locale).flatMap(SpeechLocale.init(rawValue:)) else {
             throw UsageError("\(Self.locale.name) must be one of \(SpeechLocale.allCases.map(\.rawValue).joined(separator: ", "))")
         }

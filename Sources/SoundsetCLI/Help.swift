@@ -13,7 +13,7 @@ enum Help {
     static let markdownFlag = Option.flag("--markdown", help: "print every command's synopsis and options as markdown (docs/cli.md)")
 
     static let helpSpec = CommandSpec(
-        name: "help", summary: "show help for a command: soundset help build", arguments: "[COMMAND]", options: [markdownFlag],
+        name: "help", summary: "show help for a command: soundset help build", arguments: Positionals(name: "COMMAND", optional: true), options: [markdownFlag],
         about: """
             Prints the overview, or the help of COMMAND (build, plan, render, announce, replay, check,
             report, serve, measure, clips, version, help): the same as soundset COMMAND --help.

@@ -16,7 +16,7 @@ enum ReportCommand {
             console.out(spec.help)
             return ExitCode.success
         }
-        if let extra = parsed.positionals.first { throw UsageError("report takes no arguments, got '\(ClipNamePrinting.safe(extra))'") }
+        _ = try parsed.arguments()
         let assets = parsed.value(.assets)!.trimmingTrailingSlashes
         let output = parsed.value(.output)!.trimmingTrailingSlashes
         var options = BuildOptions(

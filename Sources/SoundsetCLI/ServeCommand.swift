@@ -41,6 +41,7 @@ enum ServeCommand {
 
     static let spec = CommandSpec(
         name: "serve", summary: "answer HTTP requests for announcements, plans and the set (web, mini-programs, Android)",
+        arguments: .refusing("serve takes no AMOUNT or other argument"),
         options: [.output, listen, threads, connections, cacheMB, requestTimeout, logFormat, accessLog, quiet], about: Help.serveAbout,
         exitCodes: "exit codes: 0 stopped by SIGTERM or SIGINT, 1 cannot listen, 64 bad usage")
 
@@ -50,9 +51,7 @@ enum ServeCommand {
             console.out(spec.help)
             return ExitCode.success
         }
-        guard parsed.positionals.isEmpty else {
-            throw UsageError("serve takes no AMOUNT or other argument, got '\(ClipNamePrinting.safe(parsed.positionals[0]))'")
-        }
+        _ = try parsed.arguments()
         let (host, port) = try listenAddress(parsed.value(listen)!)
         let threads = try integer(parsed, Self.threads, default: ProcessInfo.processInfo.activeProcessorCount, 1...1024)
         let connections = try integer(parsed, Self.connections, default: max(defaultConnections, threads), threads...100_000)

@@ -41,7 +41,7 @@ public enum SoundsetCommandLine {
                     console.out(Help.versionSpec.help)
                     return ExitCode.success
                 }
-                guard parsed.positionals.isEmpty else { throw UsageError("version takes no arguments") }
+                _ = try parsed.arguments()
                 console.out("soundset \(ToolVersion.current)")
                 return ExitCode.success
             case "clips":

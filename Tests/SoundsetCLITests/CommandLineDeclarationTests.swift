@@ -91,6 +91,24 @@ import Testing
         }
     }
 
+    /// A command's arguments are held to its declaration: none, exactly one, or one or more.
+    @Test func argumentsAreHeldToTheDeclaration() throws {
+        for command in Help.commands where command.name != "help" {
+            let declared = command.arguments
+            let extra = declared.name.isEmpty ? ["extra"] : declared.many ? [] : ["1", "2"]
+            let message =
+                declared.name.isEmpty
+                ? "\(declared.refusal ?? "\(command.name) takes no arguments"), got 'extra'"
+                : declared.many ? declared.missing : "give one \(declared.name), got 2"
+            let required = command.options.filter(\.required).flatMap { [$0.name, "x"] }
+            let result = try SoundsetExecutable.run([command.name] + extra + required)
+            #expect(result.status == 64, "\(command.name)")
+            #expect(result.stderr == "soundset: \(message)\nrun 'soundset \(command.name) --help' for usage\n", "\(command.name)")
+        }
+        #expect(AnnounceCommand.spec.arguments.synopsis == "(AMOUNT | --payload FILE)")
+        #expect(MeasureCommand.spec.arguments.synopsis == "FILE...")
+    }
+
     @Test func aValueOutsideTheChoicesIsNamed() throws {
         #expect(Option.format.choiceProblem == "--format must be text or json")
         #expect(ClipsCommand.format.choiceProblem == "--format must be text, json or markdown")

@@ -1,3 +1,36 @@
+/// The arguments a command takes besides its options, as it declares them.
+struct Positionals: Sendable {
+    /// `AMOUNT`, `FILE`; empty for none.
+    var name: String
+    /// One or more (`FILE...`), not exactly one.
+    var many = false
+    /// May be left out (`[COMMAND]`).
+    var optional = false
+    /// What the command says when none is given (`plan needs an AMOUNT, e.g. 123.45`).
+    var missing = ""
+    /// An option given instead of the argument (`--payload FILE` for `AMOUNT`).
+    var instead: Option?
+    /// What the command says of an argument when it takes none (`build takes no arguments`).
+    var refusal: String?
+
+    static let none = Positionals(name: "")
+    /// No arguments, as `refusal` says in the command's words.
+    static func refusing(_ refusal: String) -> Positionals { Positionals(name: "", refusal: refusal) }
+    /// Exactly one, e.g. `AMOUNT`.
+    static func one(_ name: String, missing: String, instead: Option? = nil) -> Positionals {
+        Positionals(name: name, missing: missing, instead: instead)
+    }
+    /// One or more, e.g. `FILE...`.
+    static func many(_ name: String, missing: String) -> Positionals { Positionals(name: name, many: true, missing: missing) }
+
+    /// `AMOUNT`, `FILE...`, `(AMOUNT | --payload FILE)`.
+    var synopsis: String {
+        guard !name.isEmpty else { return "" }
+        if let instead { return "(\(name) | \(instead.label))" }
+        return optional ? "[\(name)]" : name + (many ? "..." : "")
+    }
+}
+
 /// A command as the command line declares it: its arguments, its options (each declared once, in
 /// `Option`), and the prose of its help. Its `--help`, its synopsis, the parser's options and
 /// docs/cli.md are made from it.
@@ -6,8 +39,8 @@ struct CommandSpec: Sendable {
     var name: String
     /// The line the overview gives the command.
     var summary: String
-    /// The arguments as the synopsis writes them (`AMOUNT`, `FILE...`), before the options.
-    var arguments: String = ""
+    /// The arguments besides the options (`AMOUNT`, `FILE...`), first in the synopsis.
+    var arguments: Positionals = .none
     var options: [Option]
     /// What the command does, between the synopsis and the options.
     var about: String
@@ -38,7 +71,7 @@ struct CommandSpec: Sendable {
     /// brackets, an exclusive one beside the one it excludes, a dependent one inside its flag's.
     var synopsisItems: [String] {
         var items: [(key: String, text: String)] = []
-        if !arguments.isEmpty { items.append(("", arguments)) }
+        if !arguments.synopsis.isEmpty { items.append(("", arguments.synopsis)) }
         let shown = options.filter { $0.inSynopsis && $0.name != Option.help.name }
         for option in shown where option.required { items.append((option.name, option.name + (option.value.map { " \($0)" } ?? ""))) }
         for option in shown where !option.required {

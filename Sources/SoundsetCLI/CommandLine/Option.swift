@@ -52,6 +52,15 @@ struct Option: Sendable, Hashable {
         return option
     }
 
+    /// The same option, its value one of `choices` (the first the default).
+    func choosing(_ choices: [String]) -> Option {
+        var option = self
+        option.choices = choices
+        option.value = choices.joined(separator: "|")
+        option.defaultValue = choices.first
+        return option
+    }
+
     /// The same option, with another default (`nil`: none the command reads) and how the help says it.
     func defaulting(to value: String?, shown: String? = nil) -> Option {
         var option = self

@@ -9,10 +9,11 @@ enum ReplayCommand {
     /// The largest file of pushes read: a million lines of a short payload.
     static let maxFileBytes = 256 << 20
 
-    static let format = Option.choice("--format", ["text", "jsonl"], default: "text", help: "output format")
+    static let format = Option.format.choosing(["text", "jsonl"])
 
     static let spec = CommandSpec(
-        name: "replay", summary: "run a file of pushes through the extension's announcer in order, with a tally", arguments: "FILE",
+        name: "replay", summary: "run a file of pushes through the extension's announcer in order, with a tally",
+        arguments: .one("FILE", missing: "replay needs a FILE of pushes, one a line (SECONDS AMOUNT [ID], or a JSON payload with \"at\")"),
         options: [.requiredGroup, .output, format], about: Help.replayAbout,
         exitCodes: "exit codes: 0 replayed (fallbacks are decisions), 1 FILE or the set cannot be read, 64 bad usage")
 
@@ -22,12 +23,7 @@ enum ReplayCommand {
             console.out(spec.help)
             return ExitCode.success
         }
-        guard parsed.positionals.count == 1, let path = parsed.positionals.first else {
-            throw UsageError(
-                parsed.positionals.isEmpty
-                    ? "replay needs a FILE of pushes, one a line (SECONDS AMOUNT [ID], or a JSON payload with \"at\")"
-                    : "give one FILE, got \(parsed.positionals.count)")
-        }
+        let path = try parsed.arguments()[0]
         guard let groupPath = parsed.given(.group) else {
             throw UsageError("replay needs \(Option.group.label) (the folder that stands in for the App Group; a fresh one for each replay)")
         }
