@@ -49,13 +49,13 @@ enum BuildCommand {
         let assets = parsed.value(.assets)!
         let output = parsed.value(.output)!
         let quiet = parsed.has(.quiet)
-        try parsed.refuseWithExcluded(verbose)
-        try parsed.refuseWithoutItsFlag(pollMs)
-        guard let pollMs = Int(parsed.value(pollMs)!), (10...60_000).contains(pollMs) else {
+        try parsed.refuseWithExcluded(Self.verbose)
+        try parsed.refuseWithoutItsFlag(Self.pollMs)
+        guard let pollMs = Int(parsed.value(Self.pollMs)!), (10...60_000).contains(pollMs) else {
             throw UsageError("\(Self.pollMs.name) needs a whole number of milliseconds from 10 to 60000")
         }
-        try parsed.refuseWithExcluded(noReport)
-        if let report = parsed.given(report) {
+        try parsed.refuseWithExcluded(Self.noReport)
+        if let report = parsed.given(Self.report) {
             guard !report.isEmpty, !report.hasSuffix("/") else {
                 throw UsageError("\(Self.report.name) needs a file name, e.g. \(Self.report.name) \(Option.output.defaultValue!).report.html")
             }
@@ -67,9 +67,9 @@ enum BuildCommand {
             output: URL(fileURLWithPath: output), outputDisplay: output.trimmingTrailingSlashes, jobs: jobs,
             useCache: !parsed.has(noCache), progress: nil, waitForOtherBuilds: !parsed.has(noWait),
             waiting: { console.err("soundset: \($0)…") }, writeReport: !parsed.has(noReport))
-        options.reportFile = parsed.given(report).map { (URL(fileURLWithPath: $0), $0) }
+        options.reportFile = parsed.given(Self.report).map { (URL(fileURLWithPath: $0), $0) }
         options.spelling = spelling
-        let printing = Printing(quiet: quiet, verbose: parsed.has(verbose), progress: showProgress, console: console)
+        let printing = Printing(quiet: quiet, verbose: parsed.has(Self.verbose), progress: showProgress, console: console)
         if parsed.has(watch) {
             options.reportRefreshSeconds = 1
             return await BuildWatch(options: options, printing: printing, interval: .milliseconds(pollMs)).run()
