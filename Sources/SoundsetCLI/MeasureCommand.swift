@@ -4,17 +4,22 @@ import SoundsetRuntime
 
 /// `soundset measure FILE...`.
 enum MeasureCommand {
+    static let spec = CommandSpec(
+        name: "measure", summary: "print the whole-clip loudness and true peak of sound files, as the build measures them",
+        arguments: .many("FILE", missing: "measure needs one or more FILEs"),
+        options: [.format], about: Help.measureAbout, exitCodes: "exit codes: 0 measured, 1 a file could not be read, 64 bad usage")
+
     static func run(_ arguments: [String], console: Console) throws -> Int32 {
-        let parsed = try Arguments(arguments, options: ["--format"], flags: ["--help", "-h"])
+        let parsed = try Arguments(arguments, spec: spec)
         if parsed.wantsHelp {
-            console.out(Help.measure)
+            console.out(spec.help)
             return ExitCode.success
         }
         let format = try parsed.format()
-        guard !parsed.positionals.isEmpty else { throw UsageError("measure needs one or more FILEs") }
+        let paths = try parsed.arguments()
         var results: [FileMeasurement] = []
         var failed = false
-        for path in parsed.positionals {
+        for path in paths {
             do { results.append(try FileMeasurement.measure(path)) } catch {
                 console.err("error: \(error)")
                 failed = true
