@@ -140,6 +140,14 @@ public struct Announcer: Sendable {
         if stopAfter?(.decided) == true { return decided.decision }
         guard let work = decided.work, case .success(let set) = installed else { return decided.decision }
         beforeWriting?()
+        return carryOut(work, decided, set, open, gate)
+    }
+
+    /// What a decision leaves to do after the lock: its composed file written under the name the
+    /// queue holds, or its chain's (or rush sound's) installed files checked.
+    private func carryOut(
+        _ work: Decided.Work, _ decided: Decided, _ set: InstalledSet, _ open: OpenGroup, _ gate: SuspensionGate?
+    ) -> AnnouncementDecision {
         switch work {
         case .compose(let plan, let leadIn, let claim):
             // The claim's flock is a lock in the shared container too: it is held only while the gate
