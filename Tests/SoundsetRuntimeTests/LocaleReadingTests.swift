@@ -29,6 +29,20 @@ import Testing
         }
     }
 
+    /// Every other spelling a locale knows names a clip its guide lists, and the guide finds it.
+    @Test func otherSpellingsNameListedClips() {
+        let locales: [any LocaleReading] = SpeechLocale.allCases.map(\.reading) + [PairsLocale()]
+        for locale in locales {
+            let names = Set(locale.clipEntries.map(\.name))
+            for (spelling, clip) in locale.otherSpellings { #expect(names.contains(clip), "\(locale.tag): \(spelling) is \(clip), no clip") }
+        }
+        for locale in SpeechLocale.allCases {
+            for (spelling, clip) in locale.reading.otherSpellings { #expect(ClipGuide.of(locale).clip(said: spelling) == clip, "\(spelling)") }
+        }
+        #expect(ClipGuide.of(.zhCN).clip(said: "萬") == "ten_thousand")
+        #expect(ClipGuide.of(.enUS).clip(said: "萬") == nil)
+    }
+
     /// The guide lists every clip the samples' readings use, and the samples hear every clip the
     /// guide says a set needs with those options (and the optional ones the set has).
     @Test(arguments: readings.indices)
