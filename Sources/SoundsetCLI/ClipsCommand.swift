@@ -32,7 +32,7 @@ enum ClipsCommand {
     /// Aligned columns: the clip, what is said, how, when it is needed.
     static func text(_ guide: ClipGuide) -> String {
         let rows =
-            [["clip", "says", guide.locale == .zhCN ? "pinyin" : "", "needed"]]
+            [["clip", "says", guide.locale.reading.pronunciationTitle ?? "", "needed"]]
             + guide.entries.map { [$0.name, $0.says, $0.pronounced ?? "", needed($0)] }
         let widths = (0..<3).map { column in rows.map { columns($0[column]) }.max() ?? 0 }
         return rows.map { row in
@@ -48,10 +48,11 @@ enum ClipsCommand {
 
     /// The README's table.
     static func markdown(_ guide: ClipGuide) -> String {
-        let pinyin = guide.locale == .zhCN
-        var lines = [pinyin ? "| clip | says | pinyin | needed |" : "| clip | says | needed |", pinyin ? "| --- | --- | --- | --- |" : "| --- | --- | --- |"]
+        let pronounced = guide.locale.reading.pronunciationTitle
+        let titles = ["clip", "says"] + (pronounced.map { [$0] } ?? []) + ["needed"]
+        var lines = ["| " + titles.joined(separator: " | ") + " |", "|" + String(repeating: " --- |", count: titles.count)]
         for entry in guide.entries {
-            let cells = ["`\(entry.name)`", entry.says] + (pinyin ? [entry.pronounced ?? ""] : []) + [needed(entry)]
+            let cells = ["`\(entry.name)`", entry.says] + (pronounced == nil ? [] : [entry.pronounced ?? ""]) + [needed(entry)]
             lines.append("| " + cells.joined(separator: " | ") + " |")
         }
         return lines.joined(separator: "\n")

@@ -62,7 +62,8 @@ enum ReportPage {
                 "Longest composed", String(format: "%.2f s", composed.seconds),
                 "\(escape(composed.amount)), against the \(fmt(composed.limitSeconds)) s banner\(dropped)", alert: composed.seconds > composed.limitSeconds)
         }
-        if manifest.locale == .zhCN { page += tonesCard(data) }
+        // The card of 一's tones, where they are the locale's optional clips.
+        if manifest.locale.optionalClipNames == ChineseReading.toneVariants { page += tonesCard(data) }
         let count = data.check.problems.count
         page += card(
             "Check", data.check.ok ? "passed" : "\(count) problem\(count == 1 ? "" : "s")",
@@ -156,7 +157,7 @@ enum ReportPage {
     /// What a clip says, as the guide writes it: characters and pinyin beside the clip name.
     static func saying(_ name: String, words: ClipWords) -> String {
         guard let entry = words.entry(name) else { return "<p class=\"says unknown\">\(escape(name))</p>" }
-        let lang = words.guide.locale == .zhCN ? "zh-CN" : "en"
+        let lang = words.guide.locale.reading.pageLanguage
         var text = "<p class=\"says\" lang=\"\(lang)\">\(escape(entry.says))</p>"
         if let pronounced = entry.pronounced { text += "<p class=\"pinyin\">\(escape(pronounced))</p>" }
         return text
@@ -245,7 +246,7 @@ enum ReportPage {
         for (sample, schedule) in zip(data.announcements, schedules) {
             let plan = sample.plan
             let above = (try? Amount(plan.amount)).map { $0 > maximum } ?? false
-            let lang = words.guide.locale == .zhCN ? "zh-CN" : "en"
+            let lang = words.guide.locale.reading.pageLanguage
             section +=
                 "<div class=\"announcement\"><h3>\(escape(plan.amount)) <span class=\"said\" lang=\"\(lang)\">\(escape(words.written(plan.clips)))</span> "
             section +=
@@ -279,7 +280,7 @@ enum ReportPage {
             svg +=
                 "<rect x=\"\(fmt(x))\" y=\"\(fmt(y))\" width=\"\(fmt(w))\" height=\"\(fmt(rowHeight))\" rx=\"3\" class=\"step s\(index % 2)\"><title>\(escape(clip)) at \(String(format: "%.2f", start)) s</title></rect>"
             let label = words.says(clip)
-            if Double(label.count) * (words.guide.locale == .zhCN ? 12 : 6.5) + 4 <= w {
+            if Double(label.count) * words.guide.locale.reading.characterWidth + 4 <= w {
                 svg += "<text x=\"\(fmt(x + w / 2))\" y=\"\(fmt(y + 15))\">\(escape(label))</text>"
             }
         }
