@@ -122,6 +122,8 @@ enum BuildCommand {
                 case .removed: done = "\(Report.defaultLocation(output: options.output, outputDisplay: options.outputDisplay).display) removed (--no-report)"
                 case nil: done = "nothing to do"
                 }
+                // --verbose shows the set's clips whatever the build had to do.
+                if printing.verbose { printTable(report.manifest, console: console) }
                 console.out("\(options.outputDisplay) is up to date: \(report.manifest.clips.count) clips, \(done)")
             } else {
                 print(report, output: options.outputDisplay, elapsed: Date().timeIntervalSince(started), verbose: printing.verbose, console: console)
