@@ -115,12 +115,10 @@ install: $(RELEASE)
 uninstall:
 	rm -f "$(DESTDIR)$(BINDIR)/soundset"
 
-# A PNG of the report, rendered by headless Chromium, to look at.
+# A PNG of the whole report page, rendered by headless Chromium with a CJK font (both installed when
+# missing), to look at.
 report-screenshot: sounds
-	@command -v chromium >/dev/null 2>&1 || apt-get install -y -qq chromium >/dev/null
-	chromium --headless --no-sandbox --disable-gpu --hide-scrollbars --window-size=1200,2400 \
-	  --screenshot=$(CURDIR)/.build/report.png file://$(CURDIR)/$(OUTPUT).report.html
-	@echo "wrote .build/report.png"
+	@bash Tests/Scripts/report-screenshot.sh '$(OUTPUT).report.html' .build/report.png
 
 # Warnings are errors; Swift 6 language mode already checks concurrency strictly. An iOS app (and
 # its simulator tests) gets SoundsetRuntime with Foundation and nothing else, which two steps hold:
@@ -141,29 +139,33 @@ report-screenshot: sounds
 # test-reuse: the build just done compiles nothing again, on a terminal or a pipe.
 # (--disable-xctest: the tests are Swift Testing's; XCTest would print "Executed 0 tests".)
 RUNTIME_ALONE := .build/runtime-alone
+# Each step's whole output goes to .build/test-logs; a step that passes prints its summary (a line a
+# suite), one that fails everything but the passing tests' lines (Tests/Scripts/quietly.sh).
+# make test VERBOSE=1 prints everything as it comes.
+QUIETLY       := VERBOSE=$(VERBOSE) bash Tests/Scripts/quietly.sh
 TEST_FLAGS    := -Xswiftc -warnings-as-errors
 # make 3.81 (macOS) has no --output-sync: its lines then interleave.
 OUTPUT_SYNC   := $(if $(filter 3.%,$(MAKE_VERSION)),,--output-sync=line)
 
 test: setup
 	@$(MAKE) --no-print-directory -j2 $(OUTPUT_SYNC) test-runtime-alone test-suite test-by-version test-bench-helpers
-	@$(MAKE) --no-print-directory examples
+	@$(QUIETLY) examples $(MAKE) --no-print-directory examples
 	@$(MAKE) --no-print-directory test-reuse
 
 test-runtime-alone:
-	PKG_CONFIG_LIBDIR=/nonexistent PKG_CONFIG_PATH= $(SWIFT_TEST) -c release --package-path Tests/RuntimeAlone --scratch-path $(RUNTIME_ALONE) \
-	  --disable-xctest $(TEST_FLAGS)
+	@PKG_CONFIG_LIBDIR=/nonexistent PKG_CONFIG_PATH= $(QUIETLY) runtime-alone \
+	  $(SWIFT_TEST) -c release --package-path Tests/RuntimeAlone --scratch-path $(RUNTIME_ALONE) --disable-xctest $(TEST_FLAGS)
 
 test-suite:
-	$(SWIFT_BUILD) --build-tests $(TEST_FLAGS)
+	@$(QUIETLY) build-tests $(SWIFT_BUILD) --build-tests $(TEST_FLAGS)
 	@bash Tests/Scripts/runtime-graph.sh .build/debug.yaml
-	$(SWIFT_TEST) --skip-build --disable-xctest
+	@$(QUIETLY) suite $(SWIFT_TEST) --skip-build --disable-xctest
 
 test-by-version:
-	@bash Tests/Scripts/by-version.sh '$(SWIFT)'
+	@$(QUIETLY) by-version bash Tests/Scripts/by-version.sh '$(SWIFT)'
 
 test-bench-helpers:
-	@bash Tests/Scripts/bench-helpers.sh check
+	@$(QUIETLY) bench-helpers bash Tests/Scripts/bench-helpers.sh check
 
 test-reuse:
 	@bash Tests/Scripts/no-recompile.sh $(SWIFT_BUILD) --build-tests $(TEST_FLAGS)

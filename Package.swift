@@ -95,7 +95,7 @@ let package = Package(
         .testTarget(
             name: "SoundsetServeTests",
             dependencies: ["SoundsetServe", "SoundsetMicroHTTPD", "SoundsetAudio", "SoundsetTestSupport", "SoundsetRuntimeTestSupport"]),
-        .testTarget(name: "SoundsetCLITests", dependencies: ["SoundsetTestSupport", "SoundsetRuntimeTestSupport", "SoundsetRuntime"]),
+        .testTarget(name: "SoundsetCLITests", dependencies: ["SoundsetCLI", "SoundsetTestSupport", "SoundsetRuntimeTestSupport", "SoundsetRuntime"]),
     ],
     swiftLanguageModes: [.v6]
 )

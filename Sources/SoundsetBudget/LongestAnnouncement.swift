@@ -36,6 +36,16 @@ public enum LongestAnnouncement {
         upTo maximum: Amount, locale: SpeechLocale, reading: ReadingOptions = ReadingOptions(), variants: Set<String> = [],
         prefix: String? = nil, suffix: String? = nil, timings: [String: ClipTiming], gapFrames: Int, objective: Objective
     ) -> WorstCase {
+        search(
+            upTo: maximum, locale: locale.reading, reading: reading, variants: variants, prefix: prefix, suffix: suffix, timings: timings,
+            gapFrames: gapFrames, objective: objective)
+    }
+
+    /// `search` in any `LocaleReading`.
+    package static func search(
+        upTo maximum: Amount, locale: any LocaleReading, reading: ReadingOptions = ReadingOptions(), variants: Set<String> = [],
+        prefix: String? = nil, suffix: String? = nil, timings: [String: ClipTiming], gapFrames: Int, objective: Objective
+    ) -> WorstCase {
         let question = Question(
             maximum: maximum, locale: locale, reading: reading, variants: variants, prefix: prefix, suffix: suffix,
             weights: Weights(timings: timings, gapFrames: gapFrames, objective: objective))
@@ -59,6 +69,16 @@ public enum LongestAnnouncement {
         than frames: Int, upTo maximum: Amount, locale: SpeechLocale, reading: ReadingOptions = ReadingOptions(),
         variants: Set<String> = [], prefix: String? = nil, suffix: String? = nil, timings: [String: ClipTiming], gapFrames: Int
     ) -> Amount? {
+        firstLonger(
+            than: frames, upTo: maximum, locale: locale.reading, reading: reading, variants: variants, prefix: prefix, suffix: suffix,
+            timings: timings, gapFrames: gapFrames)
+    }
+
+    /// `firstLonger` in any `LocaleReading`.
+    package static func firstLonger(
+        than frames: Int, upTo maximum: Amount, locale: any LocaleReading, reading: ReadingOptions = ReadingOptions(),
+        variants: Set<String> = [], prefix: String? = nil, suffix: String? = nil, timings: [String: ClipTiming], gapFrames: Int
+    ) -> Amount? {
         let question = Question(
             maximum: maximum, locale: locale, reading: reading, variants: variants, prefix: prefix, suffix: suffix,
             weights: Weights(timings: timings, gapFrames: gapFrames, objective: .duration))
@@ -68,7 +88,7 @@ public enum LongestAnnouncement {
     /// One search's inputs, and the parts both queries share.
     struct Question {
         let maximum: Amount
-        let locale: SpeechLocale
+        let locale: any LocaleReading
         let reading: ReadingOptions
         let variants: Set<String>
         let prefix: String?
@@ -80,7 +100,7 @@ public enum LongestAnnouncement {
         let edges: Readings.Edges
 
         init(
-            maximum: Amount, locale: SpeechLocale, reading: ReadingOptions, variants: Set<String>, prefix: String?, suffix: String?,
+            maximum: Amount, locale: any LocaleReading, reading: ReadingOptions, variants: Set<String>, prefix: String?, suffix: String?,
             weights: Weights
         ) {
             self.maximum = maximum
@@ -242,7 +262,7 @@ public enum LongestAnnouncement {
 
     /// The split of a locale's reading into whole part and fraction, for amounts of 1 or more.
     struct Readings {
-        let locale: SpeechLocale
+        let locale: any LocaleReading
         let options: ReadingOptions
         let variants: Set<String>
 
@@ -253,19 +273,9 @@ public enum LongestAnnouncement {
             let last: (String) -> Score
         }
 
-        func whole(_ value: Int64) -> [String] {
-            switch locale {
-            case .zhCN: ChineseReading.wholeTokens(value, options: options, variants: variants).map(\.clipName)
-            case .enUS: EnglishReading.dollarClips(value)
-            }
-        }
+        func whole(_ value: Int64) -> [String] { locale.wholeClips(value, options: options, variants: variants) }
 
-        func fraction(_ cents: Int) -> [String] {
-            switch locale {
-            case .zhCN: ChineseReading.fractionTokens(cents, afterInteger: true, options: options).map(\.clipName)
-            case .enUS: EnglishReading.fractionClips(cents, afterDollars: true)
-            }
-        }
+        func fraction(_ cents: Int) -> [String] { locale.fraction(cents, options: options) }
 
         /// The longest whole part from 1 to `bound`, with its value.
         /// - Parameter endsAnnouncement: the whole part's last clip ends the announcement (no
@@ -279,50 +289,39 @@ public enum LongestAnnouncement {
             wholeSearch(upTo: bound, weights: weights, edges: edges, endsAnnouncement: endsAnnouncement).firstOver(threshold)
         }
 
-        /// The search over whole parts from 1 to `bound`, started in the reading's first state.
+        /// The search over whole parts from 1 to `bound`, over the locale's own reading machine
+        /// (`LocaleReading.wholeMachine`), started in its first state.
         func wholeSearch(upTo bound: Int64, weights: Weights, edges: Edges, endsAnnouncement: Bool) -> AnyWholeSearch {
-            /// A digit's clips, with the first clip's lead when they are the first said.
+            /// A step's clips, with the first clip's lead when they are the first said.
             func said(_ clips: [String], first: Bool) -> Score {
                 var score = weights.weigh(clips)
                 if first, let lead = edges.first, let clip = clips.first { score = score + lead(clip) }
                 return score
             }
-            switch locale {
-            case .zhCN:
-                // The whole part's last clip is 元 in yuanJiaoFen style; in point style a fraction
-                // always follows (it ends with 元), so the whole part never ends the announcement.
-                var tail = Score.zero
-                if options.style == .yuanJiaoFen {
-                    let yuan = ChineseToken.yuan.clipName
-                    tail = weights.weigh([yuan]) + (endsAnnouncement ? edges.last(yuan) : .zero)
-                }
-                let search = DigitSearch<IntegerReader>(
-                    base: 10, positions: IntegerReader.digitCount, bound: bound,
+            /// The machine's end (nil when nothing was said), with its last clip's tail when it ends
+            /// the announcement. A machine whose end says nothing is always followed by a fraction
+            /// that says something (`WholeReadingMachine.end`).
+            func ending(_ clips: [String]) -> Score {
+                var score = weights.weigh(clips)
+                if endsAnnouncement, let last = clips.last { score = score + edges.last(last) }
+                return score
+            }
+            func search<Machine: WholeReadingMachine>(from start: Machine) -> AnyWholeSearch {
+                let search = DigitSearch<Machine>(
+                    base: start.base, positions: start.positions, bound: bound,
                     step: { state, digit, position in
                         var next = state
-                        let clips = next.read(digit: digit, at: position).map(\.clipName)
+                        let clips = next.read(digit, at: position)
                         return (said(clips, first: !state.started), next)
                     },
-                    finish: { $0.started ? tail : nil })
-                return AnyWholeSearch(search, start: IntegerReader(useLiang: options.useLiang, variants: variants))
-            case .enUS:
-                // The state is the value read so far, capped at 2: enough to choose dollar or dollars.
-                let search = DigitSearch<Int>(
-                    base: 1000, positions: EnglishReading.groupSizes.count, bound: bound,
-                    step: { soFar, group, position in
-                        (said(EnglishReading.groupClips(group, scale: position), first: soFar == 0), soFar > 0 ? 2 : min(group, 2))
-                    },
-                    finish: { soFar in
-                        guard soFar > 0 else { return nil }
-                        let unit = soFar == 1 ? "dollar" : "dollars"
-                        return weights.weigh([unit]) + (endsAnnouncement ? edges.last(unit) : .zero)
-                    })
-                return AnyWholeSearch(search, start: 0)
+                    finish: { $0.end().map(ending) })
+                return AnyWholeSearch(search, start: start)
             }
+            return search(from: locale.wholeMachine(options: options, variants: variants))
         }
     }
 
-    /// A digit search of either locale's state, started in its first state; each query runs on a
+    /// A digit search over any locale's machine, started in its first state; each query runs on a
     /// fresh copy, so a search serves any number of them.
     struct AnyWholeSearch {
         let longest: () -> (Score, Int64)?

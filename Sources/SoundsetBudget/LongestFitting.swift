@@ -16,6 +16,16 @@ extension LongestAnnouncement {
         _ frames: Int, upTo maximum: Amount, locale: SpeechLocale, reading: ReadingOptions = ReadingOptions(), variants: Set<String> = [],
         prefix: String? = nil, suffix: String? = nil, timings: [String: ClipTiming], gapFrames: Int
     ) -> WorstCase? {
+        longestWithin(
+            frames, upTo: maximum, locale: locale.reading, reading: reading, variants: variants, prefix: prefix, suffix: suffix,
+            timings: timings, gapFrames: gapFrames)
+    }
+
+    /// `longestWithin` in any `LocaleReading`.
+    package static func longestWithin(
+        _ frames: Int, upTo maximum: Amount, locale: any LocaleReading, reading: ReadingOptions = ReadingOptions(),
+        variants: Set<String> = [], prefix: String? = nil, suffix: String? = nil, timings: [String: ClipTiming], gapFrames: Int
+    ) -> WorstCase? {
         guard frames >= 0, frames + gapFrames < fittingCap else { return nil }
         let question = Question(
             maximum: maximum, locale: locale, reading: reading, variants: variants, prefix: prefix, suffix: suffix,

@@ -1,46 +1,68 @@
 import Foundation
 import SoundsetAudio
+import SoundsetFindings
 import SoundsetRuntime
 import SoundsetSetFolder
 
-/// One sound file measured the way the build measures clips.
+/// One sound file measured the way the build measures clips: the whole file, or the word in it as
+/// the build trims it.
 public struct FileMeasurement: Sendable, Codable, Equatable {
+    /// What of the file was measured.
+    public enum Part: String, Sendable, Codable {
+        /// Every frame of the file, room tone too: what a player plays.
+        case whole
+        /// The word as the build keeps it (clicks and the DC offset removed, trimmed with its pad,
+        /// its edges faded), at the file's own rate: what the report's recorded loudness is.
+        case word
+    }
+
     public var file: String
-    public var seconds: Double
+    /// What was measured; `seconds`, `loudness` and `truePeak` are of it.
+    public var part: Part
+    /// Its length, seconds.
+    @PrintedTime public var seconds: Double
     /// Whole-clip K-weighted loudness of the mono mix, ungated, LUFS.
     public var loudness: Double
     /// True peak of the mono mix, dBTP.
     public var truePeak: Double
-
-    private enum CodingKeys: String, CodingKey { case file, seconds, loudness, truePeak }
-
-    /// Printed (`soundset measure --format json`), the length is to the millisecond, as every time
-    /// soundset prints.
-    public func encode(to encoder: any Encoder) throws {
-        var values = encoder.container(keyedBy: CodingKeys.self)
-        try values.encode(file, forKey: .file)
-        try values.encode(JSONFormatting.time(seconds, in: encoder), forKey: .seconds)
-        try values.encode(loudness, forKey: .loudness)
-        try values.encode(truePeak, forKey: .truePeak)
-    }
 }
 
 extension FileMeasurement {
-    /// `soundset measure`: the whole-clip loudness and true peak of a file libsndfile reads (mixed
-    /// to mono), to compare sound sets (soundset's own, or another tool's) on one scale.
+    /// `soundset measure`: the loudness and true peak of a file libsndfile reads (mixed to mono),
+    /// to compare sound sets (soundset's own, or another tool's) on one scale: of the whole file, or
+    /// of the word as a build with `configuration` would trim it (`part`).
     /// - Throws: `BuildProblem` naming the file.
-    public static func measure(_ path: String) throws(BuildProblem) -> FileMeasurement {
+    public static func measure(_ path: String, part: Part = .whole, configuration: Configuration = Configuration()) throws(BuildProblem) -> FileMeasurement {
         do {
-            let file = try SoundFile.open(reading: path)
-            let mono = Mono.mixDown(try file.readAll(), channels: file.info.channels)
-            let measured = try LoudnessMeter.measure(mono, sampleRate: file.info.sampleRate)
+            let (mono, rate) = try samples(of: path, part: part, configuration: configuration)
+            let measured = try LoudnessMeter.measure(mono, sampleRate: rate)
             // Its length as decoded: the header's, or the only one there is when it gives none.
-            let seconds = Double(mono.count) / Double(max(1, file.info.sampleRate))
-            return FileMeasurement(file: path, seconds: seconds, loudness: measured.loudness, truePeak: measured.truePeak)
+            let seconds = Double(mono.count) / Double(max(1, rate))
+            return FileMeasurement(file: path, part: part, seconds: seconds, loudness: measured.loudness, truePeak: measured.truePeak)
+        } catch let problem as BuildProblem {
+            throw problem
         } catch let error as SoundFileError {
             throw BuildProblem(path, "cannot be read as audio: \(error.reason.asClause)")
         } catch {
             throw BuildProblem(path, "\(error)")
+        }
+    }
+
+    /// The mono samples of `part` of the file at `path`, and their rate.
+    private static func samples(of path: String, part: Part, configuration: Configuration) throws -> ([Float], Int) {
+        switch part {
+        case .whole:
+            let file = try SoundFile.open(reading: path)
+            return (Mono.mixDown(try file.readAll(), channels: file.info.channels), file.info.sampleRate)
+        case .word:
+            let bytes: Data
+            do { bytes = try Data(contentsOf: URL(fileURLWithPath: path)) } catch {
+                throw BuildProblem(path, "cannot be read (\((error as NSError).localizedDescription)): check the path")
+            }
+            let take = try ClipPreparer.decode(path, bytes: bytes, configuration: configuration)
+            var word = Array(take.mono[take.region.keepStart..<take.region.keepEnd])
+            Fade.applyEdges(&word, frames: Int(configuration.trim.fadeMs / 1000 * Double(take.info.sampleRate)))
+            return (word, take.info.sampleRate)
         }
     }
 }

@@ -6,63 +6,71 @@ import SoundsetSetFolder
 /// `soundset announce`: what the app's extension does for one push, with a folder standing in for
 /// the App Group's container. A QA engineer replays a day of pushes with it.
 enum AnnounceCommand {
+    static let id = Option.value("--id", "ID", shown: "none; the JSON's id is then null", help: "the transaction id")
+    static let payload = Option(
+        name: "--payload", value: "FILE", help: "the push's JSON (- for standard input) instead of AMOUNT and --id", inSynopsis: false)
+    static let now = Option.value("--now", "SECONDS", shown: "the system's", help: "the push's arrival on a clock shared by every call")
+    static let delivery = Option.choice(
+        "--delivery", ["composed", "chain", "auto"], shown: "announcement.delivery of the set", help: "composed, chain or auto")
+    static let prefix = Option.value("--prefix", "NAME|none", shown: "announcement.prefix", help: "clip before the amount; none for no prefix")
+
+    static let spec = CommandSpec(
+        name: "announce", summary: "do what the app's extension does for one push: queue, compose or chain, fall back",
+        arguments: .one("AMOUNT", missing: "announce needs an AMOUNT, e.g. 123.45, or \(payload.label)", instead: payload),
+        options: [.requiredGroup, .output, id, payload, now, delivery, prefix, .format], about: Help.announceAbout,
+        exitCodes: "exit codes: 0 a decision was printed (a fallback is a decision), 1 the payload file cannot be read as a push, 64 bad usage")
+
     static func run(_ arguments: [String], console: Console, spelling: CommandSpelling = .installed) throws -> Int32 {
-        let parsed = try Arguments(
-            arguments, options: ["--group", "--output", "--id", "--now", "--delivery", "--prefix", "--format", "--payload"], flags: ["--help", "-h"])
+        let parsed = try Arguments(arguments, spec: spec)
         if parsed.wantsHelp {
-            console.out(Help.announce)
+            console.out(spec.help)
             return ExitCode.success
         }
-        let payloadPath = parsed.options["--payload"]
+        let payloadPath = parsed.given(Self.payload)
         if payloadPath != nil {
-            guard parsed.positionals.isEmpty else { throw UsageError("give an AMOUNT or --payload FILE, not both") }
-            guard parsed.options["--id"] == nil else { throw UsageError("--payload carries the transaction id (transactionId): drop --id") }
+            guard parsed.positionals.isEmpty else { throw UsageError("give an AMOUNT or \(payload.label), not both") }
+            guard parsed.given(Self.id) == nil else { throw UsageError("\(payload.name) carries the transaction id (transactionId): drop \(id.name)") }
         } else {
-            guard parsed.positionals.count == 1 else {
-                throw UsageError(
-                    parsed.positionals.isEmpty
-                        ? "announce needs an AMOUNT, e.g. 123.45, or --payload FILE" : "give one AMOUNT, got \(parsed.positionals.count)")
-            }
+            _ = try parsed.arguments()
         }
-        guard let groupPath = parsed.options["--group"] else { throw UsageError("announce needs --group DIR (the folder that stands in for the App Group)") }
+        guard let groupPath = parsed.given(.group) else {
+            throw UsageError("announce needs \(Option.group.label) (the folder that stands in for the App Group)")
+        }
         let format = try parsed.format()
         if let problem = groupProblem(groupPath) {
             console.err("soundset: \(problem)")
             return ExitCode.failure
         }
         var arrival: Double?
-        if let text = parsed.options["--now"] {
-            guard let value = PushLog.seconds(text) else { throw UsageError("--now needs a time in seconds from 0 to 9999999999, e.g. 1000.5") }
+        if let text = parsed.given(Self.now) {
+            guard let value = PushLog.seconds(text) else { throw UsageError("\(now.name) needs a time in seconds from 0 to 9999999999, e.g. 1000.5") }
             arrival = value
         }
-        var delivery: AnnouncementSettings.Delivery?
-        if let text = parsed.options["--delivery"] {
-            guard let value = AnnouncementSettings.Delivery(rawValue: text) else { throw UsageError("--delivery must be composed, chain or auto") }
-            delivery = value
-        }
+        let delivery = try parsed.choice(Self.delivery).flatMap(AnnouncementSettings.Delivery.init(rawValue:))
         var prefix: String??
-        if let text = parsed.options["--prefix"] {
+        if let text = parsed.given(Self.prefix) {
             if text == "none" {
                 prefix = .some(nil)
             } else {
                 if let reason = ClipNameRules.problem(with: text) {
-                    throw UsageError("--prefix '\(ClipNameRules.printable(text))' is not a clip name: \(reason)")
+                    throw UsageError("\(Self.prefix.name) '\(ClipNameRules.printable(text))' is not a clip name: \(reason)")
                 }
                 prefix = .some(text)
             }
         }
-        if let id = parsed.options["--id"], RawArguments.wasRepaired(id) {
-            throw UsageError("--id is not valid UTF-8: give the transaction id as the server sends it (JSON text is UTF-8), or use --payload FILE")
+        if let id = parsed.given(Self.id), RawArguments.wasRepaired(id) {
+            throw UsageError(
+                "\(Self.id.name) is not valid UTF-8: give the transaction id as the server sends it (JSON text is UTF-8), or use \(payload.label)")
         }
         let request: AnnouncementRequest
         if let payloadPath {
             request = try payloadRequest(payloadPath, arrival: arrival)
         } else {
-            request = AnnouncementRequest(amount: .text(parsed.positionals[0]), transactionID: parsed.options["--id"], arrival: arrival)
+            request = AnnouncementRequest(amount: .text(parsed.positionals[0]), transactionID: parsed.given(Self.id), arrival: arrival)
         }
         let transactionID = request.transactionID
 
-        let output = URL(fileURLWithPath: parsed.options["--output"] ?? "Output")
+        let output = URL(fileURLWithPath: parsed.value(.output)!)
         // The set is read (and installed) while no build swaps a new one in.
         let decision: AnnouncementDecision
         do {
@@ -85,7 +93,7 @@ enum AnnounceCommand {
     static func groupProblem(_ path: String) -> String? {
         var isFolder: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), !isFolder.boolValue else { return nil }
-        return "\(ClipNamePrinting.safe(path)) is not a folder: give --group a folder (a new one is made)"
+        return "\(ClipNamePrinting.safe(path)) is not a folder: give \(Option.group.name) a folder (a new one is made)"
     }
 
     /// The request in the push's JSON at `path` (`-`: standard input), read as the extension reads

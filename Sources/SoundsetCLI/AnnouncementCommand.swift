@@ -9,43 +9,70 @@ import SoundsetSetFolder
 enum AnnouncementCommand {
     enum Kind { case plan, render }
 
+    static let assets = Option.assets.helping("the recordings' folder, whose soundset.json's maxAmount an amount above is noted")
+        .defaulting(to: nil, shown: "Assets, when there is one")
+    static let locale = Option.locale.defaulting(to: nil, shown: "the one the set was built for")
+    static let prefix = Option.value(
+        "--prefix", "NAME", shown: "announcement.prefix of the set", help: "clip before the amount, e.g. received; none for no prefix")
+    static let suffix = Option.value("--suffix", "NAME", shown: "announcement.suffix", help: "clip after the amount; none for no suffix")
+    static let join = Option.choice(
+        "--join", ["speech", "file"], shown: "announcement.join; the gap then defaults to 25 or 0 ms",
+        help: "speech: each word's speech starts the gap after the last one's ends, the pads crossfaded; file: whole clips one after another")
+    static let gapMs = Option.value("--gap-ms", "N", shown: "announcement.gapMs", help: "the gap in ms")
+    static let reading = Option(
+        name: "--reading", value: "KEY=VALUE",
+        help: "override a reading option for this run; repeatable: style=point|yuanJiaoFen, useLiang=true|false, keepTrailingZeros=true|false",
+        repeatable: true)
+    static let whole = Option.flag(
+        "--whole",
+        help: "the announcement as composed, without the announcer's rules (the banner's dropping of the prefix and suffix, the lead-in, the delivery)")
+    static let out = Option(name: "--out", value: "FILE", help: "the sound file to write", required: true)
+    /// What plan and render share.
+    static let shared: [Option] = [.output, assets, locale, prefix, suffix, join, gapMs, reading, whole, .format]
+
+    static let planSpec = CommandSpec(
+        name: "plan", summary: "show the clips and timing that announce an amount", arguments: .one("AMOUNT", missing: "plan needs an AMOUNT, e.g. 123.45"),
+        options: shared, about: Help.planAbout,
+        after: Help.planAfter, exitCodes: "exit codes: 0 planned, 1 bad amount, missing manifest or missing clips, 64 bad usage")
+    static let renderSpec = CommandSpec(
+        name: "render", summary: "compose the announcement of an amount into one sound file",
+        arguments: .one("AMOUNT", missing: "render needs an AMOUNT, e.g. 123.45"),
+        options: [out] + shared,
+        about: Help.renderAbout, exitCodes: "exit codes: 0 written, 1 bad amount, missing manifest or clips, or 30 s or more, 64 bad usage")
+
     static func run(_ kind: Kind, _ arguments: [String], console: Console, spelling: CommandSpelling = .installed) throws -> Int32 {
-        var options: Set<String> = ["--output", "--assets", "--locale", "--prefix", "--suffix", "--join", "--gap-ms", "--format"]
-        if kind == .render { options.insert("--out") }
-        let parsed = try Arguments(arguments, options: options, flags: ["--help", "-h", "--whole"], repeatable: ["--reading"])
+        let spec = kind == .plan ? planSpec : renderSpec
+        let parsed = try Arguments(arguments, spec: spec)
         if parsed.wantsHelp {
-            console.out(kind == .plan ? Help.plan : Help.render)
+            console.out(spec.help)
             return ExitCode.success
         }
-        guard parsed.positionals.count == 1, let amountText = parsed.positionals.first else {
-            throw UsageError(
-                parsed.positionals.isEmpty
-                    ? "\(kind == .plan ? "plan" : "render") needs an AMOUNT, e.g. 123.45"
-                    : "give one AMOUNT, got \(parsed.positionals.count)")
-        }
+        let amountText = try parsed.arguments()[0]
         let format = try parsed.format()
         var locale: SpeechLocale?
-        if let text = parsed.options["--locale"] {
+        if let text = parsed.given(Self.locale) {
             guard let value = SpeechLocale(rawValue: text) else {
-                throw UsageError("--locale must be one of \(SpeechLocale.allCases.map(\.rawValue).joined(separator: ", "))")
+                throw UsageError("\(Self.locale.name) must be one of \(SpeechLocale.allCases.map(\.rawValue).joined(separator: ", "))")
             }
             locale = value
         }
         var gapMs: Double?
-        if let text = parsed.options["--gap-ms"] {
-            guard let value = Double(text), value >= 0, value <= 10_000 else { throw UsageError("--gap-ms needs a number of milliseconds from 0 to 10000") }
+        if let text = parsed.given(Self.gapMs) {
+            guard let value = Double(text), value >= 0, value <= 10_000 else {
+                throw UsageError("\(Self.gapMs.name) needs a number of milliseconds from 0 to 10000")
+            }
             gapMs = value
         }
         let outPath: String?
         if kind == .render {
-            guard let out = parsed.options["--out"] else { throw UsageError("render needs --out FILE") }
+            guard let out = parsed.given(Self.out) else { throw UsageError("render needs \(Self.out.label)") }
             // A file written into the set it reads, or among the recordings, would change what it
             // describes (a clip overwritten; a recording added).
             let target = URL(fileURLWithPath: out)
-            for (option, folder) in [("--output", parsed.options["--output"] ?? "Output"), ("--assets", parsed.options["--assets"] ?? "Assets")]
+            for (option, folder) in [(Option.output, parsed.value(.output)!), (Option.assets, parsed.value(.assets)!)]
             where Self.writes(target, into: URL(fileURLWithPath: folder)) {
                 throw UsageError(
-                    "--out \(ClipNamePrinting.safe(out)) is inside \(ClipNamePrinting.safe(folder)) (\(option)), which soundset builds or reads: write it elsewhere, e.g. --out announcement.wav"
+                    "\(Self.out.name) \(ClipNamePrinting.safe(out)) is inside \(ClipNamePrinting.safe(folder)) (\(option.name)), which soundset builds or reads: write it elsewhere, e.g. \(Self.out.name) announcement.wav"
                 )
             }
             outPath = out
@@ -58,7 +85,7 @@ enum AnnouncementCommand {
             console.err("soundset: '\(ClipNamePrinting.safe(amountText))': \(error.explaining(amountText))")
             return ExitCode.failure
         }
-        let outputFolder = URL(fileURLWithPath: parsed.options["--output"] ?? "Output")
+        let outputFolder = URL(fileURLWithPath: parsed.value(.output)!)
         // The manifest and the clips are read while no build swaps a new set in.
         return try OutputFolder.reading(outputFolder) {
             try planOrRender(
@@ -72,27 +99,27 @@ enum AnnouncementCommand {
         console: Console, spelling: CommandSpelling
     ) throws -> Int32 {
         // A link in the set is not the set (a commit or an app carries the link): not read.
-        if let refusal = SetLink.refusal(in: outputFolder, display: parsed.options["--output"] ?? "Output") {
-            console.err("soundset: \(refusal) (run \(spelling.build(output: parsed.options["--output"] ?? "Output")) first)")
+        if let refusal = SetLink.refusal(in: outputFolder, display: parsed.value(.output)!) {
+            console.err("soundset: \(refusal) (run \(spelling.build(output: parsed.value(.output)!)) first)")
             return ExitCode.failure
         }
         let manifest: Manifest
         do { manifest = try Manifest.load(from: outputFolder.appendingPathComponent(SoundSetLayout.manifestName)) } catch {
-            console.err("soundset: \(error) (run \(spelling.build(output: parsed.options["--output"] ?? "Output")) first)")
+            console.err("soundset: \(error) (run \(spelling.build(output: parsed.value(.output)!)) first)")
             return ExitCode.failure
         }
         var reading = manifest.reading ?? ReadingOptions()
-        for pair in parsed.repeated["--reading"] ?? [] {
-            guard let equals = pair.firstIndex(of: "=") else { throw UsageError("--reading needs KEY=VALUE, e.g. style=yuanJiaoFen") }
+        for pair in parsed.values(Self.reading) {
+            guard let equals = pair.firstIndex(of: "=") else { throw UsageError("\(Self.reading.name) needs KEY=VALUE, e.g. style=yuanJiaoFen") }
             do { try reading.set(String(pair[..<equals]), to: String(pair[pair.index(after: equals)...])) } catch {
                 throw UsageError(error.description)
             }
         }
         var announcement = manifest.announcement ?? AnnouncementSettings()
-        if let prefix = parsed.options["--prefix"] { announcement.prefix = prefix.isEmpty || prefix == "none" ? nil : prefix }
-        if let suffix = parsed.options["--suffix"] { announcement.suffix = suffix.isEmpty || suffix == "none" ? nil : suffix }
-        if let text = parsed.options["--join"] {
-            guard let join = AnnouncementSettings.Join(rawValue: text) else { throw UsageError("--join needs speech or file") }
+        if let prefix = parsed.given(Self.prefix) { announcement.prefix = prefix.isEmpty || prefix == "none" ? nil : prefix }
+        if let suffix = parsed.given(Self.suffix) { announcement.suffix = suffix.isEmpty || suffix == "none" ? nil : suffix }
+        if let text = parsed.given(Self.join) {
+            guard let join = AnnouncementSettings.Join(rawValue: text) else { throw UsageError("\(Self.join.name) needs speech or file") }
             // Another join brings its own default gap; the set's own join keeps the set's gap.
             if join != announcement.join { announcement.gapMs = join.defaultGapMs }
             announcement.join = join
@@ -104,21 +131,20 @@ enum AnnouncementCommand {
         let played: PlayedAnnouncement
         do {
             played = try PlayedAnnouncement.of(
-                amount, manifest: manifest, settings: announcement, locale: locale, reading: reading, whole: parsed.flags.contains("--whole"))
+                amount, manifest: manifest, settings: announcement, locale: locale, reading: reading, whole: parsed.has(Self.whole))
         } catch {
             switch error {
             case .plan(let error):
-                console.err(
-                    "soundset: \(explain(error, locale: locale, manifest: manifest, output: parsed.options["--output"] ?? "Output", spelling: spelling))")
+                console.err("soundset: \(explain(error, locale: locale, manifest: manifest, output: parsed.value(.output)!, spelling: spelling))")
             case .refused(let reason): console.err("soundset: \(reason)")
             }
             return ExitCode.failure
         }
-        if let note = maxAmountNote(amount, assets: parsed.options["--assets"]) { console.err(note) }
+        if let note = maxAmountNote(amount, assets: parsed.given(Self.assets)) { console.err(note) }
         if let outPath {
             return try render(
                 played, to: outPath, manifest: manifest, soundsFolder: outputFolder.appendingPathComponent(SoundSetLayout.soundsName), format: format,
-                console: console, rebuild: spelling.build(output: parsed.options["--output"] ?? "Output"))
+                console: console, rebuild: spelling.build(output: parsed.value(.output)!))
         }
         if format == "json" {
             console.out(try JSONFormatting.text(played))
@@ -150,7 +176,7 @@ enum AnnouncementCommand {
     /// A note when `amount` is above the `maxAmount` of the assets' configuration (`--assets`, or
     /// `Assets` when it is there): the check budgets no amount above it.
     private static func maxAmountNote(_ amount: Amount, assets: String?) -> String? {
-        let folder = assets ?? "Assets"
+        let folder = assets ?? Option.assets.defaultValue!
         guard assets != nil || FileManager.default.fileExists(atPath: folder) else { return nil }
         let display = "\(folder)/\(ConfigurationLoader.fileName)"
         guard FileManager.default.fileExists(atPath: folder) else { return "note: \(folder): no such folder, so \(amount) was not held to a maxAmount" }

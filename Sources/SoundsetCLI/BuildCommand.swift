@@ -6,48 +6,73 @@ import SoundsetSetFolder
 
 /// `soundset build`.
 enum BuildCommand {
+    static let noCache = Option.flag(
+        "--no-cache",
+        help: "rebuild every clip, ignoring .soundset-cache beside the output folder (by default unchanged recordings are not processed again, "
+            + "and a build with nothing changed writes nothing)")
+    static let noWait = Option.flag(
+        "--no-wait", help: "when another build of the same output folder runs, stop at once (exit 1) instead of waiting for it")
+    static let report = Option.value(
+        "--report", "FILE", shown: "OUTPUT.report.html, beside the set", help: "write the report to FILE")
+    static let noReport = Option(
+        name: "--no-report", help: "write no report, and remove OUTPUT.report.html (a report older than the set is worse than none)", notWith: report.name)
+    static let verbose = Option(
+        name: "--verbose",
+        help: "print the clip table on every build, what the cache served, and the work done, counted (work: takes stat'ed, headers read, "
+            + "hashed, decoded, resampled; fingerprint pairs compared; clips encoded, bytes written): an up-to-date set costs a stat of each "
+            + "take and nothing else", notWith: Option.quiet.name)
+    static let watch = Option.flag(
+        "--watch",
+        help: "build, then build again whenever the assets folder changes (polled with stat, so it works everywhere), until Ctrl-C; the "
+            + "report reloads itself every second meanwhile, so a browser left open shows each new take")
+    static let pollMs = Option(name: "--poll-ms", value: "N", defaultValue: "500", help: "how often --watch looks, in ms", onlyWith: watch.name)
+
+    static let spec = CommandSpec(
+        name: "build", summary: "trim, resample and loudness-normalise Assets/ into Output/ with a manifest",
+        options: [
+            .assets, .output.helping("folder to write; it must be new, empty or a soundset output"), .jobs, noCache, noWait, report, noReport, .quiet,
+            verbose, watch, pollMs,
+        ],
+        about: Help.buildAbout,
+        exitCodes: "exit codes: 0 built (or watched until Ctrl-C), 1 a recording, the configuration or the output folder is bad, 64 bad usage")
+
     static func run(_ arguments: [String], console: Console, spelling: CommandSpelling = .installed) async throws -> Int32 {
-        let parsed = try Arguments(
-            arguments, options: ["--assets", "--output", "--jobs", "--poll-ms", "--report"],
-            flags: ["--quiet", "--verbose", "--no-cache", "--no-wait", "--no-report", "--watch", "--help", "-h"])
+        let parsed = try Arguments(arguments, spec: spec)
         if parsed.wantsHelp {
-            console.out(Help.build)
+            console.out(spec.help)
             return ExitCode.success
         }
-        if let extra = parsed.positionals.first { throw UsageError("build takes no arguments, got '\(ClipNamePrinting.safe(extra))'") }
+        _ = try parsed.arguments()
         var jobs = ProcessInfo.processInfo.activeProcessorCount
-        if let text = parsed.options["--jobs"] {
-            guard let value = Int(text), (1...256).contains(value) else { throw UsageError("--jobs needs a whole number from 1 to 256") }
+        if let text = parsed.given(.jobs) {
+            guard let value = Int(text), (1...256).contains(value) else { throw UsageError("\(Option.jobs.name) needs a whole number from 1 to 256") }
             jobs = value
         }
-        let assets = parsed.options["--assets"] ?? "Assets"
-        let output = parsed.options["--output"] ?? "Output"
-        let quiet = parsed.flags.contains("--quiet")
-        let verbose = parsed.flags.contains("--verbose")
-        if quiet && verbose { throw UsageError("--quiet and --verbose cannot both be given") }
-        var pollMs = 500
-        if let text = parsed.options["--poll-ms"] {
-            guard parsed.flags.contains("--watch") else { throw UsageError("--poll-ms is for --watch") }
-            guard let value = Int(text), (10...60_000).contains(value) else {
-                throw UsageError("--poll-ms needs a whole number of milliseconds from 10 to 60000")
-            }
-            pollMs = value
+        let assets = parsed.value(.assets)!
+        let output = parsed.value(.output)!
+        let quiet = parsed.has(.quiet)
+        try parsed.refuseWithExcluded(Self.verbose)
+        try parsed.refuseWithoutItsFlag(Self.pollMs)
+        guard let pollMs = Int(parsed.value(Self.pollMs)!), (10...60_000).contains(pollMs) else {
+            throw UsageError("\(Self.pollMs.name) needs a whole number of milliseconds from 10 to 60000")
         }
-        if let report = parsed.options["--report"] {
-            guard !parsed.flags.contains("--no-report") else { throw UsageError("--report and --no-report cannot both be given") }
-            guard !report.isEmpty, !report.hasSuffix("/") else { throw UsageError("--report needs a file name, e.g. --report Output.report.html") }
+        try parsed.refuseWithExcluded(Self.noReport)
+        if let report = parsed.given(Self.report) {
+            guard !report.isEmpty, !report.hasSuffix("/") else {
+                throw UsageError("\(Self.report.name) needs a file name, e.g. \(Self.report.name) \(Option.output.defaultValue!).report.html")
+            }
         }
         // One updating line on a terminal; nothing on a pipe or with --quiet.
         let showProgress = !quiet && isatty(STDERR_FILENO) == 1
         var options = BuildOptions(
             assets: URL(fileURLWithPath: assets), assetsDisplay: assets.trimmingTrailingSlashes,
             output: URL(fileURLWithPath: output), outputDisplay: output.trimmingTrailingSlashes, jobs: jobs,
-            useCache: !parsed.flags.contains("--no-cache"), progress: nil, waitForOtherBuilds: !parsed.flags.contains("--no-wait"),
-            waiting: { console.err("soundset: \($0)…") }, writeReport: !parsed.flags.contains("--no-report"))
-        options.reportFile = parsed.options["--report"].map { (URL(fileURLWithPath: $0), $0) }
+            useCache: !parsed.has(noCache), progress: nil, waitForOtherBuilds: !parsed.has(noWait),
+            waiting: { console.err("soundset: \($0)…") }, writeReport: !parsed.has(noReport))
+        options.reportFile = parsed.given(Self.report).map { (URL(fileURLWithPath: $0), $0) }
         options.spelling = spelling
-        let printing = Printing(quiet: quiet, verbose: verbose, progress: showProgress, console: console)
-        if parsed.flags.contains("--watch") {
+        let printing = Printing(quiet: quiet, verbose: parsed.has(Self.verbose), progress: showProgress, console: console)
+        if parsed.has(watch) {
             options.reportRefreshSeconds = 1
             return await BuildWatch(options: options, printing: printing, interval: .milliseconds(pollMs)).run()
         }
@@ -99,6 +124,8 @@ enum BuildCommand {
                 case .removed: done = "\(Report.defaultLocation(output: options.output, outputDisplay: options.outputDisplay).display) removed (--no-report)"
                 case nil: done = "nothing to do"
                 }
+                // --verbose shows the set's clips whatever the build had to do.
+                if printing.verbose { printTable(report.manifest, console: console) }
                 console.out("\(options.outputDisplay) is up to date: \(report.manifest.clips.count) clips, \(done)")
             } else {
                 print(report, output: options.outputDisplay, elapsed: Date().timeIntervalSince(started), verbose: printing.verbose, console: console)

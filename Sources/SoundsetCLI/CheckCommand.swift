@@ -7,16 +7,20 @@ import SoundsetSetFolder
 
 /// `soundset check`.
 enum CheckCommand {
+    static let spec = CommandSpec(
+        name: "check", summary: "verify Output against Assets: integrity, freshness, durations, format, completeness, budget, report",
+        options: [.assets, .output, .format], about: Help.checkAbout, exitCodes: "exit codes: 0 everything holds, 1 a problem was found, 64 bad usage")
+
     static func run(_ arguments: [String], console: Console, environment: [String: String], spelling: CommandSpelling = .installed) async throws -> Int32 {
-        let parsed = try Arguments(arguments, options: ["--assets", "--output", "--format"], flags: ["--help", "-h"])
+        let parsed = try Arguments(arguments, spec: spec)
         if parsed.wantsHelp {
-            console.out(Help.check)
+            console.out(spec.help)
             return ExitCode.success
         }
-        if let extra = parsed.positionals.first { throw UsageError("check takes no arguments, got '\(ClipNamePrinting.safe(extra))'") }
+        _ = try parsed.arguments()
         let format = try parsed.format()
-        let assets = (parsed.options["--assets"] ?? "Assets").trimmingTrailingSlashes
-        let output = (parsed.options["--output"] ?? "Output").trimmingTrailingSlashes
+        let assets = parsed.value(.assets)!.trimmingTrailingSlashes
+        let output = parsed.value(.output)!.trimmingTrailingSlashes
         let report = await Checker.run(
             assets: URL(fileURLWithPath: assets), assetsDisplay: assets,
             output: URL(fileURLWithPath: output), outputDisplay: output, spelling: spelling)

@@ -3,30 +3,36 @@ import SoundsetRuntime
 
 /// `soundset clips`: what to record for a locale, from the runtime's own guide.
 enum ClipsCommand {
+    static let locale = Option.locale.defaulting(to: SpeechLocale.zhCN.rawValue)
+    static let format = Option.format.choosing(["text", "json", "markdown"])
+
+    static let spec = CommandSpec(
+        name: "clips", summary: "list the clips to record for a locale: what each says, and when it is needed", options: [locale, format],
+        about: Help.clipsAbout, exitCodes: "exit codes: 0 listed, 64 bad usage")
+
     static func run(_ arguments: [String], console: Console) throws -> Int32 {
-        let parsed = try Arguments(arguments, options: ["--locale", "--format"], flags: ["--help", "-h"])
+        let parsed = try Arguments(arguments, spec: spec)
         if parsed.wantsHelp {
-            console.out(Help.clips)
+            console.out(spec.help)
             return ExitCode.success
         }
-        guard parsed.positionals.isEmpty else { throw UsageError("clips takes no arguments") }
-        let localeText = parsed.options["--locale"] ?? SpeechLocale.zhCN.rawValue
-        guard let locale = SpeechLocale(rawValue: localeText) else {
-            throw UsageError("--locale must be one of \(SpeechLocale.allCases.map(\.rawValue).joined(separator: ", "))")
+        _ = try parsed.arguments()
+        guard let locale = parsed.value(Self.locale).flatMap(SpeechLocale.init(rawValue:)) else {
+            throw UsageError("\(Self.locale.name) must be one of \(SpeechLocale.allCases.map(\.rawValue).joined(separator: ", "))")
         }
         let guide = ClipGuide.of(locale)
-        switch parsed.options["--format"] ?? "text" {
-        case "text": console.out(text(guide))
+        switch try parsed.choice(format) {
         case "json": console.out(try JSONFormatting.text(guide))
         case "markdown": console.out(markdown(guide))
-        default: throw UsageError("--format must be text, json or markdown")
+        default: console.out(text(guide))
         }
         return ExitCode.success
     }
 
     /// Aligned columns: the clip, what is said, how, when it is needed.
     static func text(_ guide: ClipGuide) -> String {
-        let rows = [["clip", "says", guide.locale == .zhCN ? "pinyin" : "", "needed"]]
+        let rows =
+            [["clip", "says", guide.locale.reading.pronunciationTitle ?? "", "needed"]]
             + guide.entries.map { [$0.name, $0.says, $0.pronounced ?? "", needed($0)] }
         let widths = (0..<3).map { column in rows.map { columns($0[column]) }.max() ?? 0 }
         return rows.map { row in
@@ -42,10 +48,11 @@ enum ClipsCommand {
 
     /// The README's table.
     static func markdown(_ guide: ClipGuide) -> String {
-        let pinyin = guide.locale == .zhCN
-        var lines = [pinyin ? "| clip | says | pinyin | needed |" : "| clip | says | needed |", pinyin ? "| --- | --- | --- | --- |" : "| --- | --- | --- |"]
+        let pronounced = guide.locale.reading.pronunciationTitle
+        let titles = ["clip", "says"] + (pronounced.map { [$0] } ?? []) + ["needed"]
+        var lines = ["| " + titles.joined(separator: " | ") + " |", "|" + String(repeating: " --- |", count: titles.count)]
         for entry in guide.entries {
-            let cells = ["`\(entry.name)`", entry.says] + (pinyin ? [entry.pronounced ?? ""] : []) + [needed(entry)]
+            let cells = ["`\(entry.name)`", entry.says] + (pronounced == nil ? [] : [entry.pronounced ?? ""]) + [needed(entry)]
             lines.append("| " + cells.joined(separator: " | ") + " |")
         }
         return lines.joined(separator: "\n")

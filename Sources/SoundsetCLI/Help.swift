@@ -1,36 +1,69 @@
-/// The help texts; `soundset --help` and `soundset help COMMAND` print them.
+/// The help: the overview, and the prose of each command's (its options are the command's own
+/// declaration, `CommandSpec`); `soundset --help`, `soundset help COMMAND` and `soundset help
+/// --markdown` print them.
 enum Help {
-    static let overview = """
-        soundset: turns voice recordings into an iOS notification sound set for payment announcements
+    /// Every command, in the overview's order.
+    static var commands: [CommandSpec] {
+        [
+            BuildCommand.spec, AnnouncementCommand.planSpec, AnnouncementCommand.renderSpec, AnnounceCommand.spec, ReplayCommand.spec, CheckCommand.spec,
+            ReportCommand.spec, ServeCommand.spec, MeasureCommand.spec, ClipsCommand.spec, helpSpec, versionSpec,
+        ]
+    }
 
-        usage: soundset COMMAND [OPTIONS]
+    static let markdownFlag = Option.flag("--markdown", help: "print every command's synopsis and options as markdown (docs/cli.md)")
 
-        commands:
-          build     trim, resample and loudness-normalise Assets/ into Output/ with a manifest
-          plan      show the clips and timing that announce an amount
-          render    compose the announcement of an amount into one sound file
-          announce  do what the app's extension does for one push: queue, compose or chain, fall back
-          replay    run a file of pushes through the extension's announcer in order, with a tally
-          check     verify Output against Assets: integrity, freshness, durations, format, completeness, budget,
-                    report
-          report    write the HTML page beside the set that shows and plays every clip, with what to re-record
-          serve     answer HTTP requests for announcements, plans and the set (web, mini-programs, Android)
-          measure   print the whole-clip loudness and true peak of sound files, as the build measures them
-          clips     list the clips to record for a locale: what each says, and when it is needed
-          help      show help for a command: soundset help build
-          version   print the version
+    static let helpSpec = CommandSpec(
+        name: "help", summary: "show help for a command: soundset help build", arguments: Positionals(name: "COMMAND", optional: true), options: [markdownFlag],
+        about: """
+            Prints the overview, or the help of COMMAND (build, plan, render, announce, replay, check,
+            report, serve, measure, clips, version, help): the same as soundset COMMAND --help.
+            """,
+        exitCodes: "exit codes: 0 printed, 64 bad usage")
 
-        options:
-          -h, --help     show this help
-          --version      print the version
+    static let versionSpec = CommandSpec(
+        name: "version", summary: "print the version", options: [],
+        about: "Prints soundset's version (also soundset --version), the one every manifest records as toolVersion.",
+        exitCodes: "exit codes: 0 printed, 64 bad usage")
 
-        exit codes: 0 success, 1 failure (every problem is printed), 64 bad usage
-        """
+    static var overview: String {
+        let commands = commands.map { command in
+            let lead = "  " + command.name + String(repeating: " ", count: max(1, 10 - command.name.count))
+            return CommandSpec.wrap(command.summary.split(separator: " ").map(String.init), width: CommandSpec.width, first: lead, rest: "            ")
+        }
+        return """
+            soundset: turns voice recordings into an iOS notification sound set for payment announcements
 
-    static let build = """
-        usage: soundset build [--assets DIR] [--output DIR] [--jobs N] [--no-cache] [--no-wait]
-                              [--report FILE | --no-report] [--quiet | --verbose] [--watch [--poll-ms N]]
+            usage: soundset COMMAND [OPTIONS]
 
+            commands:
+            \(commands.joined(separator: "\n"))
+
+            options:
+              -h, --help     show this help
+              --version      print the version
+
+            exit codes: 0 success, 1 failure (every problem is printed), 64 bad usage
+            """
+    }
+
+    /// The help of `command`, or nil for no such command.
+    static func text(for command: String) -> String? {
+        commands.first { $0.name == command }?.help
+    }
+
+    /// docs/cli.md: every command's synopsis and options.
+    static var markdown: String {
+        let intro = """
+            # The command line
+
+            Every command's synopsis and options, as `soundset COMMAND --help` prints them (with what
+            each command does, which this page leaves out). `soundset help --markdown` writes this page
+            from the commands' own declarations, and a test holds the committed page to it.
+            """
+        return ([intro] + commands.map(\.markdown)).joined(separator: "\n\n")
+    }
+
+    static let buildAbout = """
         Builds the sound set. Every non-hidden audio file directly in the assets folder (WAV, AIFF,
         FLAC, Ogg Vorbis, CAF, and MP3 where libsndfile reads it) is one clip, named after its file
         without the extension (soundset clips lists the names); DIR/soundset.json configures the build
@@ -56,60 +89,9 @@ enum Help {
         check will reject (durations, missing clips, budgets, in the check's words): the same warnings
         on every build, whether it built the set or found it up to date, with or without the report.
         The exit code is still 0: the set was built.
-
-        options:
-          --assets DIR    folder of recordings (default: Assets)
-          --output DIR    folder to write (default: Output); it must be new, empty or a soundset output
-          --jobs N        clips processed at once (default: the number of cores)
-          --no-cache      rebuild every clip, ignoring .soundset-cache beside the output folder
-                          (by default unchanged recordings are not processed again, and a build
-                          with nothing changed writes nothing)
-          --no-wait       when another build of the same output folder runs, stop at once (exit 1)
-                          instead of waiting for it
-          --report FILE   write the report to FILE (default: OUTPUT.report.html, beside the set)
-          --no-report     write no report, and remove OUTPUT.report.html (a report older than the
-                          set is worse than none)
-          --quiet         print only warnings and errors
-          --verbose       print the clip table on every build, what the cache served, and the work
-                          done, counted (work: takes stat'ed, headers read, hashed, decoded,
-                          resampled; fingerprint
-                          pairs compared; clips encoded, bytes written): an up-to-date set costs a
-                          stat of each take and nothing else
-          --watch         build, then build again whenever the assets folder changes (polled with
-                          stat, so it works everywhere), until Ctrl-C; the report reloads itself
-                          every second meanwhile, so a browser left open shows each new take
-          --poll-ms N     how often --watch looks, in ms (default: 500)
-          -h, --help      show this help
-
-        exit codes: 0 built (or watched until Ctrl-C), 1 a recording, the configuration or the output
-        folder is bad, 64 bad usage
         """
 
-    static let announcementOptions = """
-          --output DIR          the built sound set (default: Output)
-          --assets DIR          the recordings' folder, whose soundset.json's maxAmount an amount
-                                above is noted (default: Assets, when there is one)
-          --locale LOCALE       zh-CN or en-US (default: the one the set was built for)
-          --prefix NAME         clip before the amount, e.g. received; none for no prefix
-                                (default: announcement.prefix of the set)
-          --suffix NAME         clip after the amount; none for no suffix (default: announcement.suffix)
-          --join speech|file    speech: each word's speech starts the gap after the last one's
-                                ends, the pads crossfaded; file: whole clips one after another
-                                (default: announcement.join; the gap then defaults to 25 or 0 ms)
-          --gap-ms N            the gap in ms (default: announcement.gapMs)
-          --reading KEY=VALUE   override a reading option for this run; repeatable:
-                                style=point|yuanJiaoFen, useLiang=true|false, keepTrailingZeros=true|false
-          --whole               the announcement as composed, without the announcer's rules (the
-                                banner's dropping of the prefix and suffix, the lead-in, the delivery)
-          --format text|json    output format (default: text)
-          -h, --help            show this help
-        """
-
-    static let plan = """
-        usage: soundset plan AMOUNT [--output DIR] [--assets DIR] [--locale zh-CN|en-US] [--prefix NAME]
-                                    [--suffix NAME] [--join speech|file] [--gap-ms N] [--reading KEY=VALUE]...
-                                    [--whole] [--format text|json]
-
+    static let planAbout = """
         Reads AMOUNT (digits with at most two decimals, below 10^12, e.g. 123.45) and prints the clips
         the phone plays for it, after the Copy rule, with each clip's start and duration from the
         manifest (joined by speech, a clip starts inside the previous one's trailing pad). The
@@ -122,21 +104,9 @@ enum Help {
         speechEnd}], join, gapFrames, sampleRate, totalFrames, totalSeconds (the clips, without the
         lead-in), delivery (composed or chain), outcome (announced or shortened), leadInFrames, seconds
         (what plays, the lead-in included), note (that line, or null); times to the millisecond.
-
-        options:
-        \(announcementOptions)
-
-        An amount above the set's maxAmount is planned, with a note on stderr: the check budgets
-        amounts up to maxAmount only.
-
-        exit codes: 0 planned, 1 bad amount, missing manifest or missing clips, 64 bad usage
         """
 
-    static let render = """
-        usage: soundset render AMOUNT --out FILE [--output DIR] [--assets DIR] [--locale zh-CN|en-US]
-                                      [--prefix NAME] [--suffix NAME] [--join speech|file] [--gap-ms N]
-                                      [--reading KEY=VALUE]... [--whole] [--format text|json]
-
+    static let renderAbout = """
         Composes what the phone plays for AMOUNT into one sound file, with the set's encoding and rate,
         joined by speech (the crossfades mixed) or by file (gaps as digital silence): what the app
         sets as the push's sound. The announcer's rules apply as for plan (without the prefix and
@@ -146,19 +116,9 @@ enum Help {
         samples are the same. .mp3 writes what soundset serve sends as MP3, byte for byte: the same
         announcement at 16 kHz (a set below it keeps its rate), LAME VBR -V 5. It is written whole
         or not at all.
-
-        options:
-          --out FILE            the sound file to write
-        \(announcementOptions)
-
-        exit codes: 0 written, 1 bad amount, missing manifest or clips, or 30 s or more, 64 bad usage
         """
 
-    static let announce = """
-        usage: soundset announce AMOUNT --group DIR [--output DIR] [--id ID] [--now SECONDS]
-                                        [--delivery composed|chain|auto] [--prefix NAME|none] [--format text|json]
-               soundset announce --payload FILE|- --group DIR [--output DIR] [--now SECONDS] [...]
-
+    static let announceAbout = """
         Does exactly what the app's Notification Service Extension does for one push, with DIR standing
         in for the App Group's container: installs the set into DIR/Library/Sounds (once; each clip
         under a name that begins with the set's id), queues the announcement in DIR/soundset/queue.json
@@ -184,25 +144,9 @@ enum Help {
         duplicate), delivery (composed, chain, none), sound (the file the push plays, or null),
         systemSound, start, end, wait (start - now), notifications [{identifier, sound, at}], clips,
         reason; times to the millisecond. To replay many pushes, see soundset replay.
-
-        options:
-          --group DIR           the folder that stands in for the App Group's container
-          --output DIR          the built sound set (default: Output)
-          --id ID               the transaction id (default: none; the JSON's id is then null)
-          --payload FILE        the push's JSON (- for standard input) instead of AMOUNT and --id
-          --now SECONDS         the push's arrival on a clock shared by every call (default: the system's)
-          --delivery MODE       composed, chain or auto (default: announcement.delivery of the set)
-          --prefix NAME         clip before the amount; none for no prefix (default: announcement.prefix)
-          --format text|json    output format (default: text)
-          -h, --help            show this help
-
-        exit codes: 0 a decision was printed (a fallback is a decision), 1 the payload file cannot be
-        read as a push, 64 bad usage
         """
 
-    static let replay = """
-        usage: soundset replay FILE --group DIR [--output DIR] [--format text|jsonl]
-
+    static let replayAbout = """
         Runs every push in FILE through the app's extension announcer (as soundset announce does for
         one), in order, on FILE's clock, with DIR standing in for the App Group's container: a QA
         engineer's day of pushes, bursts and retries included. Use a fresh DIR for each replay (its
@@ -221,19 +165,9 @@ enum Help {
         delivery, start, end, wait, reason, sound, systemSound, clips, notifications, key; times to the
         millisecond), and last {"tally": {pushes, announced, shortened, fallback, duplicate,
         longestWait, longestWaitLine, overlaps}}.
-
-        options:
-          --group DIR           the folder that stands in for the App Group's container
-          --output DIR          the built sound set (default: Output)
-          --format text|jsonl   output format (default: text)
-          -h, --help            show this help
-
-        exit codes: 0 replayed (fallbacks are decisions), 1 FILE or the set cannot be read, 64 bad usage
         """
 
-    static let check = """
-        usage: soundset check [--assets DIR] [--output DIR] [--format text|json]
-
+    static let checkAbout = """
         Checks the built set without writing anything (but its lock file in .soundset-cache when it is
         missing), and reports every problem, one line each:
           integrity     every file the manifest lists is there with its sha256, frames, rate, channels,
@@ -261,21 +195,9 @@ enum Help {
         millisecond. When the banner cuts an amount, the advice names the tempo at which the longest
         fits (or says none down to 0.7 does); a set built with another soundset.json is stale first,
         and gives no advice.
-
-        options:
-          --assets DIR          folder of recordings (default: Assets)
-          --output DIR          the built sound set (default: Output)
-          --format text|json    output format (default: text)
-          -h, --help            show this help
-
-        exit codes: 0 everything holds, 1 a problem was found, 64 bad usage
         """
 
-    static let serve = """
-        usage: soundset serve [--output DIR] [--listen HOST:PORT] [--threads N] [--connections N]
-                              [--cache-mb N] [--request-timeout SECONDS]
-                              [--log-format text|json] [--access-log FILE | --quiet]
-
+    static let serveAbout = """
         Serves the built set's announcements over HTTP/1.1 (libmicrohttpd), for the clients that
         cannot compose them: a web page, a WeChat mini-program, an Android app, a cloud speaker.
         Prints "listening on http://HOST:PORT (set ID)" as its first line on stdout, then one access
@@ -323,51 +245,18 @@ enum Help {
         SIGTERM or Ctrl-C: stop listening at once, finish the requests under way or already sent
         (at most 5 s; new announcements still queued then are answered 503), exit 0. SIGHUP: reopen the access log's file (rename it, send SIGHUP: the
         next lines go to a new file of the same name); it never stops the server.
-
-        options:
-          --output DIR              the built sound set (default: Output)
-          --listen HOST:PORT        the address to listen on (default: 127.0.0.1:8080; port 0 picks
-                                    a free one; 0.0.0.0 or [::] listens on every interface)
-          --threads N               threads answering requests (default: the number of cores), and
-                                    as many more composing and encoding new announcements apart
-                                    from them, first come first served (never holding up another
-                                    answer; a HEAD of an MP3 not made yet has no Content-Length)
-          --connections N           connections open at once; past it an idle one is closed, or the
-                                    new one refused (default: 1000)
-          --cache-mb N              memory for composed announcements, MB (default: 64; 0 keeps none;
-                                    their lengths are remembered apart, for 304s and HEADs)
-          --request-timeout SECONDS a request must arrive whole within this time of its connection
-                                    opening (or of the previous response), or its connection is
-                                    closed; so is a connection idle that long (default: 10)
-          --log-format text|json    access lines as text (default) or one JSON object a line
-                                    {time, client, requestId, method, target, status, bytes,
-                                    durationMs}
-          --access-log FILE         append access lines to FILE instead of stderr (created when
-                                    missing; reopened on SIGHUP)
-          --quiet                   no access lines
-          -h, --help                show this help
-
-        exit codes: 0 stopped by SIGTERM or SIGINT, 1 cannot listen, 64 bad usage
         """
 
-    static let measure = """
-        usage: soundset measure FILE... [--format text|json]
-
-        Measures each file (mixed to mono) as the build measures clips: BS.1770 K-weighted loudness over
-        the whole file, ungated (defined for clips shorter than 400 ms), and true peak (4x oversampled).
-        Prints one line per file and the spread (loudest minus quietest) and worst true peak of them all:
-        a way to compare any tool's sound set on one scale.
-
-        options:
-          --format text|json    output format (default: text)
-          -h, --help            show this help
-
-        exit codes: 0 measured, 1 a file could not be read, 64 bad usage
+    static let measureAbout = """
+        Measures each file (mixed to mono) as the build measures clips: BS.1770 K-weighted loudness,
+        ungated (defined for clips shorter than 400 ms), and true peak (4x oversampled). By default of the
+        whole file, room tone included (what a player plays: a way to compare any tool's sound set on one
+        scale); with --trimmed, of the word as the build keeps it (what the report's recorded loudness
+        is). Prints one line per file, then the spread (loudest minus quietest) and worst true peak of
+        them all, saying which of the two it measured; --format json says it as part: whole or word.
         """
 
-    static let report = """
-        usage: soundset report [--assets DIR] [--output DIR] [--out FILE]
-
+    static let reportAbout = """
         Writes the report of the set in OUTPUT, which must be up to date with DIR (the build writes it
         too): one self-contained HTML page (no network), beside the set, never in it (the app bundles
         OUTPUT), carrying the set's id (soundset check says when the report beside a set is another
@@ -381,61 +270,17 @@ enum Help {
         sample announcements as the phone plays them (the announcer's rules applied, and said), by
         default a few amounts up to maxAmount that together use every clip (report.amounts in
         soundset.json sets others), playable; a chart of loudness before and after normalisation.
-
-        options:
-          --assets DIR    folder of recordings (default: Assets)
-          --output DIR    the built sound set (default: Output)
-          --out FILE      the page to write (default: OUTPUT.report.html, beside the set)
-          -h, --help      show this help
-
-        exit codes: 0 written, 1 the set is not up to date, could not be read or the page not written,
-        64 bad usage
         """
 
-    static let clips = """
-        usage: soundset clips [--locale zh-CN|en-US] [--format text|json|markdown]
-
+    static let clipsAbout = """
         Lists every clip a set of the locale can use: its name (the recording's file name without the
         extension, e.g. ten.wav), what is said in it and how, and when it is needed: always, with a
         reading option, optional (the tones of 一, used where they fit when the set has them), or as
         a phrase that announcement.prefix names. The README's tables are this command's markdown.
-
-        options:
-          --locale LOCALE       zh-CN or en-US (default: zh-CN)
-          --format FORMAT       text, json or markdown (default: text)
-          -h, --help            show this help
-
-        exit codes: 0 listed, 64 bad usage
         """
 
-    static let version = """
-        usage: soundset version   (or soundset --version)
-
-        Prints soundset's version, the one every manifest records as toolVersion.
+    static let planAfter = """
+        An amount above the set's maxAmount is planned, with a note on stderr: the check budgets
+        amounts up to maxAmount only.
         """
-
-    static let help = """
-        usage: soundset help [COMMAND]
-
-        Prints the overview, or the help of COMMAND (build, plan, render, announce, replay, check,
-        report, serve, measure, clips, version, help): the same as soundset COMMAND --help.
-        """
-
-    static func text(for command: String) -> String? {
-        switch command {
-        case "clips": clips
-        case "version": version
-        case "build": build
-        case "plan": plan
-        case "render": render
-        case "announce": announce
-        case "replay": replay
-        case "check": check
-        case "measure": measure
-        case "report": report
-        case "serve": serve
-        case "help": help
-        default: nil
-        }
-    }
 }

@@ -4,21 +4,28 @@ import SoundsetSetFolder
 
 /// `soundset report`.
 enum ReportCommand {
+    static let out = Option.value("--out", "FILE", shown: "OUTPUT.report.html, beside the set", help: "the page to write")
+
+    static let spec = CommandSpec(
+        name: "report", summary: "write the HTML page beside the set that shows and plays every clip, with what to re-record",
+        options: [.assets, .output, out], about: Help.reportAbout,
+        exitCodes: "exit codes: 0 written, 1 the set is not up to date, could not be read or the page not written, 64 bad usage")
+
     static func run(_ arguments: [String], console: Console, spelling: CommandSpelling = .installed) async throws -> Int32 {
-        let parsed = try Arguments(arguments, options: ["--assets", "--output", "--out"], flags: ["--help", "-h"])
+        let parsed = try Arguments(arguments, spec: spec)
         if parsed.wantsHelp {
-            console.out(Help.report)
+            console.out(spec.help)
             return ExitCode.success
         }
-        if let extra = parsed.positionals.first { throw UsageError("report takes no arguments, got '\(ClipNamePrinting.safe(extra))'") }
-        let assets = (parsed.options["--assets"] ?? "Assets").trimmingTrailingSlashes
-        let output = (parsed.options["--output"] ?? "Output").trimmingTrailingSlashes
+        _ = try parsed.arguments()
+        let assets = parsed.value(.assets)!.trimmingTrailingSlashes
+        let output = parsed.value(.output)!.trimmingTrailingSlashes
         var options = BuildOptions(
             assets: URL(fileURLWithPath: assets), assetsDisplay: assets, output: URL(fileURLWithPath: output), outputDisplay: output,
             waiting: { console.err("soundset: \($0)…") }, writeReport: true)
         options.spelling = spelling
-        if let out = parsed.options["--out"] {
-            guard !out.isEmpty, !out.hasSuffix("/") else { throw UsageError("--out needs a file name, e.g. --out \(output).report.html") }
+        if let out = parsed.given(Self.out) {
+            guard !out.isEmpty, !out.hasSuffix("/") else { throw UsageError("\(Self.out.name) needs a file name, e.g. \(Self.out.name) \(output).report.html") }
             options.reportFile = (URL(fileURLWithPath: out), out)
         }
         do {

@@ -16,30 +16,55 @@ enum ServeCommand {
     static let defaultCacheMB = 64
     static let defaultRequestTimeout = 10.0
 
+    static let listen = Option.value(
+        "--listen", "HOST:PORT", default: defaultListen,
+        help: "the address to listen on; port 0 picks a free one; 0.0.0.0 or [::] listens on every interface")
+    static let threads = Option.value(
+        "--threads", "N", shown: "the number of cores",
+        help: "threads answering requests, and as many more composing and encoding new announcements apart from them, first come first served "
+            + "(never holding up another answer; a HEAD of an MP3 not made yet has no Content-Length)")
+    static let connections = Option.value(
+        "--connections", "N", default: String(defaultConnections), help: "connections open at once; past it an idle one is closed, or the new one refused")
+    static let cacheMB = Option.value(
+        "--cache-mb", "N", default: String(defaultCacheMB),
+        help: "memory for composed announcements, MB; 0 keeps none (their lengths are remembered apart, for 304s and HEADs)")
+    static let requestTimeout = Option.value(
+        "--request-timeout", "SECONDS", default: "\(Int(defaultRequestTimeout))",
+        help: "a request must arrive whole within this time of its connection opening (or of the previous response), or its connection is "
+            + "closed; so is a connection idle that long")
+    static let logFormat = Option.choice(
+        "--log-format", ["text", "json"], default: "text",
+        help: "access lines as text or one JSON object a line {time, client, requestId, method, target, status, bytes, durationMs}")
+    static let accessLog = Option.value(
+        "--access-log", "FILE", help: "append access lines to FILE instead of stderr (created when missing; reopened on SIGHUP)")
+    static let quiet = Option(name: Option.quiet.name, help: "no access lines", notWith: accessLog.name)
+
+    static let spec = CommandSpec(
+        name: "serve", summary: "answer HTTP requests for announcements, plans and the set (web, mini-programs, Android)",
+        arguments: .refusing("serve takes no AMOUNT or other argument"),
+        options: [.output, listen, threads, connections, cacheMB, requestTimeout, logFormat, accessLog, quiet], about: Help.serveAbout,
+        exitCodes: "exit codes: 0 stopped by SIGTERM or SIGINT, 1 cannot listen, 64 bad usage")
+
     static func run(_ arguments: [String], console: Console) async throws -> Int32 {
-        let parsed = try Arguments(
-            arguments, options: ["--output", "--listen", "--threads", "--connections", "--cache-mb", "--request-timeout", "--log-format", "--access-log"],
-            flags: ["--help", "-h", "--quiet"])
+        let parsed = try Arguments(arguments, spec: spec)
         if parsed.wantsHelp {
-            console.out(Help.serve)
+            console.out(spec.help)
             return ExitCode.success
         }
-        guard parsed.positionals.isEmpty else {
-            throw UsageError("serve takes no AMOUNT or other argument, got '\(ClipNamePrinting.safe(parsed.positionals[0]))'")
-        }
-        let (host, port) = try listenAddress(parsed.options["--listen"] ?? defaultListen)
-        let threads = try integer(parsed, "--threads", default: ProcessInfo.processInfo.activeProcessorCount, 1...1024)
-        let connections = try integer(parsed, "--connections", default: max(defaultConnections, threads), threads...100_000)
-        let cacheMB = try integer(parsed, "--cache-mb", default: defaultCacheMB, 0...65_536)
+        _ = try parsed.arguments()
+        let (host, port) = try listenAddress(parsed.value(listen)!)
+        let threads = try integer(parsed, Self.threads, default: ProcessInfo.processInfo.activeProcessorCount, 1...1024)
+        let connections = try integer(parsed, Self.connections, default: max(defaultConnections, threads), threads...100_000)
+        let cacheMB = try integer(parsed, Self.cacheMB, default: defaultCacheMB, 0...65_536)
         var requestTimeout = defaultRequestTimeout
-        if let text = parsed.options["--request-timeout"] {
+        if let text = parsed.given(Self.requestTimeout) {
             guard let value = Double(text), value.isFinite, (0.1...3600).contains(value), text.allSatisfy({ $0.isNumber || $0 == "." }) else {
-                throw UsageError("--request-timeout needs seconds from 0.1 to 3600, e.g. 10")
+                throw UsageError("\(Self.requestTimeout.name) needs seconds from 0.1 to 3600, e.g. 10")
             }
             requestTimeout = value
         }
-        let outputDisplay = parsed.options["--output"] ?? "Output"
-        let quiet = parsed.flags.contains("--quiet")
+        let outputDisplay = parsed.value(.output)!
+        let quiet = parsed.has(Self.quiet)
 
         let accessLog = try ServeOperations.accessLog(parsed)
         defer { accessLog?.close() }
@@ -95,7 +120,7 @@ enum ServeCommand {
 
     /// `HOST:PORT`, `[IPv6]:PORT`.
     static func listenAddress(_ text: String) throws -> (String, Int) {
-        let usage = UsageError("--listen needs HOST:PORT, e.g. 127.0.0.1:8080, 0.0.0.0:80 or [::1]:8080 (port 0 picks a free port)")
+        let usage = UsageError("\(listen.name) needs HOST:PORT, e.g. 127.0.0.1:8080, 0.0.0.0:80 or [::1]:8080 (port 0 picks a free port)")
         guard let colon = text.lastIndex(of: ":") else { throw usage }
         var host = String(text[..<colon])
         let portText = text[text.index(after: colon)...]
@@ -111,10 +136,10 @@ enum ServeCommand {
         return (host, port)
     }
 
-    private static func integer(_ parsed: Arguments, _ name: String, default value: Int, _ range: ClosedRange<Int>) throws -> Int {
-        guard let text = parsed.options[name] else { return value }
+    private static func integer(_ parsed: Arguments, _ option: Option, default value: Int, _ range: ClosedRange<Int>) throws -> Int {
+        guard let text = parsed.given(option) else { return value }
         guard text.allSatisfy({ $0.isASCII && $0.isNumber }), let number = Int(text), range.contains(number) else {
-            throw UsageError("\(name) needs a whole number from \(range.lowerBound) to \(range.upperBound)")
+            throw UsageError("\(option.name) needs a whole number from \(range.lowerBound) to \(range.upperBound)")
         }
         return number
     }

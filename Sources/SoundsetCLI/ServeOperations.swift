@@ -11,21 +11,22 @@ import SoundsetServe
 /// What `soundset serve` sets up for operators beside the server itself: the access log and its
 /// reopening on SIGHUP, and the allocator's trimming.
 enum ServeOperations {
-    static let logFormatUsage = "--log-format needs text or json"
+    static let logFormatUsage = "\(ServeCommand.logFormat.name) needs text or json"
 
     /// The access log the options ask for, or nil for `--quiet`.
     static func accessLog(_ parsed: Arguments) throws -> AccessLog? {
         let format =
-            try parsed.options["--log-format"].map { text in
+            try parsed.given(ServeCommand.logFormat).map { text in
                 guard let format = AccessLogFormat(rawValue: text) else { throw UsageError(logFormatUsage) }
                 return format
             } ?? .text
-        let file = parsed.options["--access-log"]
-        if parsed.flags.contains("--quiet") {
-            guard file == nil else { throw UsageError("--quiet writes no access log: leave out --access-log, or --quiet") }
+        let file = parsed.given(ServeCommand.accessLog)
+        let quiet = ServeCommand.quiet.name
+        if parsed.has(ServeCommand.quiet) {
+            guard file == nil else { throw UsageError("\(quiet) writes no access log: leave out \(ServeCommand.accessLog.name), or \(quiet)") }
             return nil
         }
-        if let file, file.isEmpty { throw UsageError("--access-log needs a file name") }
+        if let file, file.isEmpty { throw UsageError("\(ServeCommand.accessLog.name) needs a file name") }
         return try AccessLog(format: format, destination: file.map { .file($0) } ?? .standardError)
     }
 

@@ -27,22 +27,23 @@ public enum SoundsetCommandLine {
         let rest = Array(arguments.dropFirst())
         do {
             switch command {
-            case "-h", "--help", "help":
-                if let topic = rest.first, command == "help", topic == "--help" || topic == "-h" {
-                    console.out(Help.help)
-                } else if let topic = rest.first {
+            case "-h", "--help":
+                if let topic = rest.first {
                     guard let text = Help.text(for: topic) else { throw UsageError("unknown command '\(ClipNamePrinting.safe(topic))'") }
                     console.out(text)
                 } else {
                     console.out(Help.overview)
                 }
                 return ExitCode.success
+            case "help":
+                return try help(rest, console: console)
             case "--version", "version":
-                if rest.contains("--help") || rest.contains("-h") {
-                    console.out(Help.version)
+                let parsed = try Arguments(rest, spec: Help.versionSpec)
+                if parsed.wantsHelp {
+                    console.out(Help.versionSpec.help)
                     return ExitCode.success
                 }
-                guard rest.isEmpty else { throw UsageError("version takes no arguments") }
+                _ = try parsed.arguments()
                 console.out("soundset \(ToolVersion.current)")
                 return ExitCode.success
             case "clips":
@@ -77,6 +78,24 @@ public enum SoundsetCommandLine {
             console.err("soundset: \(error)")
             return ExitCode.failure
         }
+    }
+}
+
+extension SoundsetCommandLine {
+    /// `soundset help [COMMAND]`: the overview, a command's help, or with `--markdown` docs/cli.md.
+    static func help(_ arguments: [String], console: Console) throws -> Int32 {
+        let parsed = try Arguments(arguments, spec: Help.helpSpec)
+        if parsed.wantsHelp {
+            console.out(Help.helpSpec.help)
+        } else if parsed.has(Help.markdownFlag) {
+            console.out(Help.markdown)
+        } else if let topic = parsed.positionals.first {
+            guard let text = Help.text(for: topic) else { throw UsageError("unknown command '\(ClipNamePrinting.safe(topic))'") }
+            console.out(text)
+        } else {
+            console.out(Help.overview)
+        }
+        return ExitCode.success
     }
 }
 

@@ -48,6 +48,8 @@ public struct ClipAnalysis: Codable, Sendable, Equatable {
         let pad = padMs / 1000 * Double(sourceRate)
         if Double(region.soundStart) < pad { notes.append(.speechAtStart) }
         if Double(sourceFrames - region.soundEnd) < pad { notes.append(.speechAtEnd) }
+        let rate = Double(max(1, sourceRate))
+        notes += region.dropped.map { .droppedSound(at: Double($0.lowerBound) / rate, seconds: Double($0.count) / rate) }
         if sourceRate < lowRate && outputRate > sourceRate { notes.append(.upsampled(from: sourceRate, to: outputRate)) }
         return ClipAnalysis(sourceRate: sourceRate, sourceFrames: sourceFrames, notes: notes, envelope: envelope, fingerprint: nil)
     }
@@ -65,6 +67,9 @@ public enum ClipNote: Codable, Sendable, Equatable {
     case speechAtStart
     /// Speech within the pad of the recording's last frame.
     case speechAtEnd
+    /// A second sound as loud as speech (a second word) beyond the kept word's pauses, left out:
+    /// where it starts in the recording and how long it is, seconds.
+    case droppedSound(at: Double, seconds: Double)
     /// A take under 16 kHz, made into a set at a higher rate.
     case upsampled(from: Int, to: Int)
     /// An isolated click in what is kept, at this time of the recording (seconds), replaced by the
@@ -92,6 +97,10 @@ public enum ClipNote: Codable, Sendable, Equatable {
         case .speechAtEnd: "speech runs to the very end of the recording: leave room tone after the word"
         case .upsampled(let from, let to): "recorded at \(from) Hz and upsampled to \(to) Hz: record at 44.1 kHz or more"
         case .removedClick(let seconds): String(format: "removed a click at %.3f s", seconds)
+        case .droppedSound(let at, let seconds):
+            String(
+                format: "a second word at %.2f s (%.2f s long) was left out, only the loudest is kept: record one word per take, or cut the take",
+                at, seconds)
         case .sameRecording(let files): Self.sameRecording(files)
         case .longerThanMedian(let seconds, let median): String(format: "%.2f s, over twice the median word (%.2f s): is it one word?", seconds, median)
         case .farFromOthers(let lu, let quieter):

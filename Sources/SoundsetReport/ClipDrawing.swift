@@ -5,7 +5,7 @@ import SoundsetRuntime
 import SoundsetSetFolder
 
 /// A clip's part of the page that costs work to make: its recording's and its file's waveforms as
-/// SVG paths, and its file as a small preview to play. It depends on the recording's bytes and the
+/// SVG paths. It depends on the recording's bytes and the
 /// clip file's bytes only (`key`), so the build keeps it with the clip and one changed take draws
 /// one clip again. The paths are in their own units (one per column across, `height` down), so the
 /// page scales them to any width.
@@ -14,43 +14,35 @@ package struct ClipDrawing: Sendable, Equatable {
     package var sourcePath: String
     package var outputColumns: Int
     package var outputPath: String
-    /// The clip file as a preview (`Preview`), in base64.
-    package var preview: String
-    package var previewRate: Int
 
     /// The height of the paths' units.
     package static let height = 64
     /// The form of a drawing: change it when drawings are made differently, so old ones are not used.
-    package static let version = 2
+    package static let version = 3
 
     /// The key of the drawing of `clip`: its recording's and its file's sha256.
     package static func key(_ clip: Manifest.Clip) -> String {
         SHA256.hex(Data("drawing \(version)|\(clip.source.sha256)|\(clip.sha256)".utf8))
     }
 
-    /// Draws a clip: its recording from its envelope, and its file, read from the set's `sounds`
-    /// folder, decoded, drawn and made into a preview.
-    /// - Throws: `BuildProblem` naming the file that cannot be read.
-    package static func draw(_ clip: Manifest.Clip, source: ClipEnvelope, sounds: URL, displayPath: String) throws(BuildProblem) -> ClipDrawing {
+    /// Draws a clip: its recording from its envelope, and its file (`bytes`, `displayPath` in
+    /// errors), decoded.
+    /// - Throws: `BuildProblem` naming the file that cannot be decoded.
+    package static func draw(_ bytes: Data, source: ClipEnvelope, displayPath: String) throws(BuildProblem) -> ClipDrawing {
         let samples: [Float]
         let rate: Int
         do {
-            let bytes = try RegularFile.read(sounds.appendingPathComponent(clip.file), maxBytes: Composer.maxClipBytes)
             let file = try SoundFile.open(bytes: bytes, path: displayPath)
             rate = file.info.sampleRate
             samples = Mono.mixDown(try file.readAll(), channels: file.info.channels)
-        } catch let failure as RegularFile.Failure {
-            throw BuildProblem(displayPath, "cannot be read for the report (\(failure.reason))")
         } catch {
             throw BuildProblem(displayPath, "cannot be read for the report (\(error))")
         }
-        // Drawn from the preview, a quarter of the samples at 44.1 kHz: at 120 columns a second, the
-        // same drawing within a column's rounding.
-        let preview = Preview.wav(samples, rate: rate)
-        let output = ClipEnvelope(preview.samples, rate: preview.rate)
-        return ClipDrawing(
-            sourceColumns: source.columns, sourcePath: path(source), outputColumns: output.columns, outputPath: path(output),
-            preview: preview.bytes.base64EncodedString(), previewRate: preview.rate)
+        // Drawn from a quarter of the samples at 44.1 kHz (decimated near 11 kHz): at 120 columns a
+        // second, the same drawing within a column's rounding.
+        let factor = Decimator.factor(from: rate, toward: Preview.clipRate)
+        let output = ClipEnvelope(Decimator.decimate(samples, by: factor), rate: rate / factor)
+        return ClipDrawing(sourceColumns: source.columns, sourcePath: path(source), outputColumns: output.columns, outputPath: path(output))
     }
 
     /// An envelope as a filled SVG path, `height` high, one unit across per column: the highest
@@ -70,29 +62,34 @@ package struct ClipDrawing: Sendable, Equatable {
         return path + "Z"
     }
 
-    package init(sourceColumns: Int, sourcePath: String, outputColumns: Int, outputPath: String, preview: String, previewRate: Int) {
+    package init(sourceColumns: Int, sourcePath: String, outputColumns: Int, outputPath: String) {
         self.sourceColumns = sourceColumns
         self.sourcePath = sourcePath
         self.outputColumns = outputColumns
         self.outputPath = outputPath
-        self.preview = preview
-        self.previewRate = previewRate
     }
 }
 
-/// The report's previews: small WAV files every browser plays, in 8-bit PCM at about 11 kHz for a
-/// clip (a twelfth of a 44.1 kHz 16-bit clip's bytes) and about 9 kHz for a sample announcement
-/// (which holds many clips), made by a cheap whole-factor decimation. The set's own files are in
-/// its Sounds folder; the page is for listening through takes, and stays small.
+/// The report's sounds. A clip's player plays the clip itself: its file's samples as they are, in a
+/// WAV every browser plays (`clipWAV`; a CAF's samples in a WAV, byte for byte), so a designer
+/// judging a take's noise hears the set, not a preview's rounding. A sample announcement (many
+/// clips) plays a preview: 8-bit PCM near 9 kHz, made by a cheap whole-factor decimation (`wav`).
 enum Preview {
-    /// The rate a clip's preview is brought near.
+    /// The rate a clip is brought near to be drawn.
     static let clipRate = 11025
     /// The rate a sample announcement's preview is brought near.
     static let announcementRate = 9000
 
+    /// The clip file `bytes` (`name`, for errors) as a WAV, sample for sample: the same file when it
+    /// is one already.
+    /// - Throws: `ComposeError` when the bytes are not a sound file soundset writes.
+    static func clipWAV(_ bytes: Data, name: String) throws(ComposeError) -> Data {
+        try SoundData.convert(bytes, to: .wav, name: name)
+    }
+
     /// `samples` at `rate` Hz as a preview near `target` Hz: the WAV's bytes, its rate, and its
     /// samples before they were made 8-bit.
-    static func wav(_ samples: [Float], rate sampleRate: Int, toward target: Int = clipRate) -> (bytes: Data, rate: Int, samples: [Float]) {
+    static func wav(_ samples: [Float], rate sampleRate: Int, toward target: Int = announcementRate) -> (bytes: Data, rate: Int, samples: [Float]) {
         let factor = Decimator.factor(from: sampleRate, toward: target)
         let reduced = Decimator.decimate(samples, by: factor)
         let previewRate = sampleRate / factor

@@ -48,6 +48,8 @@ struct ClipReport: Sendable {
     var notes: [ClipNote]
     var clip: Manifest.Clip
     var drawing: ClipDrawing
+    /// The clip's file as a WAV (`Preview.clipWAV`), in base64: what its player plays.
+    var audio: String
 
     var name: String { clip.name }
     var sourceFile: String { facts.sourceFile }
@@ -99,22 +101,31 @@ struct ReportData: Sendable {
         let manifest = input.manifest
         let found = Dictionary(input.findings.clips.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
         let soundsDisplay = "\(input.outputDisplay)/\(SoundSetLayout.soundsName)"
-        let drawn = try manifest.clips.parallelMap(maxConcurrency: input.jobs) { clip throws -> (key: String, drawing: ClipDrawing, new: Bool) in
-            let key = ClipDrawing.key(clip)
-            if let known = input.drawings[key] { return (key, known, false) }
-            guard let envelope = input.envelopes[clip.name] else {
-                throw BuildProblem("\(soundsDisplay)/\(ClipName.printable(clip.file))", "has no drawing and no recording's envelope to draw it from")
+        let drawn = try manifest.clips.parallelMap(maxConcurrency: input.jobs) { clip throws -> (key: String, drawing: ClipDrawing, new: Bool, audio: String) in
+            let display = "\(soundsDisplay)/\(ClipName.printable(clip.file))"
+            let bytes: Data
+            let audio: Data
+            do {
+                bytes = try RegularFile.read(input.sounds.appendingPathComponent(clip.file), maxBytes: Composer.maxClipBytes)
+                audio = try Preview.clipWAV(bytes, name: display)
+            } catch let failure as RegularFile.Failure {
+                throw BuildProblem(display, "cannot be read for the report (\(failure.reason))")
+            } catch {
+                throw BuildProblem(display, "cannot be read for the report (\(error))")
             }
-            return (
-                key, try ClipDrawing.draw(clip, source: envelope, sounds: input.sounds, displayPath: "\(soundsDisplay)/\(ClipName.printable(clip.file))"), true
-            )
+            let key = ClipDrawing.key(clip)
+            if let known = input.drawings[key] { return (key, known, false, audio.base64EncodedString()) }
+            guard let envelope = input.envelopes[clip.name] else {
+                throw BuildProblem(display, "has no drawing and no recording's envelope to draw it from")
+            }
+            return (key, try ClipDrawing.draw(bytes, source: envelope, displayPath: display), true, audio.base64EncodedString())
         }
         var clips: [ClipReport] = []
         for (clip, drawing) in zip(manifest.clips, drawn) {
             guard let known = found[clip.name] else {
                 throw BuildProblem("\(soundsDisplay)/\(ClipName.printable(clip.file))", "has no findings (build again)")
             }
-            clips.append(ClipReport(facts: known.facts, notes: known.notes, clip: clip, drawing: drawing.drawing))
+            clips.append(ClipReport(facts: known.facts, notes: known.notes, clip: clip, drawing: drawing.drawing, audio: drawing.audio))
         }
 
         var announcements: [AnnouncementSample] = []

@@ -52,7 +52,7 @@ struct ClipWords: Sendable {
     /// The announcement as written: each of the plan's clips as the guide writes it, in
     /// characters for zh-CN (收款到账一万零一十点五元) and words for en-US.
     func written(_ clips: [String]) -> String {
-        clips.map(says).joined(separator: guide.locale == .zhCN ? "" : " ")
+        clips.map(says).joined(separator: guide.locale.reading.wordJoiner)
     }
 
     /// The clips in groups, in the page's group order, each group in the guide's order (clips the

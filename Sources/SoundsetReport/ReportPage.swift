@@ -40,7 +40,7 @@ enum ReportPage {
             <style>\(css)</style>
             </head>
             <body>
-            <header><h1>Sound set report</h1><p>\(manifest.clips.count) clips · \(manifest.sampleRate) Hz \(manifest.container.rawValue) \(manifest.encoding.rawValue) · \(manifest.locale.rawValue) · set \(escape(data.setID)) · soundset \(escape(manifest.toolVersion))\(refreshSeconds.map { " · reloads every \(max(1, $0)) s while the build watches" } ?? "")</p></header>
+            <header><h1>Sound set report</h1><p>\(manifest.clips.count) clips · \(manifest.sampleRate) Hz \(manifest.container.rawValue) \(manifest.encoding.rawValue) · \(manifest.locale.rawValue) · <span title=\"\(setIDMeaning)\">set \(escape(data.setID))</span> · soundset \(escape(manifest.toolVersion))\(refreshSeconds.map { " · reloads every \(max(1, $0)) s while the build watches" } ?? "")</p></header>
             <section class="cards">
             """
         page += cards(data, warnings: warnings.count)
@@ -66,7 +66,7 @@ enum ReportPage {
             "<section><h2>Clips</h2>\n" + playEveryClip
             + "<p class=\"legend\">Every waveform is drawn to one time scale, \(clipScale.text), so a clip's width is its length. "
         page += "Top: the recording, grey where room tone was cut, yellow where the trimmer found speech; below: the clip as built. "
-        page += "The players play previews (\(previewWords(data))); the clips themselves are the set's files. \(clipScale.bar)</p>\n"
+        page += "Each player plays the clip itself (the set's file, its samples as they are, as a WAV). \(clipScale.bar)</p>\n"
         let reasons = data.changes?.reasons
         for (group, clips) in words.grouped(data.clips, name: \.name) {
             page +=
@@ -106,7 +106,8 @@ enum ReportPage {
                 "Longest composed", String(format: "%.2f s", composed.seconds),
                 "\(escape(composed.amount)), against the \(fmt(composed.limitSeconds)) s banner\(dropped)", alert: composed.seconds > composed.limitSeconds)
         }
-        if manifest.locale == .zhCN { page += tonesCard(data) }
+        // The card of 一's tones, where they are the locale's optional clips.
+        if manifest.locale.optionalClipNames == ChineseReading.toneVariants { page += tonesCard(data) }
         let count = data.check.problems.count
         page += card(
             "Check", data.check.ok ? "passed" : "\(count) problem\(count == 1 ? "" : "s")",
@@ -164,7 +165,7 @@ enum ReportPage {
     /// What a clip says, as the guide writes it: characters and pinyin beside the clip name.
     static func saying(_ name: String, words: ClipWords) -> String {
         guard let entry = words.entry(name) else { return "<p class=\"says unknown\">\(escape(name))</p>" }
-        let lang = words.guide.locale == .zhCN ? "zh-CN" : "en"
+        let lang = words.guide.locale.reading.pageLanguage
         var text = "<p class=\"says\" lang=\"\(lang)\">\(escape(entry.says))</p>"
         if let pronounced = entry.pronounced { text += "<p class=\"pinyin\">\(escape(pronounced))</p>" }
         return text
@@ -218,16 +219,14 @@ enum ReportPage {
         card += row("true peak", String(format: "%.2f dBTP", clip.clip.truePeak))
         card += row("frames", "\(clip.clip.frames)")
         card += "</tbody></table>\n"
-        card += "<audio controls=\"controls\" preload=\"metadata\" src=\"data:audio/wav;base64,\(clip.drawing.preview)\"></audio></div>\n</article>\n"
+        // Loaded with the page (a clip is small), so the player shows the clip's length before it plays.
+        card += "<audio controls=\"controls\" preload=\"auto\" src=\"data:audio/wav;base64,\(clip.audio)\"></audio></div>\n</article>\n"
         return card
     }
 
-    /// How the players' previews are made, in words: `11 kHz, 8-bit`.
-    static func previewWords(_ data: ReportData) -> String {
-        let rates = Set(data.clips.map(\.drawing.previewRate) + data.announcements.map(\.previewRate)).sorted()
-        let kilohertz = rates.map { String(format: "%g", (Double($0) / 100).rounded() / 10) }.joined(separator: " or ")
-        return "\(kilohertz) kHz, 8-bit"
-    }
+    /// What the set id in the page's header covers, said when it is pointed at.
+    static let setIDMeaning =
+        "the set's id: its clips and format; the app's installed clip names begin with it. soundset serve's pinned URLs use an id that also covers the reading and announcement settings (docs/serve.md)"
 
     /// A limit in seconds as written: 1.2, 4.
     static func fmtLimit(_ seconds: Double) -> String { String(format: "%g", seconds) }
@@ -255,7 +254,7 @@ enum ReportPage {
         for (sample, schedule) in zip(data.announcements, schedules) {
             let plan = sample.plan
             let above = (try? Amount(plan.amount)).map { $0 > maximum } ?? false
-            let lang = words.guide.locale == .zhCN ? "zh-CN" : "en"
+            let lang = words.guide.locale.reading.pageLanguage
             section +=
                 "<div class=\"announcement\"><h3>\(escape(plan.amount)) <span class=\"said\" lang=\"\(lang)\">\(escape(words.written(plan.clips)))</span> "
             section +=
@@ -263,7 +262,7 @@ enum ReportPage {
             if let note = sample.note { section += " <small class=\"note\">\(escape(note))</small>" }
             if above { section += " <small class=\"alert\">above maxAmount \(escape(maximum.description)): the check does not budget it</small>" }
             section += "</h3>\n" + timeline(plan, schedule: schedule, words: words, scale: scale)
-            section += "<audio controls=\"controls\" preload=\"metadata\" src=\"data:audio/wav;base64,\(sample.preview)\"></audio></div>\n"
+            section += "<audio controls=\"controls\" preload=\"auto\" src=\"data:audio/wav;base64,\(sample.preview)\"></audio></div>\n"
         }
         for problem in data.announcementProblems { section += "<p class=\"alert\">\(escape(problem))</p>\n" }
         // Clips no sample says (亿 when no amount up to maxAmount needs it): said, not hidden.
@@ -289,7 +288,7 @@ enum ReportPage {
             svg +=
                 "<rect x=\"\(fmt(x))\" y=\"\(fmt(y))\" width=\"\(fmt(w))\" height=\"\(fmt(rowHeight))\" rx=\"3\" class=\"step s\(index % 2)\"><title>\(escape(clip)) at \(String(format: "%.2f", start)) s</title></rect>"
             let label = words.says(clip)
-            if Double(label.count) * (words.guide.locale == .zhCN ? 12 : 6.5) + 4 <= w {
+            if Double(label.count) * words.guide.locale.reading.characterWidth + 4 <= w {
                 svg += "<text x=\"\(fmt(x + w / 2))\" y=\"\(fmt(y + 15))\">\(escape(label))</text>"
             }
         }

@@ -205,9 +205,11 @@ public final class AnnouncementService: HTTPHandler {
     private func describe(_ served: ServedSet) throws -> HTTPResponse {
         let manifest = served.set.manifest
         let description = SetDescription(
-            id: served.id, locale: manifest.locale.rawValue, sampleRate: manifest.sampleRate, channels: manifest.channels,
+            id: served.id, setId: served.set.id, locale: manifest.locale.rawValue, sampleRate: manifest.sampleRate, channels: manifest.channels,
             container: manifest.container.rawValue, encoding: manifest.encoding.rawValue,
-            clips: manifest.clips.map { .init(name: $0.name, file: $0.file, copy: $0.copy, frames: $0.frames, seconds: JSONFormatting.milliseconds($0.seconds)) })
+            clips: manifest.clips.map {
+                .init(name: $0.name, file: $0.file, copy: $0.copy, frames: $0.frames, seconds: JSONFormatting.milliseconds($0.seconds))
+            })
         return HTTPResponse(
             status: 200,
             headers: [
@@ -252,7 +254,8 @@ public final class AnnouncementService: HTTPHandler {
             // No body is sent: its length is all that is needed. Neither a cache hit nor a miss
             // (those count bodies sent from the cache or composed).
             if let length = cache.length(etag) {
-                var response = revalidated
+                var response =
+                    revalidated
                     ? HTTPResponse(status: 304, headers: headers)
                     : Self.ranged(HTTPResponse(status: 200, headers: headers), length: length, request: request, etag: etag)
                 if revalidated { response.bodyLength = length }
@@ -353,7 +356,8 @@ public final class AnnouncementService: HTTPHandler {
     }
 
     private static func unsatisfiable(_ response: HTTPResponse, total: Int) -> HTTPResponse {
-        var refused = errorResponse(RequestProblem(416, "the range asked for starts past the end (\(total) bytes)", hint: "ask for bytes=0- or leave Range out"))
+        var refused = errorResponse(
+            RequestProblem(416, "the range asked for starts past the end (\(total) bytes)", hint: "ask for bytes=0- or leave Range out"))
         refused.headers.append(("Content-Range", "bytes */\(total)"))
         return refused
     }
@@ -497,7 +501,13 @@ struct SetDescription: Codable {
         var frames: Int
         var seconds: Double
     }
+    /// What pinned URLs name (`/v1/sets/{id}/…`): the set's clips and format and everything that
+    /// changes what an announcement says (locale, reading, announcement settings), so a pinned URL
+    /// never changes meaning.
     var id: String
+    /// The set's own id: its clips and format only, as the report shows it, `soundset check`
+    /// compares it, and the app's installed clip names begin with it.
+    var setId: String
     var locale: String
     var sampleRate: Int
     var channels: Int

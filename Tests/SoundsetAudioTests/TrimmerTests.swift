@@ -58,6 +58,40 @@ import Testing
         let take = Signals.mix(dry, Signals.noise(seconds: Double(dry.count) / Double(rate), rate: rate, rmsDb: -72))
         let region = try Trimmer.findRegion(take, sampleRate: rate)
         #expect(abs(region.soundStart - Int(0.6 * Double(rate))) <= rate / 100)
+        // 30 dB under the word: a breath, not a second word.
+        #expect(region.dropped.isEmpty)
+    }
+
+    /// A take saying its word twice with a pause longer than the gap the trimmer bridges: the
+    /// louder is kept, and the other is named (where it starts, how long it is) as left out,
+    /// whichever side of the kept word it lies.
+    @Test(arguments: [false, true])
+    func aSecondWordIsNamedAsLeftOut(louderFirst: Bool) throws {
+        let first = Signals.tone(300, seconds: 0.3, rate: rate, amplitudeDb: louderFirst ? -12 : -16)
+        let second = Signals.tone(250, seconds: 0.25, rate: rate, amplitudeDb: louderFirst ? -16 : -12)
+        let dry =
+            Signals.silence(seconds: 0.1, rate: rate) + first + Signals.silence(seconds: 1.5, rate: rate) + second
+            + Signals.silence(seconds: 0.2, rate: rate)
+        let take = Signals.mix(dry, Signals.noise(seconds: Double(dry.count) / Double(rate), rate: rate, rmsDb: -72))
+        let region = try Trimmer.findRegion(take, sampleRate: rate)
+        let (keptStart, droppedStart, droppedLength) = louderFirst ? (0.1, 1.9, 0.25) : (1.9, 0.1, 0.3)
+        #expect(abs(region.soundStart - Int(keptStart * Double(rate))) <= rate / 100, "\(region.soundStart)")
+        #expect(region.dropped.count == 1, "\(region.dropped)")
+        let dropped = try #require(region.dropped.first)
+        #expect(abs(dropped.lowerBound - Int(droppedStart * Double(rate))) <= rate / 100, "\(dropped)")
+        #expect(abs(dropped.count - Int(droppedLength * Double(rate))) <= rate / 50, "\(dropped)")
+    }
+
+    /// A pause the trimmer bridges (a two-syllable word) leaves nothing out.
+    @Test func aPauseWithinTheGapLeavesNothingOut() throws {
+        let syllable = Signals.tone(300, seconds: 0.2, rate: rate)
+        let dry =
+            Signals.silence(seconds: 0.1, rate: rate) + syllable + Signals.silence(seconds: 0.2, rate: rate) + syllable
+            + Signals.silence(seconds: 0.1, rate: rate)
+        let take = Signals.mix(dry, Signals.noise(seconds: Double(dry.count) / Double(rate), rate: rate, rmsDb: -72))
+        let region = try Trimmer.findRegion(take, sampleRate: rate)
+        #expect(region.dropped.isEmpty)
+        #expect(abs(region.soundEnd - Int(0.7 * Double(rate))) <= rate / 100, "\(region.soundEnd)")
     }
 
     @Test func silenceIsNoSpeech() {

@@ -218,8 +218,7 @@ import Testing
 @Suite struct DrawingsFileTests {
     func drawing(_ seed: Int) -> ClipDrawing {
         ClipDrawing(
-            sourceColumns: 3 + seed, sourcePath: "M0 32L0 12 1 10 \(seed) 40Z", outputColumns: 2, outputPath: "M0 32L0 30 1 34Z",
-            preview: Data([UInt8(seed), 128, 130]).base64EncodedString(), previewRate: 11025)
+            sourceColumns: 3 + seed, sourcePath: "M0 32L0 12 1 10 \(seed) 40Z", outputColumns: 2, outputPath: "M0 32L0 30 1 34Z")
     }
 
     /// What the memo keeps of the report's drawings reads back as written, and a damaged or
@@ -240,8 +239,8 @@ import Testing
         var planted = drawing(3)
         planted.sourcePath = "M0 32Z\"/><script>alert(1)</script><path d=\""
         #expect(DrawingsFile.decode(DrawingsFile.encode([String(repeating: "c", count: 64): planted])) == nil)
-        var preview = drawing(4)
-        preview.preview = "AAAA\"><img src=x>"
-        #expect(DrawingsFile.decode(DrawingsFile.encode([String(repeating: "d", count: 64): preview])) == nil)
+        var output = drawing(4)
+        output.outputPath = "M0 32Z\"><img src=x>"
+        #expect(DrawingsFile.decode(DrawingsFile.encode([String(repeating: "d", count: 64): output])) == nil)
     }
 }

@@ -93,62 +93,71 @@ import Testing
         #expect(html.components(separatedBy: "class=\"announcement\"").count - 1 == samples.count)
         // It names the set it shows.
         #expect(Report.setID(in: data) == SoundSet(manifest: manifest, folder: URL(fileURLWithPath: "/")).id)
+        // And says, where it shows it, what that id covers (serve's pinned id covers more).
+        let id = SoundSet(manifest: manifest, folder: URL(fileURLWithPath: "/")).id
+        #expect(html.contains("<span title=\"\(ReportPage.setIDMeaning)\">set \(id)</span>"))
     }
 
-    /// Every player plays a preview: an 8-bit WAV near 11 kHz for a clip and near 9 kHz for a
-    /// sample announcement (the complete pack is a 16 kHz set: its clips keep their rate, the samples
-    /// are halved), as long as what it previews.
-    @Test func thePlayersPlaySmallPreviews() async throws {
+    /// A clip's player plays the clip itself: its file as a WAV, the same samples bit for bit (the
+    /// complete pack is a 16 kHz set), loaded with the page so its length shows before it plays;
+    /// a sample announcement's plays an 8-bit preview at half the set's rate (8 kHz), as long as
+    /// what it previews.
+    @Test func clipPlayersPlayTheClipsAndSamplesPlayPreviews() async throws {
         let folder = try TemporaryDirectory()
         defer { folder.remove() }
         let input = try await completeInput(in: folder.url)
         let html = try String(contentsOf: folder.url.appendingPathComponent("Output.report.html"), encoding: .utf8)
-        let previews = matches(#"src="data:audio/wav;base64,([A-Za-z0-9+/=]+)""#, in: html).map { Data(base64Encoded: $0[0])! }
+        let players = matches(#"<audio controls="controls" preload="auto" src="data:audio/wav;base64,([A-Za-z0-9+/=]+)""#, in: html)
+        let sounds = players.map { Data(base64Encoded: $0[0])! }
         let samples = ReportSamples.amounts(configuration: input.configuration, manifest: input.manifest).count
         #expect(samples >= 1)
-        #expect(previews.count == input.manifest.clips.count + samples)
+        #expect(sounds.count == input.manifest.clips.count + samples)
+        #expect(!html.contains("preload=\"metadata\""))
         #expect(input.manifest.sampleRate == 16000)
-        for (index, preview) in previews.enumerated() {
+        // The sample announcements come first, then the clips in the page's order.
+        for (index, preview) in sounds.prefix(samples).enumerated() {
             let file = try SoundFile.open(bytes: preview, path: "preview \(index)")
             #expect(file.info.encodingName == "Unsigned 8 bit PCM", "\(file.info.encodingName)")
             #expect(file.info.channels == 1)
-            // The sample announcements come first, then the clips in the page's order.
-            #expect(file.info.sampleRate == (index < samples ? 8000 : 16000), "\(index): \(file.info.sampleRate)")
+            #expect(file.info.sampleRate == 8000, "\(index): \(file.info.sampleRate)")
         }
         let order = matches(#"<article class="clip[^"]*" id="clip-(\w+)">"#, in: html).map { $0[0] }
-        for (name, preview) in zip(order, previews.dropFirst(samples)) {
+        #expect(order.count == input.manifest.clips.count)
+        for (name, played) in zip(order, sounds.dropFirst(samples)) {
             let clip = try #require(input.manifest.clips.first { $0.name == name })
-            let file = try SoundFile.open(bytes: preview, path: name)
-            #expect(file.info.frames == clip.frames, "\(name): \(file.info.frames) frames for \(clip.frames)")
-            // The clip's own samples, within 8-bit rounding.
+            let file = try SoundFile.open(bytes: played, path: name)
+            #expect(file.info.encodingName == "Signed 16 bit PCM", "\(name): \(file.info.encodingName)")
+            #expect(file.info.sampleRate == 16000 && file.info.frames == clip.frames, "\(name): \(file.info.frames) frames for \(clip.frames)")
             let own = try SoundFile.open(reading: input.sounds.appendingPathComponent(clip.file).path).readAll()
-            let heard = try file.readAll()
-            #expect(zip(own, heard).allSatisfy { abs($0 - $1) <= 0.5 / 128 + 1e-6 }, "\(name)")
+            #expect(try file.readAll() == own, "\(name)")
         }
     }
 
-    /// At 44.1 kHz a clip's preview is an eighth of its file (a quarter of the rate, half the bits),
-    /// and the page a fraction of the clips it shows (a page that held each clip as its WAV, in
-    /// base64, was larger than the clips).
-    @Test func thePageIsAFractionOfItsClips() async throws {
+    /// A 44.1 kHz CAF set's clips are played as WAVs of the same samples: each player's samples are
+    /// the clip file's, in WAV's byte order, so the page holds each clip once (copies are not played
+    /// twice), about 4/3 of its bytes in base64.
+    @Test func thePageHoldsEachClipOnce() async throws {
         let folder = try TemporaryDirectory()
         defer { folder.remove() }
         try AssetPacks.small(in: try folder.folder("Assets"))
         _ = try await BuildPipeline.run(options(folder.url))
         let html = try String(contentsOf: folder.url.appendingPathComponent("Output.report.html"), encoding: .utf8)
         let manifest = try Manifest.load(from: folder.url.appendingPathComponent("Output/manifest.json"))
-        #expect(manifest.sampleRate == 44100)
+        #expect(manifest.sampleRate == 44100 && manifest.container == .caf)
         let sounds = folder.url.appendingPathComponent("Output/Sounds")
-        let clipBytes = try manifest.clips.map { try Data(contentsOf: sounds.appendingPathComponent($0.file)).count }
-        let previews = matches(#"src="data:audio/wav;base64,([A-Za-z0-9+/=]+)""#, in: html).map { Data(base64Encoded: $0[0])! }
-        #expect(previews.count == manifest.clips.count)
+        let played = matches(#"src="data:audio/wav;base64,([A-Za-z0-9+/=]+)""#, in: html).map { Data(base64Encoded: $0[0])! }
+        #expect(played.count == manifest.clips.count)
         let order = matches(#"<article class="clip[^"]*" id="clip-(\w+)">"#, in: html).map { $0[0] }
-        for (name, preview) in zip(order, previews) {
-            let index = try #require(manifest.clips.firstIndex { $0.name == name })
-            #expect(try SoundFile.open(bytes: preview, path: name).info.sampleRate == 11025)
-            #expect(preview.count <= clipBytes[index] / 8 + 64, "\(name): \(preview.count) bytes of preview for \(clipBytes[index])")
+        var clipBytes = 0
+        for (name, wav) in zip(order, played) {
+            let clip = try #require(manifest.clips.first { $0.name == name })
+            let file = try SoundData(parsing: try Data(contentsOf: sounds.appendingPathComponent(clip.file)), name: clip.file)
+            clipBytes += file.samples.count
+            let heard = try SoundData(parsing: wav, name: name)
+            #expect(heard.format.container == .wav && heard.samples == file.converted(to: .wav).samples && heard.frames == clip.frames, "\(name)")
         }
-        #expect(Double(html.utf8.count) < 0.5 * Double(clipBytes.reduce(0, +)), "\(html.utf8.count) bytes of page, \(clipBytes.reduce(0, +)) of clips")
+        #expect(Double(html.utf8.count) > 4.0 / 3 * Double(clipBytes), "\(html.utf8.count) bytes of page, \(clipBytes) of samples")
+        #expect(Double(html.utf8.count) < 4.0 / 3 * Double(clipBytes) + 400_000, "\(html.utf8.count) bytes of page, \(clipBytes) of samples")
     }
 
     /// The card of clip `name`: from its id to the end of its article.
@@ -187,7 +196,7 @@ import Testing
         // Every player shows its length before it is played.
         let players = html.components(separatedBy: "<audio ").count - 1
         #expect(players == manifest.clips.count + 1)
-        #expect(html.components(separatedBy: "<audio controls=\"controls\" preload=\"metadata\" ").count - 1 == players)
+        #expect(html.components(separatedBy: "<audio controls=\"controls\" preload=\"auto\" ").count - 1 == players)
         #expect(!html.contains("preload=\"none\""))
     }
 

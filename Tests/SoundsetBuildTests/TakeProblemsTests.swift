@@ -49,6 +49,25 @@ import Testing
         #expect(report.manifest.loudness.setLevel == -16)
     }
 
+    /// A take saying its word twice, 1.5 s apart: the louder is kept, and the other is a warning
+    /// naming where it starts and how long it is (1.90 s within 10 ms, 0.25 s within 25 ms: the windows' 10 ms and the filter's ring).
+    @Test func aSecondWordInATakeIsAWarningWithItsTimeAndLength() async throws {
+        let folder = try TemporaryDirectory()
+        defer { folder.remove() }
+        let rate = 16000
+        let dry =
+            Signals.silence(seconds: 0.1, rate: rate) + Signals.tone(300, seconds: 0.3, rate: rate) + Signals.silence(seconds: 1.5, rate: rate)
+            + Signals.tone(250, seconds: 0.25, rate: rate, amplitudeDb: -16) + Signals.silence(seconds: 0.2, rate: rate)
+        let five = Signals.mix(dry, Signals.noise(seconds: Double(dry.count) / Double(rate), rate: rate, rmsDb: -72))
+        let report = try await built(five: five, in: folder)
+        let said = report.warnings.map(\.description).filter { $0.hasPrefix("Assets/5.wav: a second word at ") }
+        #expect(said.count == 1, "\(report.warnings)")
+        let numbers = try #require(said.first).split(separator: " ").compactMap { Double($0.trimmingCharacters(in: CharacterSet(charactersIn: "(s"))) }
+        #expect(numbers.count == 2, "\(said)")
+        #expect(abs(numbers[0] - 1.9) <= 0.01 && abs(numbers[1] - 0.25) <= 0.025, "\(said)")
+        #expect(try #require(said.first).hasSuffix("was left out, only the loudest is kept: record one word per take, or cut the take"))
+    }
+
     /// The manifest's speech reaches a soft final stop: its end, in ms after the clip's speech
     /// starts, is the burst's end after the vowel's start (within one 10 ms window of the start's
     /// own search, and never before the burst ends).

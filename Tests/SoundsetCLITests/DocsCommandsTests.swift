@@ -86,6 +86,8 @@ import Testing
             try FileManager.default.copyItem(
                 at: SoundsetExecutable.packageRoot.appendingPathComponent(name), to: folder.url.appendingPathComponent(name))
         }
+        // The docs' /tmp, as every machine has it.
+        try FileManager.default.createDirectory(at: folder.url.appendingPathComponent("tmp"), withIntermediateDirectories: true)
         for command in commands {
             if command.text.hasPrefix("cat ") {
                 // A file the page shows is the repository's, as shown.
@@ -100,7 +102,9 @@ import Testing
             // It works, or it fails saying what it needs (never bad usage).
             let saysWhatItNeeds = result.status == 1 && result.stderr.range(of: #"\b(run|record|set|leave out) "#, options: .regularExpression) != nil
             #expect(result.status == 0 || saysWhatItNeeds, "\(command): exit \(result.status)\n\(result.stderr)")
-            #expect(command.shown.isEmpty || Self.matches(command.shown, result.stdout), "\(command) shows\n\(command.shown.joined(separator: "\n"))\nbut prints\n\(result.stdout)")
+            #expect(
+                command.shown.isEmpty || Self.matches(command.shown, result.stdout),
+                "\(command) shows\n\(command.shown.joined(separator: "\n"))\nbut prints\n\(result.stdout)")
         }
     }
 

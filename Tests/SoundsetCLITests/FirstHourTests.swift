@@ -239,6 +239,11 @@ import Testing
         let again = try SoundsetExecutable.run(["build"], in: folder.url)
         #expect(again.stdout == "Output is up to date: 4 clips, nothing to do\nreport: Output.report.html\n")
         #expect(again.stderr == build.stderr)
+        // --verbose shows the clips' table whatever the build had to do: a line per clip after its head.
+        let verbose = try SoundsetExecutable.run(["build", "--verbose"], in: folder.url).stdout.split(separator: "\n")
+        #expect(verbose.first?.hasPrefix("clip ") == true && verbose.first?.hasSuffix("   seconds    loudness   true peak      gain   limiting") == true)
+        #expect(verbose.dropFirst().prefix(4).allSatisfy { $0.contains(" LUFS ") }, "\(verbose)")
+        #expect(verbose.dropFirst(5).first == "Output is up to date: 4 clips, nothing to do", "\(verbose)")
         try Data(#"{"limits": {"maxSeconds": {"yuan": 0.1}}}"#.utf8).write(to: folder.url.appendingPathComponent("Assets/soundset.json"))
         let fixed = try SoundsetExecutable.run(["build"], in: folder.url)
         #expect(!fixed.stderr.contains("'yaun'") && fixed.stderr.contains("over the 0.1 s limit for 'yuan'"), "\(fixed.stderr)")

@@ -2,12 +2,11 @@ import Foundation
 import Testing
 
 /// No function in Sources/ is longer than 80 lines, counted from its `func` (or `init`,
-/// `subscript`) line to its closing brace at the same indentation. Left out: SoundsetRuntime,
-/// whose long functions (the announcer's decision) are being split separately, and SoundsetCLI's
-/// command functions, whose option parsing is being rewritten (`ReplayCommand.run` is one).
+/// `subscript`) line to its closing brace at the same indentation.
 @Suite struct FunctionLengthTests {
     static let limit = 80
-    static let excluded = ["Sources/SoundsetRuntime/", "Sources/SoundsetCLI/"]
+    /// Folders left out while a rewrite under way brings them under the limit: none now.
+    static let excluded: [String] = []
 
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 

@@ -18,12 +18,14 @@ import Testing
             lines == [
                 "   0.500 s  -23.00 LUFS  -20.00 dBTP  a.wav",
                 "   0.300 s  -29.00 LUFS  -26.00 dBTP  b.wav",
-                "2 files: loudness -29.00 to -23.00 LUFS (spread 6.00 LU), worst true peak -20.00 dBTP",
+                "2 files: loudness -29.00 to -23.00 LUFS (spread 6.00 LU), worst true peak -20.00 dBTP"
+                    + " (whole files; --trimmed measures the words as the build keeps them)",
             ])
         let json = try SoundsetExecutable.run(["measure", "--format", "json", "a.wav"], in: folder.url)
         let entries = try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as! [[String: Any]]
         #expect(entries.count == 1)
         #expect(abs((entries[0]["loudness"] as! Double) - -23.01) < 0.01)
+        #expect(entries[0]["part"] as? String == "whole")
         // Printed lengths are to the millisecond: 16001 frames at 48 kHz are 0.333354… s.
         try WAVFile.write(
             Array(Signals.tone(1000, seconds: 1, rate: 48000, amplitudeDb: -20).prefix(16001)), to: folder.url.appendingPathComponent("d.wav"), rate: 48000,
@@ -40,5 +42,40 @@ import Testing
         let usage = try SoundsetExecutable.run(["measure"], in: folder.url)
         #expect(usage.status == 64)
         #expect(usage.stderr == "soundset: measure needs one or more FILEs\nrun 'soundset measure --help' for usage\n")
+    }
+
+    /// A take of 0.3 s of tone between 0.5 s of room tone each side: the whole file is 0.3/1.3 of
+    /// the tone's energy (6.4 dB under it), the word as the build keeps it (the tone and its 20 ms
+    /// pads, faded over 5 ms) within a few tenths of the tone itself; each output says which it is,
+    /// and --assets gives the trim settings (a 100 ms pad keeps 0.16 s more).
+    @Test func measuresTheTrimmedWordWhenAsked() throws {
+        let folder = try TemporaryDirectory()
+        defer { folder.remove() }
+        let rate = 48000
+        let dry =
+            Signals.silence(seconds: 0.5, rate: rate) + Signals.tone(1000, seconds: 0.3, rate: rate, amplitudeDb: -20)
+            + Signals.silence(seconds: 0.5, rate: rate)
+        let take = Signals.mix(dry, Signals.noise(seconds: 1.3, rate: rate, rmsDb: -80))
+        try WAVFile.write(take, to: folder.url.appendingPathComponent("7.wav"), rate: rate, format: .float32)
+        func measured(_ arguments: [String]) throws -> [String: Any] {
+            let result = try SoundsetExecutable.run(["measure", "--format", "json"] + arguments + ["7.wav"], in: folder.url)
+            #expect(result.status == 0, "\(result.stderr)")
+            return try #require((try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [[String: Any]])?.first)
+        }
+        let whole = try measured([]), word = try measured(["--trimmed"])
+        #expect(whole["part"] as? String == "whole" && word["part"] as? String == "word")
+        #expect(abs((whole["seconds"] as! Double) - 1.3) < 0.001)
+        #expect(abs((word["seconds"] as! Double) - 0.34) <= 0.011, "\(word)")
+        let tone = -23.01
+        #expect(abs((whole["loudness"] as! Double) - (tone + 10 * log10(0.3 / 1.3))) < 0.1, "\(whole)")
+        #expect(abs((word["loudness"] as! Double) - (tone + 10 * log10(0.3 / 0.34))) < 0.3, "\(word)")
+        let text = try SoundsetExecutable.run(["measure", "--trimmed", "7.wav"], in: folder.url)
+        #expect(text.stdout.hasSuffix("(the trimmed words, as the build keeps them)\n"), "\(text.stdout)")
+        try FileManager.default.createDirectory(at: folder.url.appendingPathComponent("Assets"), withIntermediateDirectories: true)
+        try Data(#"{"trim": {"padMs": 100}}"#.utf8).write(to: folder.url.appendingPathComponent("Assets/soundset.json"))
+        let padded = try measured(["--trimmed", "--assets", "Assets"])
+        #expect(abs((padded["seconds"] as! Double) - 0.5) <= 0.011, "\(padded)")
+        let alone = try SoundsetExecutable.run(["measure", "--assets", "Assets", "7.wav"], in: folder.url)
+        #expect(alone.status == 64 && alone.stderr.contains("--assets is only for --trimmed"), "\(alone.stderr)")
     }
 }

@@ -64,10 +64,15 @@ import Testing
         #expect(set.header("Content-Type") == "application/json")
         let object = try server.json(set)
         #expect(object["id"] as? String == server.id)
+        // The set's own id (its clips and format: the report's, the installed names'), beside the
+        // served id, which covers the reading and announcement settings too.
+        let manifest = try Manifest.load(from: server.output.appendingPathComponent("manifest.json"))
+        let ownID = SoundSet(manifest: manifest, folder: server.output).id
+        #expect(object["setId"] as? String == ownID)
+        #expect(ownID != server.id)
         #expect(object["locale"] as? String == "zh-CN")
         #expect(object["sampleRate"] as? Int == 8000)
         #expect(object["container"] as? String == "caf")
-        let manifest = try Manifest.load(from: server.output.appendingPathComponent("manifest.json"))
         let clips = object["clips"] as? [[String: Any]] ?? []
         #expect(clips.map { $0["name"] as? String } == manifest.clips.map(\.name))
         #expect(clips.map { $0["frames"] as? Int } == manifest.clips.map(\.frames))

@@ -32,6 +32,13 @@ public struct TrimRegion: Sendable, Equatable, Codable {
     public var peakDb: Double
     /// The level sound had to exceed, dBFS RMS.
     public var thresholdDb: Double
+    /// Sounds as loud as speech beyond the kept span's gaps (a second word), left out: frames of
+    /// the take. Found by `Trimmer.findRegion`; not stored (only the note it gives is).
+    public var dropped: [Range<Int>] = []
+
+    private enum CodingKeys: String, CodingKey {
+        case soundStart, soundEnd, keepStart, keepEnd, noiseFloorDb, peakDb, thresholdDb
+    }
 
     public init(soundStart: Int, soundEnd: Int, keepStart: Int, keepEnd: Int, noiseFloorDb: Double, peakDb: Double, thresholdDb: Double) {
         self.soundStart = soundStart
@@ -125,10 +132,51 @@ public enum Trimmer {
             throw TrimError.tooShort(milliseconds: soundMs, minimumMs: minimumSoundMs)
         }
         let pad = Int(settings.padMs / 1000 * Double(sampleRate))
-        return TrimRegion(
+        var region = TrimRegion(
             soundStart: soundStart, soundEnd: soundEnd,
             keepStart: max(0, soundStart - pad), keepEnd: min(samples.count, soundEnd + pad),
             noiseFloorDb: floor, peakDb: peak, thresholdDb: threshold)
+        // What the gaps left out, either side of the span, by the forward run's windows (its
+        // onsets are exact; an ending rings a few ms longer, within the window it is measured in).
+        let speech = { (windows: Range<Int>) in
+            speechLike(windows, level: { levels[$0] }, threshold: threshold, peak: peak, maxGap: maxGapWindows, hop: hop, sampleRate: sampleRate)
+        }
+        let before = speech(0..<first)
+        let after = speech((last + 1)..<levels.count)
+        region.dropped = (before + after).map { $0.lowerBound * hop..<min(samples.count, $0.upperBound * hop + window) }
+        return region
+    }
+}
+
+extension Trimmer {
+    /// A left-out sound is reported as a second word when its loudest window is within this of
+    /// the take's loudest, dB (a breath or a chair's creak is far quieter than speech).
+    static let secondWordRangeDb = 20.0
+
+    /// Runs of windows above `threshold` in `windows` (gaps of up to `maxGap` windows bridged) that
+    /// last at least `minimumSoundMs` and come within `secondWordRangeDb` of `peak`: the first and
+    /// last window of each.
+    static func speechLike(
+        _ windows: Range<Int>, level: (Int) -> Double, threshold: Double, peak: Double, maxGap: Int, hop: Int, sampleRate: Int
+    ) -> [ClosedRange<Int>] {
+        var runs: [ClosedRange<Int>] = []
+        var current: (first: Int, last: Int, loudest: Double)?
+        func close() {
+            guard let run = current else { return }
+            let ms = Double((run.last - run.first + 2) * hop) * 1000 / Double(sampleRate)
+            if ms >= minimumSoundMs && run.loudest >= peak - secondWordRangeDb { runs.append(run.first...run.last) }
+            current = nil
+        }
+        for index in windows {
+            let value = level(index)
+            guard value > threshold else {
+                if let run = current, index - run.last > maxGap { close() }
+                continue
+            }
+            if let run = current { current = (run.first, index, max(run.loudest, value)) } else { current = (index, index, value) }
+        }
+        close()
+        return runs
     }
 }
 

@@ -3,16 +3,16 @@ import SoundsetReport
 
 /// The report's drawings of an output folder's clips in the memo, `drawings-<output>.bin`: read
 /// whole when a report is made (every clip's drawing, a few kilobytes each), so one file of plain
-/// bytes, not JSON.
+/// bytes, not JSON. (The clips' players play the set's own files, read when the page is made.)
 ///
 /// ```
-/// "SSDRAW01"  u32 count
-/// count × ( key (64 ASCII bytes)  u32 source columns  u32 output columns  u32 preview rate
-///           u32 length + source path  u32 length + output path  u32 length + preview )
+/// "SSDRAW02"  u32 count
+/// count × ( key (64 ASCII bytes)  u32 source columns  u32 output columns
+///           u32 length + source path  u32 length + output path )
 /// u64 checksum (of all before it)
 /// ```
 enum DrawingsFile {
-    static let magic = Data("SSDRAW01".utf8)
+    static let magic = Data("SSDRAW02".utf8)
 
     static func encode(_ drawings: [String: ClipDrawing]) -> Data {
         var data = magic
@@ -28,10 +28,8 @@ enum DrawingsFile {
             data.append(Data(key.utf8))
             append(drawing.sourceColumns)
             append(drawing.outputColumns)
-            append(drawing.previewRate)
             append(drawing.sourcePath)
             append(drawing.outputPath)
-            append(drawing.preview)
         }
         withUnsafeBytes(of: ClipEntry.checksum(data).littleEndian) { data.append(contentsOf: $0) }
         return data
@@ -61,14 +59,12 @@ enum DrawingsFile {
         guard let count = integer(), count <= body.count / 64 else { return nil }
         var drawings: [String: ClipDrawing] = [:]
         for _ in 0..<count {
-            // What goes into the page as it is holds only what a key, a path or base64 holds: a
-            // damaged or planted file puts no markup into a report.
-            guard let key = text(64, hexBytes), let sourceColumns = integer(), let outputColumns = integer(), let previewRate = integer(),
-                let sourcePath = text(integer(), pathBytes), let outputPath = text(integer(), pathBytes), let preview = text(integer(), base64Bytes)
+            // What goes into the page as it is holds only what a key or a path holds: a damaged or
+            // planted file puts no markup into a report.
+            guard let key = text(64, hexBytes), let sourceColumns = integer(), let outputColumns = integer(),
+                let sourcePath = text(integer(), pathBytes), let outputPath = text(integer(), pathBytes)
             else { return nil }
-            drawings[key] = ClipDrawing(
-                sourceColumns: sourceColumns, sourcePath: sourcePath, outputColumns: outputColumns, outputPath: outputPath, preview: preview,
-                previewRate: previewRate)
+            drawings[key] = ClipDrawing(sourceColumns: sourceColumns, sourcePath: sourcePath, outputColumns: outputColumns, outputPath: outputPath)
         }
         return offset == body.endIndex ? drawings : nil
     }
@@ -76,7 +72,6 @@ enum DrawingsFile {
     /// The bytes each part may hold, by byte value.
     private static let hexBytes = table("0123456789abcdef")
     private static let pathBytes = table("0123456789 -MLZ")
-    private static let base64Bytes = table("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/=")
 
     private static func table(_ allowed: String) -> [Bool] {
         var table = [Bool](repeating: false, count: 256)

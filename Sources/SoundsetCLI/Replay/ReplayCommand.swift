@@ -10,47 +10,31 @@ enum ReplayCommand {
     /// The largest file of pushes read: a million lines of a short payload.
     static let maxFileBytes = 256 << 20
 
+    static let format = Option.format.choosing(["text", "jsonl"])
+
+    static let spec = CommandSpec(
+        name: "replay", summary: "run a file of pushes through the extension's announcer in order, with a tally",
+        arguments: .one("FILE", missing: "replay needs a FILE of pushes, one a line (SECONDS AMOUNT [ID], or a JSON payload with \"at\")"),
+        options: [.requiredGroup, .output, format], about: Help.replayAbout,
+        exitCodes: "exit codes: 0 replayed (fallbacks are decisions), 1 FILE or the set cannot be read, 64 bad usage")
+
     static func run(_ arguments: [String], console: Console, spelling: CommandSpelling = .installed) throws -> Int32 {
-        let parsed = try Arguments(arguments, options: ["--group", "--output", "--format"], flags: ["--help", "-h"])
+        let parsed = try Arguments(arguments, spec: spec)
         if parsed.wantsHelp {
-            console.out(Help.replay)
+            console.out(spec.help)
             return ExitCode.success
         }
-        guard parsed.positionals.count == 1, let path = parsed.positionals.first else {
-            throw UsageError(
-                parsed.positionals.isEmpty
-                    ? "replay needs a FILE of pushes, one a line (SECONDS AMOUNT [ID], or a JSON payload with \"at\")"
-                    : "give one FILE, got \(parsed.positionals.count)")
+        let path = try parsed.arguments()[0]
+        guard let groupPath = parsed.given(.group) else {
+            throw UsageError("replay needs \(Option.group.label) (the folder that stands in for the App Group; a fresh one for each replay)")
         }
-        guard let groupPath = parsed.options["--group"] else {
-            throw UsageError("replay needs --group DIR (the folder that stands in for the App Group; a fresh one for each replay)")
-        }
-        let format = parsed.options["--format"] ?? "text"
-        guard format == "text" || format == "jsonl" else { throw UsageError("--format must be text or jsonl") }
+        let format = try parsed.choice(Self.format)!
 
-        // The size first: the file is then read a chunk at a time (`PushLog.read`).
         let url = URL(fileURLWithPath: path)
-        do throws(RegularFile.Failure) {
-            let size = try RegularFile.head(url, count: 0).size
-            guard size <= maxFileBytes else { throw RegularFile.Failure(reason: "is \(size) bytes, more than the \(maxFileBytes) allowed", kind: .tooLarge) }
-        } catch {
-            console.err("soundset: \(ClipNamePrinting.safe(path)): \(error.reason)")
-            return ExitCode.failure
-        }
-        // A replay starts from an empty group folder: an earlier replay's queue would make its
-        // transactions duplicates and its announcements waits.
         let group = URL(fileURLWithPath: groupPath)
-        if let problem = AnnounceCommand.groupProblem(groupPath) {
+        if let problem = inputProblem(url, shown: path, group: groupPath) {
             console.err("soundset: \(problem)")
             return ExitCode.failure
-        }
-        if FileManager.default.fileExists(atPath: group.path) {
-            if let names = try? FileManager.default.contentsOfDirectory(atPath: group.path), !names.isEmpty {
-                console.err(
-                    "soundset: \(ClipNamePrinting.safe(groupPath)) is not empty (an earlier replay's queue would carry over): give --group a new folder, or remove it first"
-                )
-                return ExitCode.failure
-            }
         }
         let log: (pushes: [ReplayPush], problems: [String])
         do { log = try PushLog.read(url, file: ClipNamePrinting.safe(path)) } catch {
@@ -69,7 +53,7 @@ enum ReplayCommand {
             return ExitCode.failure
         }
 
-        let outputName = (parsed.options["--output"] ?? "Output").trimmingTrailingSlashes
+        let outputName = parsed.value(.output)!.trimmingTrailingSlashes
         let output = URL(fileURLWithPath: outputName)
         let decisions: [(push: ReplayPush, decision: AnnouncementDecision)]
         do {
@@ -100,6 +84,25 @@ enum ReplayCommand {
             console.out(tally.text)
         }
         return ExitCode.success
+    }
+
+    /// Why the file of pushes at `url` or the group folder cannot start a replay, or nil.
+    static func inputProblem(_ url: URL, shown path: String, group groupPath: String) -> String? {
+        // The size first: the file is then read a chunk at a time (`PushLog.read`).
+        do throws(RegularFile.Failure) {
+            let size = try RegularFile.head(url, count: 0).size
+            guard size <= maxFileBytes else { throw RegularFile.Failure(reason: "is \(size) bytes, more than the \(maxFileBytes) allowed", kind: .tooLarge) }
+        } catch {
+            return "\(ClipNamePrinting.safe(path)): \(error.reason)"
+        }
+        // A replay starts from an empty group folder: an earlier replay's queue would make its
+        // transactions duplicates and its announcements waits.
+        if let problem = AnnounceCommand.groupProblem(groupPath) { return problem }
+        if let names = try? FileManager.default.contentsOfDirectory(atPath: groupPath), !names.isEmpty {
+            return
+                "\(ClipNamePrinting.safe(groupPath)) is not empty (an earlier replay's queue would carry over): give \(Option.group.name) a new folder, or remove it first"
+        }
+        return nil
     }
 
     /// The set cannot be read: the replay runs nothing.

@@ -30,14 +30,7 @@ public struct AnnouncementDecision: Codable, Sendable, Equatable {
         /// The installed sound file it plays.
         public var sound: String
         /// When it fires, on the announcer's clock (seconds).
-        public var at: Double
-
-        public func encode(to encoder: any Encoder) throws {
-            var values = encoder.container(keyedBy: CodingKeys.self)
-            try values.encode(identifier, forKey: .identifier)
-            try values.encode(sound, forKey: .sound)
-            try values.encode(JSONFormatting.time(at, in: encoder), forKey: .at)
-        }
+        @PrintedTime public var at: Double
     }
 
     /// The transaction id, or a generated one when the push carried none.

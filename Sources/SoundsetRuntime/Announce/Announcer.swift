@@ -140,6 +140,14 @@ public struct Announcer: Sendable {
         if stopAfter?(.decided) == true { return decided.decision }
         guard let work = decided.work, case .success(let set) = installed else { return decided.decision }
         beforeWriting?()
+        return carryOut(work, decided, set, open, gate)
+    }
+
+    /// What a decision leaves to do after the lock: its composed file written under the name the
+    /// queue holds, or its chain's (or rush sound's) installed files checked.
+    private func carryOut(
+        _ work: Decided.Work, _ decided: Decided, _ set: InstalledSet, _ open: OpenGroup, _ gate: SuspensionGate?
+    ) -> AnnouncementDecision {
         switch work {
         case .compose(let plan, let leadIn, let claim):
             // The claim's flock is a lock in the shared container too: it is held only while the gate
@@ -254,7 +262,64 @@ public struct Announcer: Sendable {
         _ plans: Result<AnnouncementRules.Plans, PlanningFailure>?, _ fallback: FallbackSound?, _ listing: [String], _ notes: [Reason]
     ) throws(GroupFailure) -> Decided {
         // The time is read with the lock held, so decisions are made in the order of their times.
-        var context = Context(now: request.arrival ?? clock.now(), key: key, id: request.transactionID ?? key, notes: notes)
+        let context = Context(now: request.arrival ?? clock.now(), key: key, id: request.transactionID ?? key, notes: notes)
+        let (taken, reclaimed) = try takeTurn(open, context: context, installed: installed, listing: listing, transaction: request.transactionID)
+        var turn = taken
+        let now = context.now
+        // Composed announcements whose process died before their file was in place never played:
+        // they gave their place and their transaction back (above), so a retry is announced.
+        if let hash = turn.hash, reclaimed.contains(hash), let id = request.transactionID {
+            turn.context.notes.append("an earlier push of transaction \(id: Self.shown(id)) was never heard (its process ended before its sound was in place)")
+        }
+        if let id = request.transactionID, let hash = turn.hash, let seen = turn.queue.seen(hash, within: settings.dedupeSeconds, at: now) {
+            return turn.saving {
+                $0.decision(.duplicate, .none, reason: "transaction \(id: Self.shown(id)) was announced \(String(format: "%.1f", now - seen)) s ago")
+            }
+        }
+        let set: InstalledSet
+        switch installed {
+        case .success(let installed): set = installed
+        case .failure(let error): return turn.saving { $0.failure(Reason(error.description), sound: nil) }
+        }
+        let chosen: AnnouncementRules.Plans
+        switch plans {
+        case .success(let made)?: chosen = made
+        case .failure(let failure)?: return failing(failure.reason, &turn, set: set, fallback: fallback)
+        case nil: return failing("the announcement was not planned", &turn, set: set, fallback: fallback)
+        }
+        return place(chosen, &turn, set: set, fallback: fallback)
+    }
+
+    /// One decision's queue under the lock, the names it deletes and its context.
+    struct Turn {
+        let open: OpenGroup
+        var queue: AnnouncementQueue
+        var context: Context
+        /// The transaction's hash, when the push carries an id.
+        let hash: String?
+        /// Names in `Library/Sounds` the queue dropped.
+        var deletions: [String]
+
+        /// The decision `make` makes, after the queue is saved (a queue that cannot be saved is a
+        /// note, not a failure: nothing was queued).
+        func saving(_ make: (Context) -> AnnouncementDecision) -> Decided {
+            var context = context
+            do {
+                if let moved = try queue.save(open) { context.notes.append(Reason(moved)) }
+            } catch {
+                context.notes.append("\(SoundSetLayout.stateName)/queue.json cannot be saved (\(error.reason))")
+            }
+            return Decided(decision: make(context), context: context, deletions: deletions)
+        }
+    }
+
+    /// The queue as this decision finds it: loaded, the dead processes' temporary files removed,
+    /// their unwritten entries given back (the hashes of their transactions returned), pruned, the
+    /// sounds listed taken in, and the sets no entry uses removed.
+    private func takeTurn(
+        _ open: OpenGroup, context: Context, installed: Result<InstalledSet, InstallError>, listing: [String], transaction: String?
+    ) throws(GroupFailure) -> (Turn, reclaimed: Set<String>) {
+        var context = context
         let now = context.now
         var (queue, note) = try AnnouncementQueue.load(open, at: now)
         if let note { context.notes.append(Reason(note)) }
@@ -265,69 +330,44 @@ public struct Announcer: Sendable {
         // Entries whose writer died before their file was in place give their transaction back
         // first: pruned later (a minute after their end), they would leave the id a duplicate.
         let reclaimed = queue.reclaim(unwrittenIn: open.sounds)
-        var deletions = queue.prune(at: now, transactionWindow: settings.dedupeSeconds)
+        let deletions = queue.prune(at: now, transactionWindow: settings.dedupeSeconds)
         // The files pruned now are deleted below, not left over.
         let pruned = Set(deletions)
         queue.takeIn(listing.filter { !pruned.contains($0) }, at: now)
         queue.clock = max(queue.clock ?? now, now)
         let keeping = (try? installed.get()).map { [$0.id] } ?? []
         SoundSetInstaller.removeSets(in: open, names: listing, keeping: queue.setsInUse(at: now).union(keeping))
+        let turn = Turn(open: open, queue: queue, context: context, hash: transaction.map(AnnouncementQueue.hash), deletions: deletions)
+        return (turn, reclaimed)
+    }
 
-        func saving(_ make: (Context) -> AnnouncementDecision) -> Decided {
-            var context = context
-            do {
-                if let moved = try queue.save(open) { context.notes.append(Reason(moved)) }
-            } catch {
-                context.notes.append("\(SoundSetLayout.stateName)/queue.json cannot be saved (\(error.reason))")
-            }
-            return Decided(decision: make(context), context: context, deletions: deletions)
+    /// A failure after the set was installed: the fallback clip (checked before the lock) is
+    /// queued like an announcement, so it never plays over one; with no fallback clip, the
+    /// system's sound plays at once.
+    private func failing(_ reason: Reason, _ turn: inout Turn, set: InstalledSet, fallback: FallbackSound?) -> Decided {
+        guard let fallback else { return turn.saving { $0.failure(reason, sound: nil) } }
+        let now = turn.context.now
+        let startTime = start(in: turn.queue, at: now)
+        guard startTime - now <= settings.maxWaitSeconds else {
+            return turn.saving { $0.decision(.fallback, .none, reason: "\(reason); \(busy(startTime - now, "a sound of its own"))") }
         }
+        guard let dropped = turn.queue.makeRoom(at: now) else { return turn.saving { $0.decision(.fallback, .none, reason: "\(reason); \(Self.full)") } }
+        turn.deletions += dropped
+        turn.queue.announcements.append(
+            .init(key: turn.context.key, kind: .clip, start: startTime, end: startTime + fallback.seconds, set: set.id, file: nil, notifications: []))
+        return turn.saving { $0.failure(reason, sound: fallback, start: startTime) }
+    }
 
-        let hash = request.transactionID.map(AnnouncementQueue.hash)
-        // Composed announcements whose process died before their file was in place never played:
-        // they gave their place and their transaction back (above), so a retry is announced.
-        if let hash, reclaimed.contains(hash), let id = request.transactionID {
-            context.notes.append("an earlier push of transaction \(id: Self.shown(id)) was never heard (its process ended before its sound was in place)")
-        }
-        if let id = request.transactionID, let hash, let seen = queue.seen(hash, within: settings.dedupeSeconds, at: now) {
-            return saving {
-                $0.decision(.duplicate, .none, reason: "transaction \(id: Self.shown(id)) was announced \(String(format: "%.1f", now - seen)) s ago")
-            }
-        }
-        let set: InstalledSet
-        switch installed {
-        case .success(let installed): set = installed
-        case .failure(let error): return saving { $0.failure(Reason(error.description), sound: nil) }
-        }
-
-        /// A failure after the set was installed: the fallback clip (checked before the lock) is
-        /// queued like an announcement, so it never plays over one; with no fallback clip, the
-        /// system's sound plays at once.
-        func failing(_ reason: Reason) -> Decided {
-            guard let fallback else { return saving { $0.failure(reason, sound: nil) } }
-            let startTime = start(in: queue, at: now)
-            guard startTime - now <= settings.maxWaitSeconds else {
-                return saving { $0.decision(.fallback, .none, reason: "\(reason); \(busy(startTime - now, "a sound of its own"))") }
-            }
-            guard let dropped = queue.makeRoom(at: now) else { return saving { $0.decision(.fallback, .none, reason: "\(reason); \(Self.full)") } }
-            deletions += dropped
-            queue.announcements.append(
-                .init(key: key, kind: .clip, start: startTime, end: startTime + fallback.seconds, set: set.id, file: nil, notifications: []))
-            return saving { $0.failure(reason, sound: fallback, start: startTime) }
-        }
-
-        let chosen: AnnouncementRules.Plans
-        switch plans {
-        case .success(let made)?: chosen = made
-        case .failure(let failure)?: return failing(failure.reason)
-        case nil: return failing("the announcement was not planned")
-        }
+    /// The planned announcement: the banner, delivery and pending rules, a rush when it waits, then
+    /// its place in the queue.
+    private func place(_ chosen: AnnouncementRules.Plans, _ turn: inout Turn, set: InstalledSet, fallback: FallbackSound?) -> Decided {
+        let now = turn.context.now
         // The banner, delivery and pending rules: the one rule every preview shows (`PlayedAnnouncement`).
         var played: PlayedAnnouncement
-        do { played = try PlayedAnnouncement.choosing(chosen, settings: settings, pending: queue.pendingNotifications(at: now)) } catch {
-            return failing(Reason(error.description))
+        do { played = try PlayedAnnouncement.choosing(chosen, settings: settings, pending: turn.queue.pendingNotifications(at: now)) } catch {
+            return failing(Reason(error.description), &turn, set: set, fallback: fallback)
         }
-        let startTime = start(in: queue, at: now)
+        let startTime = start(in: turn.queue, at: now)
         let wait = startTime - now
         // A rush: a push that waits behind another says the amount alone; when even that would end
         // too late for one more push to start within the wait (its rush sound), it plays its rush
@@ -336,34 +376,55 @@ public struct Announcer: Sendable {
         if wait > 0 { played = played.rushed(chosen, settings: settings) }
         var schedule: NotificationSchedule?
         if played.delivery != .composed {
-            do { schedule = try NotificationSchedule(plan: played.plan, announcementID: key) } catch { return failing(Reason("\(error)")) }
+            do { schedule = try NotificationSchedule(plan: played.plan, announcementID: turn.context.key) } catch {
+                return failing(Reason("\(error)"), &turn, set: set, fallback: fallback)
+            }
         }
         let seconds = schedule?.totalSeconds ?? Double(played.leadInFrames + played.plan.totalFrames) / Double(played.plan.sampleRate)
         let leavesRoom = rush == nil || wait == 0 || wait + seconds + settings.spacingSeconds <= settings.maxWaitSeconds
         if wait > settings.maxWaitSeconds || !leavesRoom {
             guard let rush, wait <= settings.maxWaitSeconds else {
                 // Handed over at once with no custom sound; it does not extend the queue.
-                return saving { $0.decision(.fallback, .none, reason: Reason(busy(wait, "an announcement"))) }
+                return turn.saving { $0.decision(.fallback, .none, reason: Reason(busy(wait, "an announcement"))) }
             }
-            guard let dropped = queue.makeRoom(at: now) else { return saving { $0.decision(.fallback, .none, reason: Self.full) } }
-            deletions += dropped
-            queue.announcements.append(
-                .init(key: key, kind: .clip, start: startTime, end: startTime + rush.seconds, set: set.id, file: nil, notifications: [], transaction: hash))
-            if let hash { queue.remember(hash, at: now) }
-            let reason = String(
-                format: "a rush: the queue is busy for %.2f s, and the amount (%.2f s) would leave no room for the next push within announcement.maxWaitSeconds (%g s): its rush sound (%@) plays instead",
-                wait, seconds, settings.maxWaitSeconds, rush.clip)
-            var decided = saving { $0.failure(Reason(reason), sound: rush, start: startTime) }
-            decided.work = .clip(rush.file)
-            return decided
+            return placeRush(rush, &turn, set: set, start: startTime, amountSeconds: seconds)
         }
-        let (delivery, plan, outcome, reason) = (played.delivery, played.plan, played.outcome, played.reason)
-        guard let dropped = queue.makeRoom(at: now) else { return saving { $0.decision(.fallback, .none, reason: Self.full) } }
-        deletions += dropped
+        guard let dropped = turn.queue.makeRoom(at: now) else { return turn.saving { $0.decision(.fallback, .none, reason: Self.full) } }
+        turn.deletions += dropped
+        return placeAnnouncement(played, schedule: schedule, &turn, set: set, start: startTime, seconds: seconds, fallback: fallback)
+    }
 
+    /// The rush sound in place of an amount that would leave no room for the next push.
+    private func placeRush(_ rush: FallbackSound, _ turn: inout Turn, set: InstalledSet, start startTime: Double, amountSeconds seconds: Double) -> Decided {
+        let now = turn.context.now
+        guard let dropped = turn.queue.makeRoom(at: now) else { return turn.saving { $0.decision(.fallback, .none, reason: Self.full) } }
+        turn.deletions += dropped
+        turn.queue.announcements.append(
+            .init(
+                key: turn.context.key, kind: .clip, start: startTime, end: startTime + rush.seconds, set: set.id, file: nil, notifications: [],
+                transaction: turn.hash))
+        if let hash = turn.hash { turn.queue.remember(hash, at: now) }
+        let wait = startTime - now
+        let reason = String(
+            format:
+                "a rush: the queue is busy for %.2f s, and the amount (%.2f s) would leave no room for the next push within announcement.maxWaitSeconds (%g s): its rush sound (%@) plays instead",
+            wait, seconds, settings.maxWaitSeconds, rush.clip)
+        var decided = turn.saving { $0.failure(Reason(reason), sound: rush, start: startTime) }
+        decided.work = .clip(rush.file)
+        return decided
+    }
+
+    /// The announcement's entry in the queue, its notifications or its composed file's claim, and the
+    /// queue saved with it.
+    private func placeAnnouncement(
+        _ played: PlayedAnnouncement, schedule: NotificationSchedule?, _ turn: inout Turn, set: InstalledSet, start startTime: Double, seconds: Double,
+        fallback: FallbackSound?
+    ) -> Decided {
+        let (delivery, plan, outcome, reason) = (played.delivery, played.plan, played.outcome, played.reason)
+        let key = turn.context.key
         var entry = AnnouncementQueue.Entry(
             key: key, kind: delivery == .composed ? .composed : .chain, start: startTime, end: startTime + seconds, set: set.id, file: nil,
-            notifications: [], transaction: hash)
+            notifications: [], transaction: turn.hash)
         var notifications: [AnnouncementDecision.Notification] = []
         let work: Decided.Work
         if let schedule {
@@ -373,20 +434,22 @@ public struct Announcer: Sendable {
             entry.notifications = notifications.map(\.at)
             work = .chain(plan)
         } else {
-            let leadIn = played.leadInFrames
             let name = GroupFolder.composedName(key, container: set.manifest.container)
             entry.file = name
             // Claimed before the queue naming it is saved: while this process lives, another one
             // finding the entry without its file knows it is being written, not abandoned.
             let claim: FileClaim
-            do { claim = try open.sounds.claim(name, protection: open.protection) } catch { return failing(Reason(error.reason)) }
-            work = .compose(plan, leadIn: leadIn, claim: claim)
+            do { claim = try turn.open.sounds.claim(name, protection: turn.open.protection) } catch {
+                return failing(Reason(error.reason), &turn, set: set, fallback: fallback)
+            }
+            work = .compose(plan, leadIn: played.leadInFrames, claim: claim)
         }
-        queue.announcements.append(entry)
-        if let hash { queue.remember(hash, at: now) }
+        turn.queue.announcements.append(entry)
+        if let hash = turn.hash { turn.queue.remember(hash, at: turn.context.now) }
         // An announcement the queue cannot record would overlap the next: it is not made.
+        var context = turn.context
         do {
-            if let moved = try queue.save(open) { context.notes.append(Reason(moved)) }
+            if let moved = try turn.queue.save(turn.open) { context.notes.append(Reason(moved)) }
         } catch {
             let failed = context.failure(
                 "\(SoundSetLayout.stateName)/queue.json cannot be saved (\(error.reason)), so the announcement would not keep its place in the queue",
@@ -396,7 +459,7 @@ public struct Announcer: Sendable {
         let made = context.decision(
             outcome, delivery, sound: entry.file, start: startTime, seconds: seconds, notifications: notifications, clips: plan.clips,
             reason: reason.map { Reason($0) })
-        return Decided(decision: made, context: context, deletions: deletions, work: work)
+        return Decided(decision: made, context: context, deletions: turn.deletions, work: work)
     }
 
     /// The reason of a push that finds the queue full.

@@ -8,9 +8,9 @@ public struct AnnouncementPlan: Codable, Sendable, Equatable {
         public var file: String
         /// When its file starts, seconds from the start of the announcement: with `join` speech,
         /// inside the previous clip's trailing pad.
-        public var start: Double
+        @PrintedTime public var start: Double
         /// How long it lasts, seconds (its frames / the sample rate).
-        public var seconds: Double
+        @PrintedTime public var seconds: Double
         /// Where it starts, in frames.
         public var startFrame: Int
         /// How long it lasts, in frames.
@@ -18,18 +18,6 @@ public struct AnnouncementPlan: Codable, Sendable, Equatable {
         /// With `join` speech, where the clip's speech ends, frames into its file; nil with `join`
         /// file. A chain starts the next clip no earlier (`NotificationSchedule`).
         public var speechEnd: Int?
-
-        /// Every key; the times printed to the millisecond (`JSONFormatting.time`).
-        public func encode(to encoder: any Encoder) throws {
-            var values = encoder.container(keyedBy: CodingKeys.self)
-            try values.encode(clip, forKey: .clip)
-            try values.encode(file, forKey: .file)
-            try values.encode(JSONFormatting.time(start, in: encoder), forKey: .start)
-            try values.encode(JSONFormatting.time(seconds, in: encoder), forKey: .seconds)
-            try values.encode(startFrame, forKey: .startFrame)
-            try values.encode(frames, forKey: .frames)
-            try values.encodeIfPresent(speechEnd, forKey: .speechEnd)
-        }
     }
 
     /// The amount, with two decimals.
@@ -51,22 +39,7 @@ public struct AnnouncementPlan: Codable, Sendable, Equatable {
     /// Length of the whole announcement, frames: the end of the last clip's file.
     public var totalFrames: Int
     /// Length of the whole announcement, seconds.
-    public var totalSeconds: Double
-
-    /// Every key; the times printed to the millisecond (`JSONFormatting.time`).
-    public func encode(to encoder: any Encoder) throws {
-        var values = encoder.container(keyedBy: CodingKeys.self)
-        try values.encode(amount, forKey: .amount)
-        try values.encode(locale, forKey: .locale)
-        try values.encode(tokens, forKey: .tokens)
-        try values.encode(clips, forKey: .clips)
-        try values.encode(steps, forKey: .steps)
-        try values.encode(join, forKey: .join)
-        try values.encode(gapFrames, forKey: .gapFrames)
-        try values.encode(sampleRate, forKey: .sampleRate)
-        try values.encode(totalFrames, forKey: .totalFrames)
-        try values.encode(JSONFormatting.time(totalSeconds, in: encoder), forKey: .totalSeconds)
-    }
+    @PrintedTime public var totalSeconds: Double
 }
 
 /// Why a plan could not be made.

@@ -61,21 +61,27 @@ public enum ChineseReading {
     /// - Parameter variants: the tone variants of 一 the set has (`toneVariants`).
     public static func tokens(for amount: Amount, options: ReadingOptions = ReadingOptions(), variants: Set<String> = []) -> [ChineseToken] {
         let integer = amount.integerPart
-        if integer == 0 {
-            switch options.style {
-            case .point: return [.digit(0)] + fractionTokens(amount.fraction, afterInteger: false, options: options)
-            case .yuanJiaoFen:
-                return amount.fraction == 0 ? [.digit(0), .yuan] : fractionTokens(amount.fraction, afterInteger: false, options: options)
-            }
-        }
+        if integer == 0 { return belowOneTokens(amount.fraction, options: options) }
         return wholeTokens(integer, options: options, variants: variants) + fractionTokens(amount.fraction, afterInteger: true, options: options)
+    }
+
+    /// What an amount below 1 says: its `fraction` (0-99 分), with 零 where nothing else is said.
+    static func belowOneTokens(_ fraction: Int, options: ReadingOptions) -> [ChineseToken] {
+        switch options.style {
+        case .point: return [.digit(0)] + fractionTokens(fraction, afterInteger: false, options: options)
+        case .yuanJiaoFen: return fraction == 0 ? [.digit(0), .yuan] : fractionTokens(fraction, afterInteger: false, options: options)
+        }
     }
 
     /// What a whole part of 1 or more says before the fraction: the number, and 元 in yuanJiaoFen style.
     /// (`package`: the worst-case search in SoundsetBudget reads with it.)
     package static func wholeTokens(_ integer: Int64, options: ReadingOptions, variants: Set<String> = []) -> [ChineseToken] {
-        integerTokens(integer, reader: IntegerReader(useLiang: options.useLiang, variants: variants))
-            + (options.style == .yuanJiaoFen ? [.yuan] : [])
+        integerTokens(integer, reader: IntegerReader(useLiang: options.useLiang, variants: variants)) + wholeEnd(options.style)
+    }
+
+    /// What ends a whole part of 1 or more: 元 in yuanJiaoFen style; in point style the fraction says it.
+    static func wholeEnd(_ style: ReadingOptions.Style) -> [ChineseToken] {
+        style == .yuanJiaoFen ? [.yuan] : []
     }
 
     /// What the fraction (0-99 分) adds after the whole part, up to the end of the reading.
@@ -173,5 +179,72 @@ package struct IntegerReader: Hashable, Sendable {
             if yi4, unit == .ten || unit == .hundred || unit == .thousand { tokens[tokens.count - 2] = .yi4 }
         }
         return tokens
+    }
+}
+
+/// zh-CN: what it records, how it reads and how the report writes it (`LocaleReading`).
+package struct ChineseLocale: LocaleReading {
+    package init() {}
+
+    package var tag: String { SpeechLocale.zhCN.rawValue }
+
+    package func belowOne(_ cents: Int, options: ReadingOptions) -> [String] {
+        ChineseReading.belowOneTokens(cents, options: options).map(\.clipName)
+    }
+
+    package func wholeMachine(options: ReadingOptions, variants: Set<String>) -> WholeMachine {
+        WholeMachine(reader: IntegerReader(useLiang: options.useLiang, variants: variants), style: options.style)
+    }
+
+    package func fraction(_ cents: Int, options: ReadingOptions) -> [String] {
+        ChineseReading.fractionTokens(cents, afterInteger: true, options: options).map(\.clipName)
+    }
+
+    /// `IntegerReader` digit by digit, and 元 at the end in yuanJiaoFen style.
+    package struct WholeMachine: WholeReadingMachine {
+        var reader: IntegerReader
+        let style: ReadingOptions.Style
+        package var base: Int { 10 }
+        package var positions: Int { IntegerReader.digitCount }
+        package var started: Bool { reader.started }
+        package mutating func read(_ digit: Int, at position: Int) -> [String] { reader.read(digit: digit, at: position).map(\.clipName) }
+        package func end() -> [String]? { reader.started ? ChineseReading.wholeEnd(style).map(\.clipName) : nil }
+    }
+
+    /// A word is one digit's, or its place's.
+    package var sampleDigitRuns: [Int64] { [10] }
+    package var pageLanguage: String { "zh-CN" }
+    package var wordJoiner: String { "" }
+    package var characterWidth: Double { 12 }
+    package var pronunciationTitle: String? { "pinyin" }
+
+    package var clipEntries: [ClipGuide.Entry] { Self.entries }
+
+    private static let entries: [ClipGuide.Entry] =
+        [
+            ("0", "零", "líng"), ("1", "一", "yī"), ("2", "二", "èr"), ("3", "三", "sān"), ("4", "四", "sì"), ("5", "五", "wǔ"),
+            ("6", "六", "liù"), ("7", "七", "qī"), ("8", "八", "bā"), ("9", "九", "jiǔ"), ("ten", "十", "shí"), ("hundred", "百", "bǎi"),
+            ("thousand", "千", "qiān"), ("ten_thousand", "万", "wàn"), ("hundred_million", "亿", "yì"),
+        ].map { ClipGuide.Entry(name: $0.0, says: $0.1, pronounced: $0.2, need: .always, note: nil) }
+        + [
+            ClipGuide.Entry(name: "point", says: "点", pronounced: "diǎn", need: .pointStyle, note: nil),
+            ClipGuide.Entry(name: "yuan", says: "元", pronounced: "yuán", need: .always, note: nil),
+            ClipGuide.Entry(
+                name: "liang", says: "两", pronounced: "liǎng", need: .useLiang, note: "2 in the 千 and 百 places and as a whole 万 or 亿 group"),
+            ClipGuide.Entry(name: "jiao", says: "角", pronounced: "jiǎo", need: .yuanJiaoFen, note: nil),
+            ClipGuide.Entry(name: "fen", says: "分", pronounced: "fēn", need: .yuanJiaoFen, note: nil),
+            ClipGuide.Entry(name: "1_yi2", says: "一", pronounced: "yí", need: .optional, note: "before 万 and 亿: 一万, 十一万, 一亿"),
+            ClipGuide.Entry(name: "1_yi4", says: "一", pronounced: "yì", need: .optional, note: "before 十, 百 and 千: 一百, 一千, 一百一十"),
+            ClipGuide.Entry(
+                name: "received", says: "收款到账", pronounced: "shōukuǎn dàozhàng", need: .phrase, note: "the demo's prefix; any clip name will do"),
+        ]
+
+    /// Financial and traditional characters, and 帐 for 账.
+    package var otherSpellings: [String: String] {
+        [
+            "〇": "0", "壹": "1", "贰": "2", "貳": "2", "叁": "3", "參": "3", "肆": "4", "伍": "5", "陆": "6", "陸": "6", "柒": "7", "捌": "8",
+            "玖": "9", "拾": "ten", "佰": "hundred", "仟": "thousand", "萬": "ten_thousand", "億": "hundred_million", "兩": "liang", "點": "point",
+            "圆": "yuan", "圓": "yuan", "收款到帐": "received",
+        ]
     }
 }

@@ -28,6 +28,17 @@ public struct ClipGuide: Sendable, Equatable, Codable {
             case .phrase: "as announcement.prefix or suffix"
             }
         }
+
+        /// Whether every set read with `options` needs the clip.
+        package func isNeeded(with options: ReadingOptions) -> Bool {
+            switch self {
+            case .always: true
+            case .pointStyle: options.style == .point
+            case .yuanJiaoFen: options.style == .yuanJiaoFen
+            case .useLiang: options.useLiang
+            case .optional, .phrase: false
+            }
+        }
     }
 
     /// One clip to record.
@@ -41,17 +52,22 @@ public struct ClipGuide: Sendable, Equatable, Codable {
         public var need: Need
         /// When it is used, in a few words, where that is not plain.
         public var note: String?
+
+        package init(name: String, says: String, pronounced: String?, need: Need, note: String?) {
+            self.name = name
+            self.says = says
+            self.pronounced = pronounced
+            self.need = need
+            self.note = note
+        }
     }
 
     public var locale: SpeechLocale
     public var entries: [Entry]
 
-    /// The guide of `locale`.
+    /// The guide of `locale` (its `LocaleReading`'s entries).
     public static func of(_ locale: SpeechLocale) -> ClipGuide {
-        switch locale {
-        case .zhCN: ClipGuide(locale: locale, entries: chinese)
-        case .enUS: ClipGuide(locale: locale, entries: english)
-        }
+        ClipGuide(locale: locale, entries: locale.reading.clipEntries)
     }
 
     /// The clip recorded as `text` (a file named in characters, `两`, `十`, `萬`), when one is.
@@ -64,43 +80,8 @@ public struct ClipGuide: Sendable, Equatable, Codable {
         let text = String(String.UnicodeScalarView(scalars.map(\.halfWidth)))
         if let entry = entries.first(where: { $0.says == text && $0.need != .optional }) { return entry.name }
         if entries.contains(where: { $0.name == text && $0.name.allSatisfy(\.isNumber) }) { return text }
-        guard locale == .zhCN else { return nil }
-        let other: [String: String] = [
-            "〇": "0", "壹": "1", "贰": "2", "貳": "2", "叁": "3", "參": "3", "肆": "4", "伍": "5", "陆": "6", "陸": "6", "柒": "7", "捌": "8",
-            "玖": "9", "拾": "ten", "佰": "hundred", "仟": "thousand", "萬": "ten_thousand", "億": "hundred_million", "兩": "liang", "點": "point",
-            "圆": "yuan", "圓": "yuan", "收款到帐": "received",
-        ]
-        return other[text]
+        return locale.reading.otherSpellings[text]
     }
-
-    private static let chinese: [Entry] =
-        [
-            ("0", "零", "líng"), ("1", "一", "yī"), ("2", "二", "èr"), ("3", "三", "sān"), ("4", "四", "sì"), ("5", "五", "wǔ"),
-            ("6", "六", "liù"), ("7", "七", "qī"), ("8", "八", "bā"), ("9", "九", "jiǔ"), ("ten", "十", "shí"), ("hundred", "百", "bǎi"),
-            ("thousand", "千", "qiān"), ("ten_thousand", "万", "wàn"), ("hundred_million", "亿", "yì"),
-        ].map { Entry(name: $0.0, says: $0.1, pronounced: $0.2, need: .always, note: nil) }
-        + [
-            Entry(name: "point", says: "点", pronounced: "diǎn", need: .pointStyle, note: nil),
-            Entry(name: "yuan", says: "元", pronounced: "yuán", need: .always, note: nil),
-            Entry(name: "liang", says: "两", pronounced: "liǎng", need: .useLiang, note: "2 in the 千 and 百 places and as a whole 万 or 亿 group"),
-            Entry(name: "jiao", says: "角", pronounced: "jiǎo", need: .yuanJiaoFen, note: nil),
-            Entry(name: "fen", says: "分", pronounced: "fēn", need: .yuanJiaoFen, note: nil),
-            Entry(name: "1_yi2", says: "一", pronounced: "yí", need: .optional, note: "before 万 and 亿: 一万, 十一万, 一亿"),
-            Entry(name: "1_yi4", says: "一", pronounced: "yì", need: .optional, note: "before 十, 百 and 千: 一百, 一千, 一百一十"),
-            Entry(name: "received", says: "收款到账", pronounced: "shōukuǎn dàozhàng", need: .phrase, note: "the demo's prefix; any clip name will do"),
-        ]
-
-    private static let english: [Entry] =
-        [
-            "zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve", "thirteen", "fourteen",
-            "fifteen", "sixteen", "seventeen", "eighteen", "nineteen",
-        ].enumerated().map { Entry(name: String($0.offset), says: $0.element, pronounced: nil, need: .always, note: nil) }
-        + [("20", "twenty"), ("30", "thirty"), ("40", "forty"), ("50", "fifty"), ("60", "sixty"), ("70", "seventy"), ("80", "eighty"), ("90", "ninety")]
-        .map { Entry(name: $0.0, says: $0.1, pronounced: nil, need: .always, note: nil) }
-        + ["hundred", "thousand", "million", "billion", "dollar", "dollars", "and", "cent", "cents"].map {
-            Entry(name: $0, says: $0, pronounced: nil, need: .always, note: nil)
-        }
-        + [Entry(name: "received", says: "payment received", pronounced: nil, need: .phrase, note: "a prefix; any clip name will do")]
 
     /// What the clips `names` say, as a person reads them (`received` is 收款到账), joined with
     /// "and"; a name the guide does not know stands for itself.
@@ -110,14 +91,6 @@ public struct ClipGuide: Sendable, Equatable, Codable {
 
     /// The clip names a set read with `options` needs: what `SpeechLocale.clipNames(options:)` lists.
     public func needed(options: ReadingOptions) -> [String] {
-        entries.filter { entry in
-            switch entry.need {
-            case .always: true
-            case .pointStyle: options.style == .point
-            case .yuanJiaoFen: options.style == .yuanJiaoFen
-            case .useLiang: options.useLiang
-            case .optional, .phrase: false
-            }
-        }.map(\.name)
+        entries.filter { $0.need.isNeeded(with: options) }.map(\.name)
     }
 }

@@ -19,6 +19,14 @@ public enum SampleAmounts {
         upTo maximum: Amount, locale: SpeechLocale, reading: ReadingOptions = ReadingOptions(), variants: Set<String> = [], phrases: [String] = [],
         plays: (Amount) -> [String]? = { _ in nil }
     ) -> [Amount] {
+        covering(upTo: maximum, locale: locale.reading, reading: reading, variants: variants, phrases: phrases, plays: plays)
+    }
+
+    /// `covering` in any `LocaleReading`.
+    package static func covering(
+        upTo maximum: Amount, locale: any LocaleReading, reading: ReadingOptions = ReadingOptions(), variants: Set<String> = [],
+        phrases: [String] = [], plays: (Amount) -> [String]? = { _ in nil }
+    ) -> [Amount] {
         let candidates = self.candidates(upTo: maximum)
         // Each amount is read once (the search below comes back to amounts it has tried).
         var readings: [Int64: Set<String>] = [:]
@@ -31,7 +39,7 @@ public enum SampleAmounts {
         let words = candidates.map(read)
         // en-US says two digits as one word (thirteen, forty): moving one digit at a time cannot
         // reach a teen from a ten; a zh-CN word is one digit's (or its place's).
-        let widths: [Int64] = locale == .enUS ? [10, 100] : [10]
+        let widths = locale.sampleDigitRuns
         var unheard = words.reduce(into: Set<String>()) { $0.formUnion($1) }
         var chosen: [Amount] = []
         // Most new clips; then fewer clips in all; then the smaller amount.

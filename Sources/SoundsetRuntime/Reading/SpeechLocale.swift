@@ -7,27 +7,34 @@ public enum SpeechLocale: String, CaseIterable, Sendable, Codable {
     /// - Parameter variants: the optional clips the set has that the reading may use instead of a
     ///   plain one (zh-CN: `ChineseReading.toneVariants`).
     public func read(_ amount: Amount, options: ReadingOptions = ReadingOptions(), variants: Set<String> = []) -> [String] {
-        switch self {
-        case .zhCN: ChineseReading.tokens(for: amount, options: options, variants: variants).map(\.clipName)
-        case .enUS: EnglishReading.clips(for: amount)
-        }
+        reading.read(amount, options: options, variants: variants)
     }
 
     /// The clips a set may have that a reading uses in place of plain ones where they fit.
-    public var optionalClipNames: [String] { ClipGuide.of(self).entries.filter { $0.need == .optional }.map(\.name) }
+    public var optionalClipNames: [String] { reading.optionalClipNames }
 
     /// Every clip name a reading in this locale can need with `options` (`ClipGuide`).
     public func clipNames(options: ReadingOptions = ReadingOptions()) -> [String] {
-        ClipGuide.of(self).needed(options: options)
+        reading.clipNames(options: options)
     }
 
+    /// The clips that can follow themselves in an announcement, so that the Copy rule needs their
+    /// `<name>Copy` (zh-CN: the decimal digits 1-9, and 0 with keepTrailingZeros; `LocaleReading.copiesNeeded`).
+    public func copiesNeeded(
+        options: ReadingOptions = ReadingOptions(), prefix: String? = nil, suffix: String? = nil, variants: Set<String> = []
+    ) -> [String] {
+        reading.copiesNeeded(options: options, prefix: prefix, suffix: suffix, variants: variants)
+    }
+}
+
+extension LocaleReading {
     /// The clips that can follow themselves in an announcement, so that the Copy rule needs their
     /// `<name>Copy` (zh-CN: the decimal digits 1-9, and 0 with keepTrailingZeros).
     ///
     /// A whole part never repeats a clip by itself (the tests read every one up to 2,000,000), so a
     /// repeat can only meet the fraction, the prefix or the suffix. Every fraction is read with whole
     /// parts that reach every first and last clip (0-120, and 万, 亿 and 千亿 shapes).
-    public func copiesNeeded(
+    package func copiesNeeded(
         options: ReadingOptions = ReadingOptions(), prefix: String? = nil, suffix: String? = nil, variants: Set<String> = []
     ) -> [String] {
         var wholes = Array(Int64(0)...120)

@@ -62,3 +62,19 @@ public enum JSONFormatting {
         return data
     }
 }
+
+/// A time in seconds that JSON prints to the millisecond and stores exactly (`JSONFormatting.time`):
+/// the one place a printed time is rounded, so a type's `Codable` can be the compiler's.
+@propertyWrapper
+public struct PrintedTime: Codable, Sendable, Equatable, Hashable {
+    public var wrappedValue: Double
+
+    public init(wrappedValue: Double) { self.wrappedValue = wrappedValue }
+
+    public init(from decoder: any Decoder) throws { wrappedValue = try decoder.singleValueContainer().decode(Double.self) }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(JSONFormatting.time(wrappedValue, in: encoder))
+    }
+}
