@@ -67,7 +67,7 @@ enum Help {
         Builds the sound set. Every non-hidden audio file directly in the assets folder (WAV, AIFF,
         FLAC, Ogg Vorbis, CAF, and MP3 where libsndfile reads it) is one clip, named after its file
         without the extension (soundset clips lists the names); DIR/soundset.json configures the build
-        (see README.md). Each clip is mixed to mono, trimmed of room tone, resampled, sped up by tempo
+        (see docs/configuration.md). Each clip is mixed to mono, trimmed of room tone, resampled, sped up by tempo
         (at the same pitch), brought to one loudness for the whole set with its true peak under the
         ceiling, and written to OUTPUT/Sounds with OUTPUT/manifest.json (which says where each word's
         speech lies): the output folder holds exactly what the app bundles. The report, the page to

@@ -2,7 +2,7 @@ import Foundation
 import SoundsetTestSupport
 import Testing
 
-/// Every `soundset …` command in README.md and docs/ios.md runs as written on the shipped demo (a
+/// Every `soundset …` command in README.md, docs/ios.md, docs/runtime.md, docs/commands.md, docs/configuration.md and docs/check.md runs as written on the shipped demo (a
 /// copy of `Assets/` and `Output/`), and succeeds or says what it needs; where the docs show what it
 /// prints, it prints that, line for line (`…` standing for a composed file's UUID or a set's id).
 @Suite struct DocsCommandsTests {
@@ -71,7 +71,7 @@ import Testing
     @Test func everyDocumentedCommandRunsOnTheDemo() throws {
         var count = 0
         // Each document on a fresh copy of the demo, its commands in order, as a reader runs them.
-        for document in ["README.md", "docs/ios.md"] {
+        for document in ["README.md", "docs/ios.md", "docs/runtime.md", "docs/commands.md", "docs/configuration.md", "docs/check.md"] {
             let commands = try Self.commands(in: document)
             count += commands.count
             try run(commands)

@@ -226,15 +226,17 @@ import Testing
     }
 }
 
-/// README's two configuration tables hold exactly the table's keys, defaults, meanings and ranges;
+/// The docs' two configuration tables (the build's in docs/configuration.md, the check-only
+/// settings in docs/check.md) hold exactly the table's keys, defaults, meanings and ranges;
 /// `--help` names no key that the table lacks.
 @Suite struct ConfigurationDocumentationTests {
-    /// The rows of the first `| key | default | meaning |` table after the line that starts with `marker`.
-    static func rows(after marker: String) throws -> [String] {
+    /// The rows of the first `| key | default | meaning |` table after the line of `document` that
+    /// starts with `marker`.
+    static func rows(after marker: String, in document: String) throws -> [String] {
         let readme = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("README.md")
+            .appendingPathComponent(document)
         let lines = try String(contentsOf: readme, encoding: .utf8).components(separatedBy: "\n")
-        let start = try #require(lines.firstIndex { $0.hasPrefix(marker) }, "README has no '\(marker)'")
+        let start = try #require(lines.firstIndex { $0.hasPrefix(marker) }, "\(document) has no '\(marker)'")
         let header = try #require(lines[start...].firstIndex { $0.hasPrefix("| key | default | meaning |") }, "no table after '\(marker)'")
         return Array(lines[(header + 2)...].prefix { $0.hasPrefix("|") })
     }
@@ -245,20 +247,20 @@ import Testing
     }
 
     @Test(arguments: [
-        ("### Configuration: `Assets/soundset.json`", false),
-        ("Check-only settings in `soundset.json`", true),
+        ("docs/configuration.md", "## Configuration: `Assets/soundset.json`", false),
+        ("docs/check.md", "Check-only settings in `soundset.json`", true),
     ])
-    func readmeHoldsTheTablesRows(marker: String, checkOnly: Bool) throws {
-        let readme = try Self.rows(after: marker)
+    func readmeHoldsTheTablesRows(document: String, marker: String, checkOnly: Bool) throws {
+        let readme = try Self.rows(after: marker, in: document)
         let table = ConfigurationKey.readmeRows(checkOnly: checkOnly)
         let readmeKeys = readme.map(Self.key)
         let tableKeys = table.map(Self.key)
-        #expect(tableKeys.filter { !readmeKeys.contains($0) } == [], "keys missing from README")
-        #expect(readmeKeys.filter { !tableKeys.contains($0) } == [], "README keys that the loader does not know")
+        #expect(tableKeys.filter { !readmeKeys.contains($0) } == [], "keys missing from \(document)")
+        #expect(readmeKeys.filter { !tableKeys.contains($0) } == [], "\(document)'s keys that the loader does not know")
         for row in table {
             if let readmeRow = readme.first(where: { Self.key($0) == Self.key(row) }) { #expect(readmeRow == row) }
         }
-        #expect(readme == table, "README.md should list, in this order:\n\(table.joined(separator: "\n"))")
+        #expect(readme == table, "\(document) should list, in this order:\n\(table.joined(separator: "\n"))")
     }
 
     /// The help does not list the keys (it points to README), but names some in passing: each

@@ -3,7 +3,7 @@ import SoundsetRuntime
 
 /// One key of `soundset.json`: its path, what it holds (type, range, unit), what it means, and the
 /// `Configuration` field it sets. `ConfigurationKey.all` is the one table that the loader reads by,
-/// that names the known keys in its messages, and that README's two configuration tables are
+/// that names the known keys in its messages, and that docs/configuration.md's two tables are
 /// tested against (`readmeRows(checkOnly:)`).
 struct ConfigurationKey: Sendable {
     /// The key's path from the root, e.g. `trim.padMs`.
@@ -140,7 +140,7 @@ struct ConfigurationKey: Sendable {
         "| `\(path)` | \(defaultText) | \(meaning)\(rangeText.map { ", \($0)" } ?? "") |"
     }
 
-    /// The rows of README's configuration table (`checkOnly` false: the build's and the report's
+    /// The rows of docs/configuration.md's configuration table (`checkOnly` false: the build's and the report's
     /// keys) or of its check-only settings table (`checkOnly` true), in the table's order.
     static func readmeRows(checkOnly: Bool) -> [String] {
         all.filter { ($0.section == .check) == checkOnly }.map(\.readmeRow)
