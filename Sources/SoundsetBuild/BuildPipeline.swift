@@ -34,7 +34,7 @@ public enum BuildPipeline {
         return try await holdingTheLock(options) { outputURL, memo, scratch, notes in
             let rebuild = Checker.rebuildCommand(assetsDisplay: options.assetsDisplay, outputDisplay: options.outputDisplay)
             guard let built = try? ManifestFiles.load(from: outputURL.appendingPathComponent(SoundSetLayout.manifestName)) else {
-                throw BuildFailure([BuildProblem("\(options.outputDisplay)/\(SoundSetLayout.manifestName)", "missing or unreadable: run \(rebuild) first")])
+                throw BuildFailure([BuildProblem("\(options.outputDisplay)/\(SoundSetLayout.manifestName)", PipelineProblem.noManifest(rebuild: rebuild))])
             }
             guard let (manifest, configuration, hashed) = try await freshSet(options, outputURL: outputURL, memo: memo, scratch: scratch) else {
                 // What is stale, in the check's words; else what else keeps the set from being the one built.
@@ -44,11 +44,7 @@ public enum BuildPipeline {
                     configPath: configurationPath(options), manifestPath: "\(options.outputDisplay)/\(SoundSetLayout.manifestName)", rebuild: rebuild)
                 throw BuildFailure(
                     stale.isEmpty
-                        ? [
-                            BuildProblem(
-                                options.outputDisplay,
-                                "is not the set built from \(options.assetsDisplay) (run soundset check to see why): run \(rebuild) first")
-                        ]
+                        ? [BuildProblem(options.outputDisplay, PipelineProblem.notTheSetBuilt(assets: options.assetsDisplay, rebuild: rebuild))]
                         : stale.map { BuildProblem($0.subject, $0.message) })
             }
             return try await upToDate(manifest, configuration, options, outputURL: outputURL, memo: memo, hashed: hashed, notes: notes, rewrite: true)
@@ -91,8 +87,9 @@ public enum BuildPipeline {
                 throw BuildFailure([
                     BuildProblem(
                         options.reportLocation.display,
-                        "is inside \(options.outputDisplay), which the app bundles whole: write the report beside it (the default, \(Report.defaultLocation(output: options.output, outputDisplay: options.outputDisplay).display))"
-                    )
+                        PipelineProblem.reportInside(
+                            output: options.outputDisplay,
+                            defaultReport: Report.defaultLocation(output: options.output, outputDisplay: options.outputDisplay).display))
                 ])
             }
         }
@@ -384,7 +381,7 @@ public enum BuildPipeline {
         return try manifest.clips.map { clip in
             guard let summary = summaries[clip.name], summary.sourceSHA256 == clip.source.sha256 else {
                 throw BuildFailure([
-                    BuildProblem("\(options.assetsDisplay)/\(ClipName.printable(clip.source.file))", "changed while the build ran (build again)")
+                    BuildProblem("\(options.assetsDisplay)/\(ClipName.printable(clip.source.file))", StageProblem.changed)
                 ])
             }
             return summary
@@ -394,7 +391,7 @@ public enum BuildPipeline {
     /// The report drawn, or the problem worded as the build says it.
     private static func render(_ input: ReportInput, display: String) throws(BuildProblem) -> (html: Data, drawn: [String: ClipDrawing]) {
         do { return try Report.render(input) } catch {
-            throw BuildProblem(display, "cannot be made (\(error.subject): \(error.message)); build with --no-report to skip it")
+            throw BuildProblem(display, PipelineProblem.reportUnmade(subject: error.subject, reason: error.message))
         }
     }
 

@@ -42,9 +42,9 @@ extension FileMeasurement {
         } catch let problem as BuildProblem {
             throw problem
         } catch let error as SoundFileError {
-            throw BuildProblem(path, "cannot be read as audio: \(error.reason.asClause)")
+            throw BuildProblem(path, CatalogProblem.notAudio(clause: error.reason.asClause))
         } catch {
-            throw BuildProblem(path, "\(error)")
+            throw BuildProblem(path, ForwardedProblem.error(error))
         }
     }
 
@@ -57,7 +57,7 @@ extension FileMeasurement {
         case .word:
             let bytes: Data
             do { bytes = try Data(contentsOf: URL(fileURLWithPath: path)) } catch {
-                throw BuildProblem(path, "cannot be read (\((error as NSError).localizedDescription)): check the path")
+                throw BuildProblem(path, MeasurementProblem.unreadable(reason: (error as NSError).localizedDescription))
             }
             let take = try ClipPreparer.decode(path, bytes: bytes, configuration: configuration)
             var word = Array(take.mono[take.region.keepStart..<take.region.keepEnd])

@@ -33,7 +33,7 @@ extension Checker {
                 return report
             }
         } catch {
-            let problem = error as? BuildProblem ?? BuildProblem(outputDisplay, "\(error)")
+            let problem = error as? BuildProblem ?? BuildProblem(outputDisplay, ForwardedProblem.error(error))
             return CheckReport(ok: false, problems: [CheckProblem(.integrity, problem.subject, problem.message)], budget: nil, clips: 0)
         }
     }

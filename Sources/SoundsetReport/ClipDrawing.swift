@@ -36,7 +36,7 @@ package struct ClipDrawing: Sendable, Equatable {
             rate = file.info.sampleRate
             samples = Mono.mixDown(try file.readAll(), channels: file.info.channels)
         } catch {
-            throw BuildProblem(displayPath, "cannot be read for the report (\(error))")
+            throw BuildProblem(displayPath, ReportProblem.unreadable(reason: "\(error)"))
         }
         // Drawn from a quarter of the samples at 44.1 kHz (decimated near 11 kHz): at 120 columns a
         // second, the same drawing within a column's rounding.

@@ -36,7 +36,7 @@ public enum Report {
     package static func render(_ input: ReportInput) throws(BuildProblem) -> (html: Data, drawn: [String: ClipDrawing]) {
         let made: (data: ReportData, drawn: [String: ClipDrawing])
         do { made = try ReportData.make(input) } catch let problem as BuildProblem { throw problem } catch {
-            throw BuildProblem(input.outputDisplay, "cannot be drawn for the report (\(error))")
+            throw BuildProblem(input.outputDisplay, ReportProblem.undrawable(reason: "\(error)"))
         }
         let key = key(configuration: input.configuration, refreshSeconds: input.refreshSeconds)
         return (Data(ReportPage.html(made.data, refreshSeconds: input.refreshSeconds, key: key).utf8), made.drawn)

@@ -109,21 +109,21 @@ struct ReportData: Sendable {
                 bytes = try RegularFile.read(input.sounds.appendingPathComponent(clip.file), maxBytes: Composer.maxClipBytes)
                 audio = try Preview.clipWAV(bytes, name: display)
             } catch let failure as RegularFile.Failure {
-                throw BuildProblem(display, "cannot be read for the report (\(failure.reason))")
+                throw BuildProblem(display, ReportProblem.unreadable(reason: failure.reason))
             } catch {
-                throw BuildProblem(display, "cannot be read for the report (\(error))")
+                throw BuildProblem(display, ReportProblem.unreadable(reason: "\(error)"))
             }
             let key = ClipDrawing.key(clip)
             if let known = input.drawings[key] { return (key, known, false, audio.base64EncodedString()) }
             guard let envelope = input.envelopes[clip.name] else {
-                throw BuildProblem(display, "has no drawing and no recording's envelope to draw it from")
+                throw BuildProblem(display, ReportProblem.noDrawing)
             }
             return (key, try ClipDrawing.draw(bytes, source: envelope, displayPath: display), true, audio.base64EncodedString())
         }
         var clips: [ClipReport] = []
         for (clip, drawing) in zip(manifest.clips, drawn) {
             guard let known = found[clip.name] else {
-                throw BuildProblem("\(soundsDisplay)/\(ClipName.printable(clip.file))", "has no findings (build again)")
+                throw BuildProblem("\(soundsDisplay)/\(ClipName.printable(clip.file))", ReportProblem.noFindings)
             }
             clips.append(ClipReport(facts: known.facts, notes: known.notes, clip: clip, drawing: drawing.drawing, audio: drawing.audio))
         }

@@ -5,9 +5,17 @@ public struct BuildProblem: Error, Sendable, Equatable, Codable, CustomStringCon
     /// What is wrong and the fix, lower-case, one line.
     public var message: String
 
+    /// A problem whose text is already said elsewhere (a clip's note, a check's problem, a
+    /// failure's own reason): the text as it is. A site that says something of its own says it with
+    /// a case of its module's problems (`init(_:_:)` with a `ProblemReason`).
     public init(_ subject: String, _ message: String) {
         self.subject = subject
         self.message = message
+    }
+
+    /// The problem `reason` names, about `subject`: its message is the reason's one description.
+    public init(_ subject: String, _ reason: some ProblemReason) {
+        self.init(subject, reason.message)
     }
 
     /// A problem said in one sentence that names its files itself (`Assets/7.wav and Assets/8.wav
@@ -15,6 +23,29 @@ public struct BuildProblem: Error, Sendable, Equatable, Codable, CustomStringCon
     public static func sentence(_ text: String) -> BuildProblem { BuildProblem(text, "") }
 
     public var description: String { message.isEmpty ? subject : "\(subject): \(message)" }
+}
+
+/// What is wrong with a subject, and the fix: one case of the problems a module raises (an enum with
+/// an associated value for what varies), each with one message. `BuildProblem` stores the message,
+/// so its stored form does not depend on the case.
+public protocol ProblemReason: Sendable {
+    /// What is wrong and the fix, lower-case, one line.
+    var message: String { get }
+}
+
+/// Another failure's own text, as it is: for a site that only forwards what an error below it says.
+public enum ForwardedProblem: ProblemReason {
+    /// The failure's text.
+    case failed(String)
+
+    /// `error` as it describes itself.
+    public static func error(_ error: any Error) -> ForwardedProblem { .failed("\(error)") }
+
+    public var message: String {
+        switch self {
+        case .failed(let text): text
+        }
+    }
 }
 
 /// Every problem found in one run; nothing was written.

@@ -43,7 +43,7 @@ public struct OutputFolder: Sendable {
         var info = stat()
         guard lstat(standardized.path, &info) == 0, info.st_mode & S_IFMT == S_IFLNK else { return standardized }
         guard let target = realpath(standardized.path, nil) else {
-            throw BuildProblem(display, "is a symbolic link to a folder that does not exist (create it, or point --output at a real folder)")
+            throw BuildProblem(display, OutputProblem.danglingLink)
         }
         defer { free(target) }
         return URL(fileURLWithPath: String(cString: target)).standardizedFileURL
@@ -60,15 +60,13 @@ public struct OutputFolder: Sendable {
         let outputPath = self.url.resolvingSymlinksInPath().path
         let assetsPath = assets.standardizedFileURL.resolvingSymlinksInPath().path
         if FolderPath.isWithin(assetsPath, folder: outputPath) {
-            throw BuildProblem(displayName, "is the assets folder or contains it; refusing to replace it (choose another --output)")
+            throw BuildProblem(displayName, OutputProblem.containsAssets)
         }
         // The staging and retired folders beside it are named after it, plus a UUID.
         let longest = retiredPrefix.utf8.count + 36
         if longest > 255 {
-            throw BuildProblem(
-                displayName,
-                "its name is \(url.lastPathComponent.utf8.count) bytes, too long for the staging folder beside it (at most \(255 - longest + url.lastPathComponent.utf8.count)): choose a shorter --output"
-            )
+            let bytes = url.lastPathComponent.utf8.count
+            throw BuildProblem(displayName, OutputProblem.nameTooLong(bytes: bytes, most: 255 - longest + bytes))
         }
         if let refusal { throw refusal }
     }
@@ -78,12 +76,11 @@ public struct OutputFolder: Sendable {
     private var refusal: BuildProblem? {
         var info = stat()
         guard lstat(url.path, &info) == 0 else { return nil }
-        func refused(_ message: String) -> BuildProblem { BuildProblem(displayName, message) }
-        if info.st_mode & S_IFMT == S_IFLNK { return refused("is a symbolic link; refusing to replace it (point --output at its target)") }
-        guard info.st_mode & S_IFMT == S_IFDIR else { return refused("is a file, not a folder; refusing to replace it (choose another --output)") }
+        func refused(_ reason: OutputProblem) -> BuildProblem { BuildProblem(displayName, reason) }
+        if info.st_mode & S_IFMT == S_IFLNK { return refused(.symbolicLink) }
+        guard info.st_mode & S_IFMT == S_IFDIR else { return refused(.notAFolder) }
         if MountPoints.isMountPoint(url) {
-            return refused(
-                "is a mount point, which cannot be replaced (soundset swaps in a whole new folder): point --output one level down, e.g. \(displayName)/Set")
+            return refused(.mountPoint(folder: displayName))
         }
         let entries = (try? FileManager.default.contentsOfDirectory(atPath: url.path)) ?? []
         if entries.filter({ $0 != ".DS_Store" }).isEmpty { return nil }
@@ -93,15 +90,12 @@ public struct OutputFolder: Sendable {
             switch Self.damagedSet(url, entries: entries) {
             case .damaged: return nil
             case .stranger(let stranger):
-                return refused(
-                    "its \(SoundSetLayout.manifestName) does not decode, and it holds \(stranger), which soundset did not write; refusing to replace it (move \(stranger) out, or empty it)"
-                )
-            case .notASet: return refused("holds files but no soundset manifest; refusing to replace it (empty it or choose another --output)")
+                return refused(.undecodableWithStranger(stranger: stranger))
+            case .notASet: return refused(.notASet)
             }
         }
         if let stranger = Self.unwritten(in: url, entries: entries, manifest: manifest) {
-            return BuildProblem(
-                "\(displayName)/\(ClipName.printable(stranger))", "soundset did not write it, and \(displayName) is replaced whole: move it out")
+            return BuildProblem("\(displayName)/\(ClipName.printable(stranger))", OutputProblem.notWritten(folder: displayName))
         }
         return nil
     }
@@ -216,7 +210,7 @@ public struct OutputFolder: Sendable {
         do throws(BuildProblem) {
             let manifest: Data
             do { manifest = try ManifestFiles.bytes(of: set.manifest) } catch {
-                throw BuildProblem("\(displayName)/\(SoundSetLayout.manifestName)", "cannot be encoded (\(error))")
+                throw BuildProblem("\(displayName)/\(SoundSetLayout.manifestName)", OutputProblem.unencodable(reason: "\(error)"))
             }
             // A manifest over what an app's extension reads (`Manifest.maxBytes`) is written all the
             // same, with a warning the check's file-free parts give (`Checker.manifestSize`), and
@@ -241,7 +235,7 @@ public struct OutputFolder: Sendable {
                 }
             }
             do { try RegularFile.write(manifest, to: staging.appendingPathComponent(SoundSetLayout.manifestName)) } catch {
-                throw BuildProblem("\(displayName)/\(SoundSetLayout.manifestName)", "cannot be written (\(error.reason))")
+                throw BuildProblem("\(displayName)/\(SoundSetLayout.manifestName)", OutputProblem.unwritable(reason: error.reason))
             }
             BuildWork.count(\.bytesWritten, manifest.count)
             try verify(staging, against: set, written: manifest)
@@ -261,12 +255,12 @@ public struct OutputFolder: Sendable {
         let manifest = set.manifest
         let manifestPath = "\(displayName)/\(SoundSetLayout.manifestName)"
         guard (try? RegularFile.read(staging.appendingPathComponent(SoundSetLayout.manifestName), maxBytes: ManifestFiles.maxBytes)) == written else {
-            throw BuildProblem(manifestPath, "does not read back as written (check the disk)")
+            throw BuildProblem(manifestPath, OutputProblem.notReadBack)
         }
         // What a reader refuses of a manifest it decoded (frames, digests, names, the clip count),
         // asked of the one written: a build never exits 0 with a set its own reader refuses.
         if let problem = manifest.problem {
-            throw BuildProblem(manifestPath, "would be refused by every reader (\(problem)): run the build again without the cache (--no-cache)")
+            throw BuildProblem(manifestPath, OutputProblem.refusedByReaders(reason: "\(problem)"))
         }
         let sounds = staging.appendingPathComponent(SoundSetLayout.soundsName)
         // The last build's files, linked in, were proven intact by the memo: only their presence is checked.
@@ -276,12 +270,12 @@ public struct OutputFolder: Sendable {
             rebuild: nil
         ).first {
             // No hint to run the build again: this is the build.
-            throw BuildProblem(problem.subject, "is not as written (\(problem.message)); check the disk")
+            throw BuildProblem(problem.subject, OutputProblem.notAsWritten(reason: problem.message))
         }
     }
 
     private func problem(_ name: String, _ reason: String) -> BuildProblem {
-        BuildProblem("\(displayName)/\(SoundSetLayout.soundsName)/\(name)", "cannot be written (\(reason))")
+        BuildProblem("\(displayName)/\(SoundSetLayout.soundsName)/\(name)", OutputProblem.unwritable(reason: reason))
     }
 
     /// Writes bytes; moves a file this build wrote (a rename, else a copy of its bytes); or places
@@ -351,10 +345,7 @@ public struct OutputFolder: Sendable {
             #else
                 let unlock = "chattr -R -i \(word)"
             #endif
-            return BuildProblem(
-                shown,
-                "\(what) and cannot be removed (\(RegularFile.reason(error))): remove it by hand (\(unlock) if it is immutable, then rm -rf \(word))\(then.isEmpty ? "" : " " + then)"
-            )
+            return BuildProblem(shown, OutputProblem.leftover(what: what, reason: RegularFile.reason(error), unlock: unlock, word: word, then: then))
         }
         return nil
     }
@@ -375,8 +366,7 @@ public struct OutputFolder: Sendable {
                 try FileManager.default.createDirectory(at: staging.appendingPathComponent(SoundSetLayout.soundsName), withIntermediateDirectories: true)
             }
         } catch {
-            throw BuildProblem(
-                displayName, "cannot create a staging folder in \(parent.path) (\(RegularFile.reason(error))); check that the folder is writable")
+            throw BuildProblem(displayName, OutputProblem.noStaging(parent: parent.path, reason: RegularFile.reason(error)))
         }
         return staging
     }
@@ -388,7 +378,7 @@ public struct OutputFolder: Sendable {
         // Readers hold the swap lock shared while they read: none sees half of each set.
         let lock = try OutputLocks.swap(url)
         defer { lock.unlock() }
-        if let refusal { throw BuildProblem(refusal.subject, "\(refusal.message); it was put there while the set was being built") }
+        if let refusal { throw BuildProblem(refusal.subject, OutputProblem.putThereMeanwhile(refusal: refusal.message)) }
         let fileManager = FileManager.default
         let oldSet = "holds the set \(displayName) held before this build (\(displayName) now holds the new one)"
         if fileManager.fileExists(atPath: url.path), AtomicExchange.exchange(staging.path, url.path) {
@@ -401,7 +391,7 @@ public struct OutputFolder: Sendable {
             try fileManager.moveItem(at: staging, to: url)
         } catch {
             if !fileManager.fileExists(atPath: url.path) { try? fileManager.moveItem(at: retired, to: url) }
-            throw BuildProblem(displayName, "cannot replace the folder (\(RegularFile.reason(error))); check that it is writable")
+            throw BuildProblem(displayName, OutputProblem.cannotReplace(reason: RegularFile.reason(error)))
         }
         let leftover = fileManager.fileExists(atPath: retired.path) ? remove(retired, saying: oldSet, then: "") : nil
         return Committed(unwritten: Self.place(beside), leftovers: leftover.map { [$0] } ?? [])
@@ -417,7 +407,7 @@ public struct OutputFolder: Sendable {
             do throws(RegularFile.Failure) { try RegularFile.replace(file.url, with: data) } catch {
                 // A report of the set before is worse than none.
                 RegularFile.remove(file.url)
-                return BuildProblem(file.display, "cannot be written (\(error.reason)); check that its folder is writable")
+                return BuildProblem(file.display, OutputProblem.besideUnwritable(reason: error.reason))
             }
             return nil
         }

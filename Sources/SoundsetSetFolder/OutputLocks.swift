@@ -28,9 +28,7 @@ package enum OutputLocks {
     package static func build(_ output: URL, display: String, wait: Bool, waiting: (String) -> Void) throws(BuildProblem) -> LockFile {
         let folder: URL
         do { folder = try prepareFolder(for: output) } catch {
-            throw BuildProblem(
-                display,
-                "cannot create \(MemoFolder.folder(for: output).path) for the build's lock (\(error.reason)); check that the folder is writable")
+            throw BuildProblem(display, OutputProblem.noLockFolder(folder: MemoFolder.folder(for: output).path, reason: error.reason))
         }
         let lock: LockFile
         do {
@@ -38,7 +36,7 @@ package enum OutputLocks {
             if try !lock.lock(wait: false) {
                 let holder = lock.note.isEmpty ? "another soundset" : "another soundset (pid \(lock.note))"
                 guard wait else {
-                    throw BuildProblem(display, "is being built by \(holder); wait for it, or run again without --no-wait to wait")
+                    throw BuildProblem(display, OutputProblem.beingBuilt(holder: holder))
                 }
                 waiting("waiting for \(holder) to finish building \(display)")
                 try lock.lock()
@@ -46,7 +44,7 @@ package enum OutputLocks {
         } catch let problem as BuildProblem {
             throw problem
         } catch {
-            throw BuildProblem(display, "cannot take the build's lock (\((error as? RegularFile.Failure)?.reason ?? "\(error)"))")
+            throw BuildProblem(display, OutputProblem.buildLock(reason: (error as? RegularFile.Failure)?.reason ?? "\(error)"))
         }
         lock.note(String(getpid()))
         return lock
@@ -66,8 +64,7 @@ package enum OutputLocks {
             try lock.lock()
             return lock
         } catch {
-            throw BuildProblem(
-                url.path, "cannot be locked for the swap (\(error.reason)); remove it if it is not a regular file, and check that its folder is writable")
+            throw BuildProblem(url.path, OutputProblem.swapLock(reason: error.reason))
         }
     }
 
@@ -98,7 +95,7 @@ package enum OutputLocks {
         var lock: LockFile?
         do {
             lock = try LockFile(url, existing: true)
-        } catch where error.kind == .missing {
+        } catch  where error.kind == .missing {
             var isFolder: ObjCBool = false
             if FileManager.default.fileExists(atPath: resolved.path, isDirectory: &isFolder), isFolder.boolValue,
                 (try? MemoFolder.create(url.deletingLastPathComponent())) != nil
@@ -106,10 +103,10 @@ package enum OutputLocks {
                 lock = try? LockFile(url)
             }
         } catch {
-            throw BuildProblem(url.path, "cannot be locked for reading (\(error.reason)); remove it if it is not a regular file")
+            throw BuildProblem(url.path, OutputProblem.readLockNotRegular(reason: error.reason))
         }
         do { try lock?.lock(exclusive: false) } catch {
-            throw BuildProblem(url.path, "cannot be locked for reading (\(error.reason))")
+            throw BuildProblem(url.path, OutputProblem.readLock(reason: error.reason))
         }
         return lock
     }

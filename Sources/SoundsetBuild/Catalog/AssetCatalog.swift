@@ -100,7 +100,7 @@ public struct AssetCatalog: Sendable {
         let names: [String]
         switch listing(assets) {
         case .success(let listed): names = listed.sorted()
-        case .failure(let problem): throw BuildFailure([BuildProblem(displayName, problem.message(displayName))])
+        case .failure(let problem): throw BuildFailure([BuildProblem(displayName, CatalogProblem.folder(problem, folder: displayName))])
         }
         var configuration = Configuration()
         do {
@@ -128,7 +128,7 @@ public struct AssetCatalog: Sendable {
         let copies = nameProblems(&recordings, configuration: configuration, displayName: displayName, problems: &problems)
 
         guard !recordings.isEmpty || !problems.isEmpty else {
-            throw BuildFailure([BuildProblem(displayName, "holds no recordings (add WAV, AIFF, FLAC, CAF or Ogg files)")])
+            throw BuildFailure([BuildProblem(displayName, CatalogProblem.noRecordings)])
         }
         return AssetCatalog(
             recordings: recordings.sorted { $0.name < $1.name }, configuration: configuration, copies: copies,
@@ -145,8 +145,7 @@ public struct AssetCatalog: Sendable {
         let byName = Dictionary(grouping: recordings) { $0.name.lowercased() }
         for (key, group) in byName.sorted(by: { $0.key < $1.key }) where group.count > 1 {
             let paths = group.map(\.displayPath)
-            problems.append(
-                BuildProblem(paths[0], "it and \(paths.dropFirst().joined(separator: " and ")) make the same clip '\(group[0].name)' (keep one of them)"))
+            problems.append(BuildProblem(paths[0], CatalogProblem.sameClip(others: Array(paths.dropFirst()), clip: group[0].name)))
             recordings.removeAll { $0.name.lowercased() == key }
         }
 
@@ -154,10 +153,7 @@ public struct AssetCatalog: Sendable {
         let copies: Set<String>
         if let listed = configuration.copies {
             for name in listed where !existing.contains(name) {
-                problems.append(
-                    BuildProblem(
-                        "\(displayName)/\(ConfigurationLoader.fileName): copies",
-                        "lists '\(name)' but there is no recording for it (add one or remove it from copies)"))
+                problems.append(BuildProblem("\(displayName)/\(ConfigurationLoader.fileName): copies", CatalogProblem.copyWithoutRecording(clip: name)))
             }
             copies = Set(listed).intersection(existing)
         } else {
@@ -171,8 +167,7 @@ public struct AssetCatalog: Sendable {
             if let name, !existing.contains(name) {
                 problems.append(
                     BuildProblem(
-                        "\(displayName)/\(ConfigurationLoader.fileName): announcement.\(key)",
-                        "names '\(name)' but there is no recording for it (add \(name).wav or change the \(key))"))
+                        "\(displayName)/\(ConfigurationLoader.fileName): announcement.\(key)", CatalogProblem.phraseWithoutRecording(key: key, clip: name)))
             }
         }
         // Every clip's copy name, whether or not "copies" lists it now: a take under that name would
@@ -181,7 +176,7 @@ public struct AssetCatalog: Sendable {
         let lowercasedCopyNames = Dictionary(existing.map { (($0 + ClipName.copySuffix).lowercased(), $0) }, uniquingKeysWith: { a, b in min(a, b) })
         for recording in recordings {
             if let original = lowercasedCopyNames[recording.name.lowercased()] {
-                problems.append(BuildProblem(recording.displayPath, "has the name of the copy of clip '\(original)' (rename the recording)"))
+                problems.append(BuildProblem(recording.displayPath, CatalogProblem.namedAsCopy(original: original)))
             }
         }
         return copies
@@ -203,7 +198,7 @@ public struct AssetCatalog: Sendable {
         let display = "\(displayName)/\(ClipName.printable(fileName))"
         var entry = stat()
         // Only a link is resolved (resolving a path costs more than reading the file's header).
-        guard lstat(url.path, &entry) == 0 else { return .problem(BuildProblem(display, "cannot be read (\(RegularFile.systemReason(errno)))")) }
+        guard lstat(url.path, &entry) == 0 else { return .problem(BuildProblem(display, CatalogProblem.unreadable(reason: RegularFile.systemReason(errno)))) }
         // A regular file's stamp (nil for a link): while it proves the file unchanged since an
         // earlier build read its header, that header stands and the file is not opened.
         let stamp = FileStamp(entry)
@@ -212,42 +207,35 @@ public struct AssetCatalog: Sendable {
             if resolved.path != url.standardizedFileURL.path,
                 resolved.deletingLastPathComponent().path != realAssets
             {
-                return .problem(BuildProblem(display, "is a symbolic link to a file outside the assets folder (copy the recording in instead)"))
+                return .problem(BuildProblem(display, CatalogProblem.outsideLink))
             }
             guard stat(resolved.path, &entry) == 0 else {
-                return .problem(BuildProblem(display, "is a broken symbolic link (copy the recording in instead)"))
+                return .problem(BuildProblem(display, CatalogProblem.brokenLink))
             }
         }
         switch entry.st_mode & S_IFMT {
         case S_IFDIR: return .skipped
         case S_IFREG: break
-        default: return .problem(BuildProblem(display, "is not a regular file (a FIFO, socket or device is no recording; move it out)"))
+        default: return .problem(BuildProblem(display, CatalogProblem.notRegularFile))
         }
         if fileName.lowercased() == ConfigurationLoader.fileName {
-            return .problem(
-                BuildProblem(
-                    display,
-                    "differs from \(ConfigurationLoader.fileName) only in case; the configuration is read from \(ConfigurationLoader.fileName) exactly (rename it)"
-                ))
+            return .problem(BuildProblem(display, CatalogProblem.configurationCase))
         }
         let name = (fileName as NSString).deletingPathExtension
         guard name != fileName, !name.isEmpty else {
-            return .problem(
-                BuildProblem(display, "has no extension; a recording is named after its clip and its format, e.g. 7.wav (rename it, or move it out)"))
+            return .problem(BuildProblem(display, CatalogProblem.noExtension))
         }
         if let reason = ClipName.problem(with: name) {
             // A known clip's characters (两, 十, 萬) are named the way the reading names it.
             let ext = (fileName as NSString).pathExtension
             let known = SpeechLocale.allCases.lazy.compactMap { ClipGuide.of($0).clip(said: name) }.first
-            var rename = known.map { "rename it \($0).\(ext) (\(name) is the clip \($0))" } ?? "rename the file"
             // A take of that clip is there already: renaming would replace or duplicate it.
-            if let known,
-                let taken = ((try? FileManager.default.contentsOfDirectory(atPath: assets.path)) ?? []).sorted()
+            let taken = known.flatMap { known in
+                ((try? FileManager.default.contentsOfDirectory(atPath: assets.path)) ?? []).sorted()
                     .first(where: { ($0 as NSString).deletingPathExtension.lowercased() == known.lowercased() })
-            {
-                rename = "\(name) is the clip \(known), which \(displayName)/\(ClipName.printable(taken)) already is: keep one of the two takes"
             }
-            return .problem(BuildProblem(display, "'\(ClipName.printable(name))' is not a valid clip name: \(reason); \(rename)"))
+            let takenPath = taken.map { "\(displayName)/\(ClipName.printable($0))" }
+            return .problem(BuildProblem(display, CatalogProblem.invalidClipName(name: name, reason: reason, ext: ext, known: known, taken: takenPath)))
         }
         var info: SoundFileInfo
         if let stamp, let known = knownHeader(fileName, stamp), access(url.path, R_OK) == 0 {
@@ -272,47 +260,28 @@ public struct AssetCatalog: Sendable {
     /// only ffmpeg reads (with the command that converts it), a file that is no recording, or audio
     /// that does not decode.
     private static func unreadable(_ url: URL, fileName: String, name: String, display: String, displayName: String, error: any Error) -> Found {
-        guard access(url.path, R_OK) == 0 else { return .problem(BuildProblem(display, "cannot be read (\(RegularFile.systemReason(errno)))")) }
+        guard access(url.path, R_OK) == 0 else { return .problem(BuildProblem(display, CatalogProblem.unreadable(reason: RegularFile.systemReason(errno)))) }
         let reason = (error as? SoundFileError)?.reason ?? "\(error)"
         // Notes and documents left among the takes are named as what they are; a recording
         // in a format only ffmpeg reads, with the command that converts it.
         let ext = (fileName as NSString).pathExtension.lowercased()
         if Self.convertibleExtensions.contains(ext) {
             let wav = "\(displayName)/\(ClipName.printable(name)).wav"
-            return .problem(
-                BuildProblem(
-                    display,
-                    "is a .\(ext) recording, which soundset cannot read: convert it to WAV, e.g. ffmpeg -i \(CommandSpelling.shellWord(display)) \(CommandSpelling.shellWord(wav)), and move the .\(ext) out of \(displayName)"
-                ))
+            return .problem(BuildProblem(display, CatalogProblem.convertible(ext: ext, path: display, wav: wav, folder: displayName)))
         }
         if !Self.audioExtensions.contains(ext) {
-            return .problem(BuildProblem(display, "is not a recording (a .\(ext) file): move it out of \(displayName), where every file is a take"))
+            return .problem(BuildProblem(display, CatalogProblem.notARecording(ext: ext, folder: displayName)))
         }
-        return .problem(BuildProblem(display, "cannot be read as audio: \(reason.asClause)"))
+        return .problem(BuildProblem(display, CatalogProblem.notAudio(clause: reason.asClause)))
     }
 
     /// What is wrong with a recording from its header alone, before anything is decoded.
-    static func headerProblem(_ info: SoundFileInfo) -> String? {
-        if let note = info.truncation {
-            return "is truncated: its header declares more audio than the file holds (libsndfile: \(note)); re-export it"
-        }
-        if info.frames <= 0 { return "holds no audio frames (re-export the recording)" }
-        if info.channels > maxChannels {
-            return "has \(info.channels) channels; a voice take is mono or stereo (export the voice alone)"
-        }
-        if info.sampleRate < minSampleRate {
-            return "sample rate \(info.sampleRate) Hz is too low for speech (at least \(minSampleRate) Hz)"
-        }
-        if info.seconds >= maxSeconds && info.lengthUnknown {
-            return String(
-                format:
-                    "is %.1f s long by decoding (its header does not give the length); iOS plays the default sound for notification sounds of 30 s or more (cut it to one word or phrase)",
-                info.seconds)
-        }
-        if info.seconds >= maxSeconds {
-            return String(
-                format: "is %.1f s long; iOS plays the default sound for notification sounds of 30 s or more (cut it to one word or phrase)", info.seconds)
-        }
+    static func headerProblem(_ info: SoundFileInfo) -> CatalogProblem? {
+        if let note = info.truncation { return .truncated(note: note) }
+        if info.frames <= 0 { return .noFrames }
+        if info.channels > maxChannels { return .tooManyChannels(info.channels) }
+        if info.sampleRate < minSampleRate { return .lowSampleRate(info.sampleRate) }
+        if info.seconds >= maxSeconds { return .tooLong(seconds: info.seconds, decoded: info.lengthUnknown) }
         return nil
     }
 }

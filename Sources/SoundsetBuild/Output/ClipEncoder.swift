@@ -37,9 +37,9 @@ enum ClipEncoder {
                 measurement = try LoudnessMeter.measure(samples, sampleRate: info.sampleRate)
             }
         } catch let error as SoundFileError {
-            throw BuildProblem(displayPath, "cannot be encoded: \(error.reason.asClause)")
+            throw BuildProblem(displayPath, StageProblem.unencodable(clause: error.reason.asClause))
         } catch {
-            throw BuildProblem(displayPath, "cannot be measured after encoding: \(error)")
+            throw BuildProblem(displayPath, StageProblem.unmeasurable(reason: "\(error)"))
         }
         let figures = ClipFigures(
             levelBits: level.bitPattern, gainDb: clip.gainDb, limitingDb: clip.limitingDb, frames: info.frames, loudness: measurement.loudness,

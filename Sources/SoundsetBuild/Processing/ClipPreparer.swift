@@ -30,7 +30,7 @@ public enum ClipPreparer {
                 if info.sampleRate != configuration.sampleRate { BuildWork.count(\.takesResampled) }
                 return samples
             } catch {
-                throw BuildProblem(display, "\(error)")
+                throw BuildProblem(display, ForwardedProblem.error(error))
             }
         }
     }
@@ -57,12 +57,12 @@ public enum ClipPreparer {
         } catch let problem as BuildProblem {
             throw problem
         } catch let error as SoundFileError {
-            throw BuildProblem(display, "cannot be read as audio: \(error.reason.asClause)")
+            throw BuildProblem(display, CatalogProblem.notAudio(clause: error.reason.asClause))
         } catch {
-            throw BuildProblem(display, "cannot be read as audio: \(error)")
+            throw BuildProblem(display, CatalogProblem.notAudio(clause: "\(error)"))
         }
         for sample in interleaved where !sample.isFinite {
-            throw BuildProblem(display, "holds NaN or infinite samples (re-export it as PCM)")
+            throw BuildProblem(display, StageProblem.nonFinite)
         }
         let channels = max(1, info.channels)
         var mono = Mono.mixDown(interleaved, channels: channels)
@@ -84,7 +84,7 @@ public enum ClipPreparer {
         }
         let region: TrimRegion
         do { region = try Trimmer.findRegion(mono, sampleRate: sourceRate, settings: configuration.trim) } catch {
-            throw BuildProblem(display, "\(error)")
+            throw BuildProblem(display, ForwardedProblem.error(error))
         }
         let removed = clicks.filter { $0.end > region.keepStart && $0.start < region.keepEnd }
         let analysis = ClipAnalysis.of(
@@ -110,7 +110,7 @@ public enum ClipPreparer {
         analysis.fingerprint = TakeFingerprint(samples, sampleRate: configuration.sampleRate)
         // Faster speech, at the same pitch, before the loudness is measured.
         do { samples = try TimeStretcher.stretch(samples, sampleRate: configuration.sampleRate, tempo: configuration.tempo) } catch {
-            throw BuildProblem(display, "\(error)")
+            throw BuildProblem(display, ForwardedProblem.error(error))
         }
         Fade.applyEdges(&samples, frames: Int(configuration.trim.fadeMs / 1000 * Double(configuration.sampleRate)))
         let measurement: LoudnessMeasurement
@@ -119,7 +119,7 @@ public enum ClipPreparer {
             // One pass gives the loudness, the true peak and the limiter's true-peak envelope.
             (measurement, envelope) = try LoudnessMeter(sampleRate: configuration.sampleRate).measure(samples, envelopeBlock: Limiter.envelopeBlock)
         } catch {
-            throw BuildProblem(display, "\(error)")
+            throw BuildProblem(display, ForwardedProblem.error(error))
         }
         var decoded = recording
         decoded.info = take.info

@@ -31,7 +31,7 @@ struct ClipLoader: Sendable {
             // Kept nowhere, or damaged: prepared again, when the recording still holds the bytes hashed.
             let clip = try PrepareStage.prepare(summary.recording, configuration: configuration, configurationHash: configurationHash)
             guard clip.summary.sourceSHA256 == summary.sourceSHA256 else {
-                throw BuildProblem(summary.recording.displayPath, "changed while the build ran (build again)")
+                throw BuildProblem(summary.recording.displayPath, StageProblem.changed)
             }
             memo.remember(clip)
             return clip

@@ -41,7 +41,7 @@ enum FinishStage {
             do {
                 finished = try ClipFinisher.finish(clip, level: level, ceilingDb: ceilingDb, sampleRate: configuration.sampleRate)
             } catch {
-                throw BuildProblem(summary.recording.displayPath, "cannot be finished: \(error)")
+                throw BuildProblem(summary.recording.displayPath, StageProblem.unfinishable(reason: "\(error)"))
             }
             guard let writer else { return .made(finished) }
             return .encoded(try writer.write(finished, level: level))

@@ -25,7 +25,7 @@ enum HashStage {
             do throws(RegularFile.Failure) {
                 return .success(.init(recording: recording, sha256: try SHA256.hex(fileAt: recording.url), stamp: stamp))
             } catch {
-                return .failure(BuildProblem(recording.displayPath, error.reason))
+                return .failure(BuildProblem(recording.displayPath, ForwardedProblem.failed(error.reason)))
             }
         }
         return HashedRecordings(items: results.compactMap { try? $0.get() }, problems: results.compactMap(\.failure), readFrom: readFrom)

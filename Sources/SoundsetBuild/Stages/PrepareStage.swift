@@ -46,7 +46,7 @@ package enum PrepareStage {
     static func prepare(_ recording: Recording, configuration: Configuration, configurationHash: String) throws(BuildProblem) -> PreparedClip {
         let bytes: Data
         do { bytes = try RegularFile.read(recording.url, maxBytes: maxRecordingBytes) } catch {
-            throw BuildProblem(recording.displayPath, error.reason)
+            throw BuildProblem(recording.displayPath, ForwardedProblem.failed(error.reason))
         }
         let sha256 = SHA256.hex(bytes)
         return try ClipPreparer.prepare(

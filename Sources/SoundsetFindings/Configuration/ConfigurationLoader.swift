@@ -14,7 +14,7 @@ public enum ConfigurationLoader {
         let data: Data
         do { data = try RegularFile.read(url, maxBytes: 1 << 20) } catch {
             if error.kind == .missing { return Configuration() }
-            throw BuildFailure([BuildProblem(displayPath, error.reason)])
+            throw BuildFailure([BuildProblem(displayPath, ForwardedProblem.failed(error.reason))])
         }
         return try parse(data, displayPath: displayPath)
     }
@@ -24,10 +24,10 @@ public enum ConfigurationLoader {
     public static func parse(_ data: Data, displayPath: String) throws(BuildFailure) -> Configuration {
         let parsed: JSONParser.Parsed
         do { parsed = try JSONParser.parse(Array(data)) } catch {
-            throw BuildFailure([BuildProblem(displayPath, "is not valid JSON: \(error.position): \(error.reason)")])
+            throw BuildFailure([BuildProblem(displayPath, ConfigurationProblem.invalidJSON(position: "\(error.position)", reason: error.reason))])
         }
         var reader = ConfigurationReader(displayPath: displayPath)
-        for problem in parsed.problems { reader.fileProblem("\(problem.position): \(problem.message)") }
+        for problem in parsed.problems { reader.fileProblem(.parsed(position: "\(problem.position)", message: problem.message)) }
         var configuration = Configuration()
         reader.read(parsed.value, at: [], into: &configuration)
         // The gap's default is the join's: 25 ms between words' speech, none between files.
@@ -35,7 +35,7 @@ public enum ConfigurationLoader {
             configuration.announcement.gapMs = configuration.announcement.join.defaultGapMs
         }
         if configuration.loudness.target >= configuration.loudness.truePeak {
-            reader.problem("loudness.target", "must be below loudness.truePeak")
+            reader.problem("loudness.target", .targetNotBelowPeak)
         }
         guard reader.problems.isEmpty else { throw BuildFailure(reader.problems) }
         return configuration

@@ -24,8 +24,7 @@ struct ConfigurationReader {
                 read(member, at: path, into: &configuration)
             } else {
                 let meant = known.filter { Self.editDistance(name.lowercased(), $0.lowercased()) <= 2 }
-                let guess = meant.count == 1 ? ": did you mean \(meant[0])?" : ""
-                problem(Self.name(path), "unknown key\(guess) (known keys here: \(known.joined(separator: ", ")))")
+                problem(Self.name(path), .unknownKey(meant: meant.count == 1 ? meant[0] : nil, known: known))
             }
         }
     }
@@ -48,13 +47,13 @@ struct ConfigurationReader {
     }
 
     /// Adds a problem about the key at `path` (as `name(_:)` writes it).
-    mutating func problem(_ path: String, _ message: String) {
-        problems.append(BuildProblem("\(displayPath): \(path)", message))
+    mutating func problem(_ path: String, _ reason: ConfigurationProblem) {
+        problems.append(BuildProblem("\(displayPath): \(path)", reason))
     }
 
     /// Adds a problem about the whole file, e.g. `line 2, column 5: key 'trim' appears twice ...`.
-    mutating func fileProblem(_ message: String) {
-        problems.append(BuildProblem(displayPath, message))
+    mutating func fileProblem(_ reason: ConfigurationProblem) {
+        problems.append(BuildProblem(displayPath, reason))
     }
 
     /// A key path as messages name it, e.g. `trim.padMs`, each key escaped.
@@ -72,17 +71,17 @@ struct ConfigurationReader {
         case .choice(let allowed, let refusals, let field):
             if let text = choice(value, path: path, among: allowed, refusals: refusals) { field.set(&configuration, text) }
         case .boolean(let field):
-            guard case .bool(let flag) = value else { return problem(path, "must be true or false, not \(value.typeName)") }
+            guard case .bool(let flag) = value else { return problem(path, .notBoolean(type: value.typeName)) }
             field.set(&configuration, flag)
         case .clipName(let field):
-            guard case .string(let name) = value else { return problem(path, "must be a clip name string, not \(value.typeName)") }
+            guard case .string(let name) = value else { return problem(path, .notClipNameString(type: value.typeName)) }
             if let name = clipName(name, path: path) { field.set(&configuration, name) }
         case .clipNames(let field):
-            guard case .array(let items) = value else { return problem(path, "must be an array of clip names, not \(value.typeName)") }
+            guard case .array(let items) = value else { return problem(path, .notClipNames(type: value.typeName)) }
             var names: [String] = []
             for (index, item) in items.enumerated() {
                 guard case .string(let name) = item else {
-                    problem("\(path)[\(index)]", "must be a clip name string, not \(item.typeName)")
+                    problem("\(path)[\(index)]", .notClipNameString(type: item.typeName))
                     continue
                 }
                 if let name = clipName(name, path: "\(path)[\(index)]") { names.append(name) }
@@ -97,25 +96,25 @@ struct ConfigurationReader {
             case .number(let number):
                 text = "\(number)"
                 if text.hasSuffix(".0") { text.removeLast(2) }
-            default: return problem(path, "must be an amount like \"99999999.99\", not \(value.typeName)")
+            default: return problem(path, .notAmount(type: value.typeName))
             }
             do { field.set(&configuration, try Amount(text).minorUnits) } catch {
-                problem(path, "'\(ClipName.printable(text))' is not an amount: \(error.explaining(text))")
+                problem(path, .invalidAmount(text: text, explanation: error.explaining(text)))
             }
         case .amounts(let maxCount, let field):
             guard case .array(let items) = value, items.count <= maxCount else {
-                return problem(path, "must be an array of at most \(maxCount) amounts like \"123.45\"")
+                return problem(path, .tooManyAmounts(maxCount: maxCount))
             }
             var amounts: [String] = []
             for (index, item) in items.enumerated() {
                 guard case .string(let text) = item else {
-                    problem("\(path)[\(index)]", "must be an amount string like \"123.45\", not \(item.typeName)")
+                    problem("\(path)[\(index)]", .notAmountString(type: item.typeName))
                     continue
                 }
                 do {
                     _ = try Amount(text)
                     amounts.append(text)
-                } catch { problem("\(path)[\(index)]", "'\(ClipName.printable(text))' is not an amount: \(error.explaining(text))") }
+                } catch { problem("\(path)[\(index)]", .invalidAmount(text: text, explanation: error.explaining(text))) }
             }
             field.set(&configuration, amounts)
         case .patternMap(let range, let unit, let field):
@@ -124,7 +123,7 @@ struct ConfigurationReader {
             for (pattern, member) in members.sorted(by: { $0.key < $1.key }) {
                 let patternPath = Self.name(key.components + [pattern])
                 if !Self.isPattern(pattern) {
-                    problem(patternPath, "is not a clip-name pattern (ASCII letters, digits, _, -, * and ?)")
+                    problem(patternPath, .notPattern)
                 } else if let seconds = number(member, path: patternPath, in: range, unit: unit) {
                     patterns[pattern] = seconds
                 }
@@ -144,9 +143,9 @@ struct ConfigurationReader {
     private mutating func object(_ value: JSONValue, path: String) -> [String: JSONValue]? {
         guard case .object(let members) = value else {
             if path.isEmpty {
-                fileProblem("must hold a JSON object, not \(value.typeName)")
+                fileProblem(.fileNotObject(type: value.typeName))
             } else {
-                problem(path, "must be an object, not \(value.typeName)")
+                problem(path, .notObject(type: value.typeName))
             }
             return nil
         }
@@ -155,12 +154,11 @@ struct ConfigurationReader {
 
     private mutating func number(_ value: JSONValue, path: String, in range: ClosedRange<Double>, unit: String) -> Double? {
         guard case .number(let number) = value else {
-            problem(path, "must be a number\(unit.isEmpty ? "" : " (\(unit))"), not \(value.typeName)")
+            problem(path, .notNumber(unit: unit, type: value.typeName))
             return nil
         }
         guard range.contains(number) else {
-            let format = ConfigurationKey.format
-            problem(path, "\(format(number))\(unit.isEmpty ? "" : " \(unit)") is out of range (\(format(range.lowerBound)) to \(format(range.upperBound)))")
+            problem(path, .numberOutOfRange(number: number, unit: unit, range: range))
             return nil
         }
         return number
@@ -168,11 +166,11 @@ struct ConfigurationReader {
 
     private mutating func integer(_ value: JSONValue, path: String, in range: ClosedRange<Int>, unit: String, why: String) -> Int? {
         guard case .number(let number) = value, number == number.rounded() else {
-            problem(path, "must be a whole number (\(unit)), not \(value.typeName == "a number" ? "a fraction" : value.typeName)")
+            problem(path, .notWholeNumber(unit: unit, type: value.typeName))
             return nil
         }
         guard Double(range.lowerBound) <= number && number <= Double(range.upperBound) else {
-            problem(path, "\(ConfigurationKey.format(number)) \(unit) is out of range (\(range.lowerBound) to \(range.upperBound): \(why))")
+            problem(path, .integerOutOfRange(number: number, unit: unit, range: range, why: why))
             return nil
         }
         return Int(number)
@@ -180,7 +178,7 @@ struct ConfigurationReader {
 
     private mutating func clipName(_ name: String, path: String) -> String? {
         if let reason = ClipName.problem(with: name) {
-            problem(path, "'\(ClipName.printable(name))' is not a clip name: \(reason)")
+            problem(path, .invalidClipName(name: name, reason: reason))
             return nil
         }
         return name
@@ -188,14 +186,14 @@ struct ConfigurationReader {
 
     private mutating func choice(_ value: JSONValue, path: String, among allowed: [String], refusals: [String: String]) -> String? {
         guard case .string(let text) = value else {
-            problem(path, "must be a string (one of \(allowed.joined(separator: ", "))), not \(value.typeName)")
+            problem(path, .notChoiceString(allowed: allowed, type: value.typeName))
             return nil
         }
         if allowed.contains(text) { return text }
         if let refusal = refusals[text.lowercased()] {
-            problem(path, "\(refusal); use one of \(allowed.joined(separator: ", "))")
+            problem(path, .refusedChoice(refusal: refusal, allowed: allowed))
         } else {
-            problem(path, "'\(ClipName.printable(text))' is not one of \(allowed.joined(separator: ", "))")
+            problem(path, .notAChoice(text: text, allowed: allowed))
         }
         return nil
     }
