@@ -36,7 +36,9 @@ enum BuildCommand {
         about: Help.buildAbout,
         exitCodes: "exit codes: 0 built (or watched until Ctrl-C), 1 a recording, the configuration or the output folder is bad, 64 bad usage")
 
-    static func run(_ arguments: [String], console: Console, spelling: CommandSpelling = .installed) async throws -> Int32 {
+    static func run(
+        _ arguments: [String], console: Console, spelling: CommandSpelling = .installed, exitAtOnce: @escaping @Sendable (Int32) -> Never
+    ) async throws -> Int32 {
         let parsed = try Arguments(arguments, spec: spec)
         if parsed.wantsHelp {
             console.out(spec.help)
@@ -74,9 +76,9 @@ enum BuildCommand {
         let printing = Printing(quiet: quiet, verbose: parsed.has(Self.verbose), progress: showProgress, console: console)
         if parsed.has(watch) {
             options.reportRefreshSeconds = 1
-            return await BuildWatch(options: options, printing: printing, interval: .milliseconds(pollMs)).run()
+            return await BuildWatch(options: options, printing: printing, interval: .milliseconds(pollMs), exitAtOnce: exitAtOnce).run()
         }
-        let stop = StopRequest.install(watching: false, output: options.outputDisplay, console: console)
+        let stop = StopRequest.install(watching: false, output: options.outputDisplay, console: console, exitAtOnce: exitAtOnce)
         let status = await buildOnce(options, printing)
         withExtendedLifetime(stop) {}
         return status

@@ -20,10 +20,12 @@ struct BuildWatch {
     var options: BuildOptions
     var printing: BuildCommand.Printing
     var interval: Duration
+    /// Ends the process at once (a second Ctrl-C): main's.
+    var exitAtOnce: @Sendable (Int32) -> Never
 
     func run() async -> Int32 {
         let console = printing.console
-        let stop = StopRequest.install(watching: true, output: options.outputDisplay, console: console)
+        let stop = StopRequest.install(watching: true, output: options.outputDisplay, console: console, exitAtOnce: exitAtOnce)
         console.err("soundset: watching \(options.assetsDisplay) for changes (Ctrl-C to stop)")
         var seen = AssetsFingerprint.of(options.assets)
         _ = await stop.building { await BuildCommand.buildOnce(options, printing) }
@@ -75,11 +77,13 @@ final class StopRequest: @unchecked Sendable {
     private let watching: Bool
     private let output: String
     private let console: Console
+    private let exitAtOnce: @Sendable (Int32) -> Never
 
-    private init(watching: Bool, output: String, console: Console) {
+    private init(watching: Bool, output: String, console: Console, exitAtOnce: @escaping @Sendable (Int32) -> Never) {
         self.watching = watching
         self.output = output
         self.console = console
+        self.exitAtOnce = exitAtOnce
     }
 
     var requested: Bool { lock.withLock { count > 0 } }
@@ -94,8 +98,10 @@ final class StopRequest: @unchecked Sendable {
         return await body()
     }
 
-    static func install(watching: Bool, output: String, console: Console) -> StopRequest {
-        let request = StopRequest(watching: watching, output: output, console: console)
+    /// Installs the handlers of SIGINT and SIGTERM; the process ends through `exitAtOnce`
+    /// (main's `_exit`) when a signal must end it at once.
+    static func install(watching: Bool, output: String, console: Console, exitAtOnce: @escaping @Sendable (Int32) -> Never) -> StopRequest {
+        let request = StopRequest(watching: watching, output: output, console: console, exitAtOnce: exitAtOnce)
         for number in [SIGINT, SIGTERM] {
             signal(number, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
@@ -115,7 +121,7 @@ final class StopRequest: @unchecked Sendable {
             console.err(busy ? "\nsoundset: stopping after the build under way (again to end at once)" : "\nsoundset: stopping")
             return
         }
-        let output = output, console = console
+        let output = output, console = console, exitAtOnce = exitAtOnce
         Interruption.shared.interrupt(
             status: 128 + number,
             say: { swapped in
@@ -124,8 +130,8 @@ final class StopRequest: @unchecked Sendable {
                         ? "\nsoundset: interrupted as the new set was swapped in: \(output) holds it"
                         : "\nsoundset: interrupted; \(output) was not changed")
             },
-            // Not exit(3): worker threads may be inside a C library, whose atexit handlers must not
-            // run under them. Everything said was written unbuffered.
-            exit: { status in _exit(status) })
+            // main's _exit, not exit(3): worker threads may be inside a C library, whose atexit
+            // handlers must not run under them. Everything said was written unbuffered.
+            exit: exitAtOnce)
     }
 }

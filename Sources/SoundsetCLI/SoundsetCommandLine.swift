@@ -17,7 +17,7 @@ public enum SoundsetCommandLine {
     ///   that it works where the user is (`Invocation`).
     public static func run(
         _ arguments: [String], console: Console = .standard, environment: [String: String] = ProcessInfo.processInfo.environment,
-        program: String = CommandLine.arguments.first ?? "soundset"
+        program: String = CommandLine.arguments.first ?? "soundset", exitAtOnce: @escaping @Sendable (Int32) -> Never
     ) async -> Int32 {
         let spelling = Invocation.spelling(program: program, environment: environment)
         guard let command = arguments.first else {
@@ -49,7 +49,7 @@ public enum SoundsetCommandLine {
             case "clips":
                 return try ClipsCommand.run(rest, console: console)
             case "build":
-                return try await BuildCommand.run(rest, console: console, spelling: spelling)
+                return try await BuildCommand.run(rest, console: console, spelling: spelling, exitAtOnce: exitAtOnce)
             case "plan":
                 return try AnnouncementCommand.run(.plan, rest, console: console, spelling: spelling)
             case "render":

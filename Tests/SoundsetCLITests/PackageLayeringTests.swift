@@ -128,6 +128,25 @@ import Testing
         #expect(wrong.sorted() == [])
     }
 
+    /// The process ends at once only where main says so: no library calls `_exit` (or `exit`) itself;
+    /// main.swift hands its `_exit` to the command line, which hands it to the signal handler.
+    @Test func onlyMainEndsTheProcess() throws {
+        let sources = Self.root.appendingPathComponent("Sources")
+        let files =
+            FileManager.default.enumerator(at: sources, includingPropertiesForKeys: nil)?.compactMap { $0 as? URL }.filter { $0.pathExtension == "swift" } ?? []
+        #expect(files.count > 100)
+        var calling: [String] = []
+        for file in files {
+            let text = try String(contentsOf: file, encoding: .utf8)
+            for line in text.split(separator: "\n") where !line.trimmingCharacters(in: .whitespaces).hasPrefix("//") {
+                if line.range(of: #"(^|[^A-Za-z0-9_.])(_exit|exit)\("#, options: .regularExpression) != nil {
+                    calling.append(file.path.replacingOccurrences(of: sources.path + "/", with: ""))
+                }
+            }
+        }
+        #expect(Set(calling) == ["soundset/main.swift"], "\(calling)")
+    }
+
     /// The runtime is what an iOS app imports: Foundation (CryptoKit on Apple platforms) and the system, nothing else.
     @Test func runtimeImportsFoundationOnly() throws {
         let targets = try Self.packageTargets()
