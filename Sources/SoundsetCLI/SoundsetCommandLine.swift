@@ -15,6 +15,9 @@ public enum SoundsetCommandLine {
     /// Runs `soundset` with `arguments` (without the program name).
     /// - Parameter program: how the program was started (`argv[0]`): the hints name the command so
     ///   that it works where the user is (`Invocation`).
+    /// - Parameter exitAtOnce: ends the process at once (a second Ctrl-C, a signal during a build):
+    ///   main's `_exit`, the one call that ends the process outside main (no atexit handler runs
+    ///   under worker threads inside a C library).
     public static func run(
         _ arguments: [String], console: Console = .standard, environment: [String: String] = ProcessInfo.processInfo.environment,
         program: String = CommandLine.arguments.first ?? "soundset", exitAtOnce: @escaping @Sendable (Int32) -> Never
