@@ -7,7 +7,7 @@ public struct CheckBudget: Codable, Sendable, Equatable {
     /// The amount whose announcement lasts longest.
     public var worstAmount: String
     /// How long it lasts, seconds.
-    public var seconds: Double
+    @PrintedTime public var seconds: Double
     /// How many clips it has.
     public var steps: Int
     /// The configured budget, seconds.
@@ -37,19 +37,6 @@ public struct CheckBudget: Codable, Sendable, Equatable {
         self.composed = composed
     }
 
-    /// Every key; the times printed to the millisecond (`JSONFormatting.time`).
-    public func encode(to encoder: any Encoder) throws {
-        var values = encoder.container(keyedBy: CodingKeys.self)
-        try values.encode(worstAmount, forKey: .worstAmount)
-        try values.encode(JSONFormatting.time(seconds, in: encoder), forKey: .seconds)
-        try values.encode(steps, forKey: .steps)
-        try values.encode(limitSeconds, forKey: .limitSeconds)
-        try values.encode(mostStepsAmount, forKey: .mostStepsAmount)
-        try values.encode(maxSteps, forKey: .maxSteps)
-        try values.encode(limitSteps, forKey: .limitSteps)
-        try values.encode(maxAmount, forKey: .maxAmount)
-        try values.encode(composed, forKey: .composed)
-    }
 }
 
 /// The longest composed announcement, by the announcer's rules: an announcement longer than the
@@ -57,7 +44,7 @@ public struct CheckBudget: Codable, Sendable, Equatable {
 public struct ComposedBudget: Codable, Sendable, Equatable {
     /// How long the longest composed sound lasts, seconds (the lead-in included): the amount's whole
     /// announcement when every amount fits whole, else the longest bare amount's.
-    public var seconds: Double
+    @PrintedTime public var seconds: Double
     /// The amount that plays it.
     public var amount: String
     /// The banner, seconds (`announcement.bannerSeconds`).
@@ -76,15 +63,6 @@ public struct ComposedBudget: Codable, Sendable, Equatable {
         self.dropped = prefixDroppedFrom == nil ? nil : dropped
     }
 
-    /// Every key; the times printed to the millisecond (`JSONFormatting.time`).
-    public func encode(to encoder: any Encoder) throws {
-        var values = encoder.container(keyedBy: CodingKeys.self)
-        try values.encode(JSONFormatting.time(seconds, in: encoder), forKey: .seconds)
-        try values.encode(amount, forKey: .amount)
-        try values.encode(limitSeconds, forKey: .limitSeconds)
-        try values.encodeIfPresent(prefixDroppedFrom, forKey: .prefixDroppedFrom)
-        try values.encodeIfPresent(dropped, forKey: .dropped)
-    }
 }
 
 extension ComposedBudget {
