@@ -36,7 +36,6 @@ public struct CheckBudget: Codable, Sendable, Equatable {
         self.maxAmount = maxAmount
         self.composed = composed
     }
-
 }
 
 /// The longest composed announcement, by the announcer's rules: an announcement longer than the
