@@ -36,10 +36,11 @@ public struct ClipAnalysis: Codable, Sendable, Equatable {
 
     /// The analysis of a take of `sourceFrames` with `clipped` samples at full scale and clicks
     /// removed from what is kept at `clicksAt` seconds, drawn as `envelope`, `region` where the
-    /// trimmer found the word, for a set at `outputRate` keeping `padMs` of room tone.
+    /// trimmer found the word, for a set at `outputRate` keeping `padMs` of room tone and bridging
+    /// pauses up to `maxGapMs`.
     package static func of(
         clipped: Int, clicksAt: [Double] = [], envelope: ClipEnvelope, sourceFrames: Int, sourceRate: Int, region: TrimRegion, outputRate: Int,
-        padMs: Double
+        padMs: Double, maxGapMs: Double
     ) -> ClipAnalysis {
         var notes: [ClipNote] = []
         if clipped > 0 { notes.append(.clipped(samples: clipped)) }
@@ -49,7 +50,7 @@ public struct ClipAnalysis: Codable, Sendable, Equatable {
         if Double(region.soundStart) < pad { notes.append(.speechAtStart) }
         if Double(sourceFrames - region.soundEnd) < pad { notes.append(.speechAtEnd) }
         let rate = Double(max(1, sourceRate))
-        notes += region.dropped.map { .droppedSound(at: Double($0.lowerBound) / rate, seconds: Double($0.count) / rate) }
+        notes += region.dropped.map { .droppedSound(at: Double($0.lowerBound) / rate, seconds: Double($0.count) / rate, maxGapMs: maxGapMs) }
         if sourceRate < lowRate && outputRate > sourceRate { notes.append(.upsampled(from: sourceRate, to: outputRate)) }
         return ClipAnalysis(sourceRate: sourceRate, sourceFrames: sourceFrames, notes: notes, envelope: envelope, fingerprint: nil)
     }
@@ -69,7 +70,7 @@ public enum ClipNote: Codable, Sendable, Equatable {
     case speechAtEnd
     /// A second sound as loud as speech (a second word) beyond the kept word's pauses, left out:
     /// where it starts in the recording and how long it is, seconds.
-    case droppedSound(at: Double, seconds: Double)
+    case droppedSound(at: Double, seconds: Double, maxGapMs: Double)
     /// A take under 16 kHz, made into a set at a higher rate.
     case upsampled(from: Int, to: Int)
     /// An isolated click in what is kept, at this time of the recording (seconds), replaced by the
@@ -97,10 +98,12 @@ public enum ClipNote: Codable, Sendable, Equatable {
         case .speechAtEnd: "speech runs to the very end of the recording: leave room tone after the word"
         case .upsampled(let from, let to): "recorded at \(from) Hz and upsampled to \(to) Hz: record at 44.1 kHz or more"
         case .removedClick(let seconds): String(format: "removed a click at %.3f s", seconds)
-        case .droppedSound(let at, let seconds):
+        case .droppedSound(let at, let seconds, let maxGapMs):
             String(
-                format: "a second word at %.2f s (%.2f s long) was left out, only the loudest is kept: record one word per take, or cut the take",
-                at, seconds)
+                format:
+                    "a second word at %.2f s (%.2f s long) was left out, only the loudest is kept: record one word per take, or cut the take;"
+                    + " if it is one phrase, raise trim.maxGapMs (now %g ms) above its pause",
+                at, seconds, maxGapMs)
         case .sameRecording(let files): Self.sameRecording(files)
         case .longerThanMedian(let seconds, let median): String(format: "%.2f s, over twice the median word (%.2f s): is it one word?", seconds, median)
         case .farFromOthers(let lu, let quieter):

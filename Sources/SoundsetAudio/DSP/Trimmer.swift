@@ -136,14 +136,15 @@ public enum Trimmer {
             soundStart: soundStart, soundEnd: soundEnd,
             keepStart: max(0, soundStart - pad), keepEnd: min(samples.count, soundEnd + pad),
             noiseFloorDb: floor, peakDb: peak, thresholdDb: threshold)
-        // What the gaps left out, either side of the span, by the forward run's windows (its
-        // onsets are exact; an ending rings a few ms longer, within the window it is measured in).
+        // What the gaps left out, either side of the span, by the forward run's windows. A sound
+        // far above the threshold lifts every window it reaches into: its first window starts up
+        // to two hops before it, its last within a hop of its end (the filter rings a little past it).
         let speech = { (windows: Range<Int>) in
             speechLike(windows, level: { levels[$0] }, threshold: threshold, peak: peak, maxGap: maxGapWindows, hop: hop, sampleRate: sampleRate)
         }
         let before = speech(0..<first)
         let after = speech((last + 1)..<levels.count)
-        region.dropped = (before + after).map { $0.lowerBound * hop..<min(samples.count, $0.upperBound * hop + window) }
+        region.dropped = (before + after).map { ($0.lowerBound + 1) * hop..<min(samples.count, max(($0.lowerBound + 2) * hop, $0.upperBound * hop)) }
         return region
     }
 }
@@ -154,26 +155,35 @@ extension Trimmer {
     static let secondWordRangeDb = 20.0
 
     /// Runs of windows above `threshold` in `windows` (gaps of up to `maxGap` windows bridged) that
-    /// last at least `minimumSoundMs` and come within `secondWordRangeDb` of `peak`: the first and
-    /// last window of each.
+    /// hold one unbroken stretch of sound of at least `minimumSoundMs` (windows above the threshold
+    /// one after another: two taps with a pause between are two short sounds, not a word) and come
+    /// within `secondWordRangeDb` of `peak`: the first and last window of each.
     static func speechLike(
         _ windows: Range<Int>, level: (Int) -> Double, threshold: Double, peak: Double, maxGap: Int, hop: Int, sampleRate: Int
     ) -> [ClosedRange<Int>] {
+        // A stretch of n windows one after another spans (n - 1) hops and a window (two hops).
+        let shortest = Int((minimumSoundMs / 1000 * Double(sampleRate) / Double(hop)).rounded(.up)) - 1
         var runs: [ClosedRange<Int>] = []
-        var current: (first: Int, last: Int, loudest: Double)?
+        var current: (first: Int, last: Int, loudest: Double, longest: Int)?
+        var stretch = 0
         func close() {
             guard let run = current else { return }
-            let ms = Double((run.last - run.first + 2) * hop) * 1000 / Double(sampleRate)
-            if ms >= minimumSoundMs && run.loudest >= peak - secondWordRangeDb { runs.append(run.first...run.last) }
+            if run.longest >= shortest && run.loudest >= peak - secondWordRangeDb { runs.append(run.first...run.last) }
             current = nil
         }
         for index in windows {
             let value = level(index)
             guard value > threshold else {
+                stretch = 0
                 if let run = current, index - run.last > maxGap { close() }
                 continue
             }
-            if let run = current { current = (run.first, index, max(run.loudest, value)) } else { current = (index, index, value) }
+            stretch += 1
+            if let run = current {
+                current = (run.first, index, max(run.loudest, value), max(run.longest, stretch))
+            } else {
+                current = (index, index, value, stretch)
+            }
         }
         close()
         return runs

@@ -89,7 +89,8 @@ public enum ClipPreparer {
         let removed = clicks.filter { $0.end > region.keepStart && $0.start < region.keepEnd }
         let analysis = ClipAnalysis.of(
             clipped: clipped, clicksAt: removed.map { Double($0.start) / Double(sourceRate) }, envelope: shape, sourceFrames: mono.count,
-            sourceRate: sourceRate, region: region, outputRate: configuration.sampleRate, padMs: configuration.trim.padMs)
+            sourceRate: sourceRate, region: region, outputRate: configuration.sampleRate, padMs: configuration.trim.padMs,
+            maxGapMs: configuration.trim.maxGapMs)
         BuildWork.count(\.takesDecoded)
         return DecodedTake(info: info, mono: mono, region: region, analysis: analysis)
     }
