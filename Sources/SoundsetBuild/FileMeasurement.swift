@@ -11,8 +11,9 @@ public struct FileMeasurement: Sendable, Codable, Equatable {
     public enum Part: String, Sendable, Codable {
         /// Every frame of the file, room tone too: what a player plays.
         case whole
-        /// The word as the build keeps it (clicks and the DC offset removed, trimmed with its pad,
-        /// its edges faded), at the file's own rate: what the report's recorded loudness is.
+        /// The word as the build keeps it before its gain (clicks and the DC offset removed, trimmed
+        /// with its pad, resampled to the set's rate, at the set's tempo, its edges faded): what the
+        /// report's recorded loudness is.
         case word
     }
 
@@ -30,7 +31,7 @@ public struct FileMeasurement: Sendable, Codable, Equatable {
 extension FileMeasurement {
     /// `soundset measure`: the loudness and true peak of a file libsndfile reads (mixed to mono),
     /// to compare sound sets (soundset's own, or another tool's) on one scale: of the whole file, or
-    /// of the word as a build with `configuration` would trim it (`part`).
+    /// of the word as a build with `configuration` makes it before its gain (`part`).
     /// - Throws: `BuildProblem` naming the file.
     public static func measure(_ path: String, part: Part = .whole, configuration: Configuration = Configuration()) throws(BuildProblem) -> FileMeasurement {
         do {
@@ -55,14 +56,15 @@ extension FileMeasurement {
             let file = try SoundFile.open(reading: path)
             return (Mono.mixDown(try file.readAll(), channels: file.info.channels), file.info.sampleRate)
         case .word:
+            // As the build reads a take: a regular file, no larger than a recording may be.
             let bytes: Data
-            do { bytes = try Data(contentsOf: URL(fileURLWithPath: path)) } catch {
-                throw BuildProblem(path, MeasurementProblem.unreadable(reason: (error as NSError).localizedDescription))
+            do { bytes = try RegularFile.read(URL(fileURLWithPath: path), maxBytes: PrepareStage.maxRecordingBytes) } catch {
+                throw BuildProblem(path, MeasurementProblem.unreadable(reason: error.reason))
             }
+            // The build's own steps: decoded, trimmed, resampled to the set's rate, spoken at its tempo.
             let take = try ClipPreparer.decode(path, bytes: bytes, configuration: configuration)
-            var word = Array(take.mono[take.region.keepStart..<take.region.keepEnd])
-            Fade.applyEdges(&word, frames: Int(configuration.trim.fadeMs / 1000 * Double(take.info.sampleRate)))
-            return (word, take.info.sampleRate)
+            let word = try take.resampledWord(path, configuration: configuration)
+            return (try ClipPreparer.spokenAtTempo(word, path, configuration: configuration), configuration.sampleRate)
         }
     }
 }

@@ -7,7 +7,9 @@ import SoundsetRuntime
 enum MeasureCommand {
     static let trimmed = Option.flag(
         "--trimmed", help: "measure the word as the build keeps it (clicks and DC offset out, trimmed with its pad, faded), not the whole file")
-    static let assets = Option.assets.helping("with --trimmed: trim as DIR/soundset.json says (its trim settings)")
+    static let assets = Option.value(
+        "--assets", "DIR", default: "Assets", shown: "Assets, when there is one",
+        help: "with --trimmed: trim, resample and speed up as DIR/soundset.json says (its trim settings, rate and tempo)")
 
     static let spec = CommandSpec(
         name: "measure", summary: "print the loudness and true peak of sound files (whole, or the trimmed word), as the build measures them",
@@ -24,8 +26,7 @@ enum MeasureCommand {
         let paths = try parsed.arguments()
         let part: FileMeasurement.Part = parsed.has(trimmed) ? .word : .whole
         var configuration = Configuration()
-        if let folder = parsed.given(assets) {
-            guard part == .word else { throw UsageError("--assets is only for --trimmed (the trim settings of its soundset.json)") }
+        if let folder = try settingsFolder(parsed, part: part) {
             let display = "\(folder)/\(ConfigurationLoader.fileName)"
             do { configuration = try ConfigurationLoader.load(from: URL(fileURLWithPath: display), displayPath: display) } catch {
                 console.err("error: \(error)")
@@ -50,11 +51,30 @@ enum MeasureCommand {
             if let low = finite.min(), let high = finite.max() {
                 console.out(
                     String(
-                        format: "%d files: loudness %.2f to %.2f LUFS (spread %.2f LU), worst true peak %.2f dBTP (%@)",
-                        results.count, low, high, high - low, results.map(\.truePeak).max() ?? -.infinity,
+                        format: "%d %@: loudness %.2f to %.2f LUFS (spread %.2f LU), worst true peak %.2f dBTP (%@)",
+                        results.count, results.count == 1 ? "file" : "files", low, high, high - low, results.map(\.truePeak).max() ?? -.infinity,
                         part == .whole ? "whole files; --trimmed measures the words as the build keeps them" : "the trimmed words, as the build keeps them"))
             }
         }
         return failed ? ExitCode.failure : ExitCode.success
+    }
+
+    /// The assets folder whose soundset.json the trimmed words are made by: `--assets`, which must
+    /// exist, or `Assets` when there is one; nil for the defaults.
+    private static func settingsFolder(_ parsed: Arguments, part: FileMeasurement.Part) throws -> String? {
+        let given = parsed.given(assets)
+        guard part == .word else {
+            if given != nil { throw UsageError("--assets is only for --trimmed (the trim settings of its soundset.json)") }
+            return nil
+        }
+        var isFolder: ObjCBool = false
+        guard let given else {
+            let folder = assets.defaultValue!
+            return FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder) && isFolder.boolValue ? folder : nil
+        }
+        guard FileManager.default.fileExists(atPath: given, isDirectory: &isFolder), isFolder.boolValue else {
+            throw UsageError("--assets \(ClipNamePrinting.safe(given)): no such folder (name the assets folder whose soundset.json to trim by)")
+        }
+        return given
     }
 }

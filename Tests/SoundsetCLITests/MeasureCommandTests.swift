@@ -46,8 +46,9 @@ import Testing
 
     /// A take of 0.3 s of tone between 0.5 s of room tone each side: the whole file is 0.3/1.3 of
     /// the tone's energy (6.4 dB under it), the word as the build keeps it (the tone and its 20 ms
-    /// pads, faded over 5 ms) within a few tenths of the tone itself; each output says which it is,
-    /// and --assets gives the trim settings (a 100 ms pad keeps 0.16 s more).
+    /// pads, faded over 5 ms, at the set's rate) within a few tenths of the tone itself; each output
+    /// says which it is, and the assets' soundset.json (--assets, or Assets when there is one) gives
+    /// the settings (a 100 ms pad keeps 0.16 s more).
     @Test func measuresTheTrimmedWordWhenAsked() throws {
         let folder = try TemporaryDirectory()
         defer { folder.remove() }
@@ -75,6 +76,13 @@ import Testing
         try Data(#"{"trim": {"padMs": 100}}"#.utf8).write(to: folder.url.appendingPathComponent("Assets/soundset.json"))
         let padded = try measured(["--trimmed", "--assets", "Assets"])
         #expect(abs((padded["seconds"] as! Double) - 0.5) <= 0.011, "\(padded)")
+        // Assets, when there is one, without being named; a folder named that is not there is bad usage.
+        #expect(try measured(["--trimmed"])["seconds"] as? Double == padded["seconds"] as? Double)
+        let missing = try SoundsetExecutable.run(["measure", "--trimmed", "--assets", "Nowhere", "7.wav"], in: folder.url)
+        #expect(missing.status == 64 && missing.stderr.contains("--assets Nowhere: no such folder"), "\(missing.stderr)")
+        // A folder is not a take.
+        let notAFile = try SoundsetExecutable.run(["measure", "--trimmed", "Assets"], in: folder.url)
+        #expect(notAFile.status == 1 && notAFile.stderr.hasPrefix("error: Assets: cannot be read ("), "\(notAFile.stderr)")
         let alone = try SoundsetExecutable.run(["measure", "--assets", "Assets", "7.wav"], in: folder.url)
         #expect(alone.status == 64 && alone.stderr.contains("--assets is only for --trimmed"), "\(alone.stderr)")
     }

@@ -95,6 +95,18 @@ public enum ClipPreparer {
         return DecodedTake(info: info, mono: mono, region: region, analysis: analysis)
     }
 
+    /// The word at the set's rate as the set speaks it: faster at the same pitch (the tempo), its
+    /// edges faded. What a clip's loudness is measured on, before its gain.
+    /// - Throws: `BuildProblem` naming the recording when the tempo cannot be applied.
+    package static func spokenAtTempo(_ word: [Float], _ display: String, configuration: Configuration) throws(BuildProblem) -> [Float] {
+        var samples: [Float]
+        do { samples = try TimeStretcher.stretch(word, sampleRate: configuration.sampleRate, tempo: configuration.tempo) } catch {
+            throw BuildProblem(display, ForwardedProblem.error(error))
+        }
+        Fade.applyEdges(&samples, frames: Int(configuration.trim.fadeMs / 1000 * Double(configuration.sampleRate)))
+        return samples
+    }
+
     /// Prepares `recording` from `bytes`, its file's bytes as read (and hashed to `sourceSHA256`):
     /// what is decoded is what was hashed, whatever happens to the file meanwhile.
     /// - Throws: `BuildProblem` naming the recording.
@@ -109,11 +121,7 @@ public enum ClipPreparer {
         // is resampled twice.
         var analysis = take.analysis
         analysis.fingerprint = TakeFingerprint(samples, sampleRate: configuration.sampleRate)
-        // Faster speech, at the same pitch, before the loudness is measured.
-        do { samples = try TimeStretcher.stretch(samples, sampleRate: configuration.sampleRate, tempo: configuration.tempo) } catch {
-            throw BuildProblem(display, ForwardedProblem.error(error))
-        }
-        Fade.applyEdges(&samples, frames: Int(configuration.trim.fadeMs / 1000 * Double(configuration.sampleRate)))
+        samples = try spokenAtTempo(samples, display, configuration: configuration)
         let measurement: LoudnessMeasurement
         let envelope: TruePeakEnvelope
         do {
