@@ -89,12 +89,24 @@ public enum BudgetProblem: ProblemReason, Equatable {
         /// The prefix and suffix it is said without, when the set has them.
         public var without: String?
         public var banner: Double
+
+        public init(amount: String, seconds: Double, without: String?, banner: Double) {
+            self.amount = amount
+            self.seconds = seconds
+            self.without = without
+            self.banner = banner
+        }
     }
 
     /// A word of an announcement and how long its clip lasts.
     public struct Word: Sendable, Equatable {
         public var name: String
         public var seconds: Double
+
+        public init(name: String, seconds: Double) {
+            self.name = name
+            self.seconds = seconds
+        }
     }
 
     /// Which tempo would fit the banner, for a set built at `builtAt`.
