@@ -54,7 +54,8 @@ extension Checker {
         if case .failure(let folder) = AssetCatalog.listing(assets) {
             // Nothing in it can be read (or there is no such folder): the folder is the one problem
             // to name, not each recording and setting as if removed since the build.
-            return CheckReport(ok: false, problems: [CheckProblem(.freshness, assetsDisplay, folder.message(assetsDisplay))], budget: nil, clips: 0)
+            return CheckReport(
+                ok: false, problems: [CheckProblem(.freshness, assetsDisplay, CatalogProblem.folder(folder, folder: assetsDisplay))], budget: nil, clips: 0)
         }
         do {
             configuration = try ConfigurationLoader.load(from: assets.appendingPathComponent(ConfigurationLoader.fileName), displayPath: configPath)
@@ -67,32 +68,29 @@ extension Checker {
         // it points to is not looked at.
         let folderLinks = SetLink.links(in: output).filter { !$0.isInSounds }
         if !folderLinks.isEmpty {
-            problems += folderLinks.map { CheckProblem(.integrity, "\(outputDisplay)/\($0.path)", "\($0.problem): run \(rebuild), which replaces the link") }
+            problems += folderLinks.map {
+                CheckProblem(.integrity, "\(outputDisplay)/\($0.path)", IntegrityProblem.link(problem: $0.problem, rebuild: rebuild))
+            }
             return CheckReport(ok: false, problems: problems, budget: nil, clips: 0)
         }
         let manifestPath = "\(outputDisplay)/\(SoundSetLayout.manifestName)"
         let manifest: Manifest
         do { manifest = try Manifest.load(from: output.appendingPathComponent(SoundSetLayout.manifestName)) } catch {
-            let message: String
+            let problem: FolderCheckProblem
             switch error {
-            case .unreadable: message = "missing or unreadable: run \(rebuild)"
-            case .newerSchema(_, let found, let supported):
-                message = "schema version \(found) is newer than this soundset reads (\(supported)): update soundset"
+            case .unreadable: problem = .manifestUnreadable(rebuild: rebuild)
+            case .newerSchema(_, let found, let supported): problem = .newerSchema(found: found, supported: supported)
             case .invalid(_, let reason):
                 // The build replaces a set whose manifest is damaged, unless the folder holds what it did not write.
                 let entries = (try? FileManager.default.contentsOfDirectory(atPath: output.path)) ?? []
                 if case .stranger(let stranger) = OutputFolder.damagedSet(output, entries: entries) {
-                    message =
-                        "not a soundset manifest (\(reason)), and the build will not replace \(outputDisplay) while it holds \(outputDisplay)/\(stranger), which soundset did not write: move it out, then run \(rebuild)"
+                    problem = .notAManifestWithStranger(reason: reason, folder: outputDisplay, stranger: stranger, rebuild: rebuild)
                 } else {
-                    message = "not a soundset manifest (\(reason)): run \(rebuild)"
+                    problem = .notAManifest(reason: reason, rebuild: rebuild)
                 }
-            case .tooLarge(_, let size, let limit):
-                message =
-                    "is \(size) bytes, more than the \(limit) an app's extension can afford to read: split the set into sets of fewer clips (about 450 fit;"
-                    + " a set of fewer whose manifest grew is written small again by \(rebuild))"
+            case .tooLarge(_, let size, let limit): problem = .manifestTooLarge(size: size, limit: limit, rebuild: rebuild)
             }
-            problems.append(CheckProblem(.integrity, manifestPath, message))
+            problems.append(CheckProblem(.integrity, manifestPath, problem))
             return CheckReport(ok: false, problems: problems, budget: nil, clips: 0)
         }
 
@@ -150,17 +148,14 @@ extension Checker {
             let derived = try await BuildPipeline.derivedManifest(
                 assets: assets, assetsDisplay: assetsDisplay, output: resolved, outputDisplay: outputDisplay, jobs: jobs)
             return ManifestDifferences.between(manifest, derived).map { difference in
-                CheckProblem(
-                    .freshness, manifestPath,
-                    "\(difference.key) is \(difference.found), but \(assetsDisplay) gives \(difference.expected) (the manifest is made from the recordings and soundset.json, never edited): run \(rebuild)"
-                )
+                CheckProblem(.freshness, manifestPath, FolderCheckProblem.differs(difference, assets: assetsDisplay, rebuild: rebuild))
             }
         } catch let failure as BuildFailure {
             return failure.problems.map { CheckProblem(.freshness, $0.subject, $0.message) }
         } catch let problem as BuildProblem {
             return [CheckProblem(.freshness, problem.subject, problem.message)]
         } catch {
-            return [CheckProblem(.freshness, manifestPath, "cannot be made again from \(assetsDisplay) to compare (\(error)): run \(rebuild)")]
+            return [CheckProblem(.freshness, manifestPath, FolderCheckProblem.notDerivable(assets: assetsDisplay, reason: "\(error)", rebuild: rebuild))]
         }
     }
 
@@ -173,9 +168,7 @@ extension Checker {
         let listedHere = Set(OutputFolder.clipFiles(in: output.appendingPathComponent(SoundSetLayout.soundsName)).map { "\(SoundSetLayout.soundsName)/\($0)" })
         if let stranger = OutputFolder.unwritten(in: output, entries: entries, manifest: manifest), !listedHere.contains(stranger) {
             problems.append(
-                CheckProblem(
-                    .integrity, "\(outputDisplay)/\(ClipName.printable(stranger))",
-                    "soundset did not write it, and the next build will not replace \(outputDisplay) while it is there: move it out"))
+                CheckProblem(.integrity, "\(outputDisplay)/\(ClipName.printable(stranger))", FolderCheckProblem.notWritten(folder: outputDisplay)))
         }
         return problems
     }
@@ -187,10 +180,7 @@ extension Checker {
         let place = Report.defaultLocation(output: output, outputDisplay: outputDisplay)
         if let head = Report.head(of: output.appendingPathComponent(Report.legacyFileName)), Report.isSoundsetReport(head) {
             problems.append(
-                CheckProblem(
-                    .report, "\(outputDisplay)/\(Report.legacyFileName)",
-                    "is a report inside the set, where the app would ship it: run \(rebuild), which moves it out (the report is written beside the set, as \(place.display))"
-                ))
+                CheckProblem(.report, "\(outputDisplay)/\(Report.legacyFileName)", SetReportProblem.insideSet(place: place.display, rebuild: rebuild)))
         }
         if let head = Report.head(of: place.url), Report.isSoundsetReport(head) {
             let id = SoundSet(manifest: manifest, folder: output).id
@@ -198,14 +188,10 @@ extension Checker {
             case id: break
             case let other?:
                 problems.append(
-                    CheckProblem(
-                        .report, place.display,
-                        "belongs to another set (\(ClipName.printable(other))), not to the one in \(outputDisplay) (\(id)): run \(rebuild) to write it again"))
+                    CheckProblem(.report, place.display, SetReportProblem.anotherSet(other: other, folder: outputDisplay, id: id, rebuild: rebuild)))
             case nil:
                 problems.append(
-                    CheckProblem(
-                        .report, place.display,
-                        "names no set (an older soundset wrote it), so it may show another one than \(outputDisplay): run \(rebuild) to write it again"))
+                    CheckProblem(.report, place.display, SetReportProblem.namesNoSet(folder: outputDisplay, rebuild: rebuild)))
             }
         }
         return problems

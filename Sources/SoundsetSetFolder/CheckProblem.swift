@@ -15,10 +15,19 @@ public struct CheckProblem: Codable, Sendable, Equatable, CustomStringConvertibl
     /// What is wrong and the fix.
     public var message: String
 
+    /// A problem whose text is already said elsewhere (a build's problem, a configuration's): the
+    /// text as it is. A check that says something of its own says it with a case of its module's
+    /// problems (`init(_:_:_:)` with a `ProblemReason`).
     public init(_ check: Kind, _ subject: String, _ message: String) {
         self.check = check
         self.subject = subject
         self.message = message
+    }
+
+    /// The problem `reason` names, found by `check` about `subject`: its message is the reason's
+    /// one description, so `check --format json` writes the same bytes whatever the case.
+    public init(_ check: Kind, _ subject: String, _ reason: some ProblemReason) {
+        self.init(check, subject, reason.message)
     }
 
     public var description: String { "[\(check.rawValue)] \(subject): \(message)" }

@@ -14,36 +14,36 @@ package enum SetIntegrity {
     package static func problems(
         _ manifest: Manifest, sounds: URL, soundsDisplay: String, manifestPath: String, placed: Set<String> = [], rebuild: String?
     ) -> [CheckProblem] {
-        let fix = rebuild.map { ": run \($0)" } ?? ""
         var problems: [CheckProblem] = []
         var listed = Set<String>()
         // A clip file that is a link is said as one, whatever it points to (which is not read).
         let links = Dictionary(
             SetLink.links(in: sounds.deletingLastPathComponent()).filter(\.isInSounds).map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
-        let linkFix = rebuild.map { ": run \($0), which replaces the link" } ?? ""
         for clip in manifest.clips {
             listed.insert(clip.file)
             if let copy = clip.copy { listed.insert(copy) }
             let path = "\(soundsDisplay)/\(clip.file)"
             if let link = links[clip.file] {
-                problems.append(CheckProblem(.integrity, path, "\(link.problem)\(linkFix)"))
+                problems.append(CheckProblem(.integrity, path, IntegrityProblem.link(problem: link.problem, rebuild: rebuild)))
             } else if placed.contains(clip.file) {
-                if FileStamp(path: sounds.appendingPathComponent(clip.file).path) == nil { problems.append(CheckProblem(.integrity, path, "missing\(fix)")) }
+                if FileStamp(path: sounds.appendingPathComponent(clip.file).path) == nil {
+                    problems.append(CheckProblem(.integrity, path, IntegrityProblem.missing(rebuild: rebuild)))
+                }
             } else if let problem = fileProblem(clip, manifest: manifest, in: sounds, path: path, rebuild: rebuild) {
                 problems.append(problem)
             }
             if let copy = clip.copy {
                 let copyPath = "\(soundsDisplay)/\(copy)"
                 if let link = links[copy] {
-                    problems.append(CheckProblem(.integrity, copyPath, "\(link.problem)\(linkFix)"))
+                    problems.append(CheckProblem(.integrity, copyPath, IntegrityProblem.link(problem: link.problem, rebuild: rebuild)))
                 } else if let copyData = try? RegularFile.read(sounds.appendingPathComponent(copy), maxBytes: Composer.maxClipBytes) {
                     // Compared with the original as built (its recorded sha256), so a damaged original
                     // is reported once, not again through its copy.
                     if SHA256.hex(copyData) != clip.sha256 {
-                        problems.append(CheckProblem(.integrity, copyPath, "is not byte-identical to \(clip.file) as built\(fix)"))
+                        problems.append(CheckProblem(.integrity, copyPath, IntegrityProblem.copyDiffers(original: clip.file, rebuild: rebuild)))
                     }
                 } else {
-                    problems.append(CheckProblem(.integrity, copyPath, "missing\(fix)"))
+                    problems.append(CheckProblem(.integrity, copyPath, IntegrityProblem.missing(rebuild: rebuild)))
                 }
             }
         }
@@ -52,22 +52,22 @@ package enum SetIntegrity {
             problems.append(
                 CheckProblem(
                     .integrity, "\(soundsDisplay)/\(ClipName.printable(name))",
-                    "is not listed in the manifest, so soundset did not write it: move it out (the build replaces the folder whole)"))
+                    IntegrityProblem.unlisted))
         }
         return problems
     }
 
     private static func fileProblem(_ clip: Manifest.Clip, manifest: Manifest, in sounds: URL, path: String, rebuild: String?) -> CheckProblem? {
-        let fix = rebuild.map { ": run \($0)" } ?? ""
         let data: Data
         do { data = try RegularFile.read(sounds.appendingPathComponent(clip.file), maxBytes: Composer.maxClipBytes) } catch {
-            return CheckProblem(.integrity, path, "\(error.kind == .missing ? "missing" : error.reason)\(fix)")
+            return CheckProblem(
+                .integrity, path, error.kind == .missing ? IntegrityProblem.missing(rebuild: rebuild) : .unreadable(reason: error.reason, rebuild: rebuild))
         }
         guard SHA256.hex(data) == clip.sha256 else {
-            return CheckProblem(.integrity, path, "its sha256 differs from the manifest's (damaged or edited by hand)\(fix)")
+            return CheckProblem(.integrity, path, IntegrityProblem.shaDiffers(rebuild: rebuild))
         }
         guard let info = try? SoundFile.open(bytes: data, path: path).info else {
-            return CheckProblem(.integrity, path, "cannot be decoded\(fix)")
+            return CheckProblem(.integrity, path, IntegrityProblem.undecodable(rebuild: rebuild))
         }
         var differences: [String] = []
         if info.frames != clip.frames { differences.append("\(info.frames) frames, the manifest says \(clip.frames)") }
@@ -81,7 +81,7 @@ package enum SetIntegrity {
             differences.append("\(clip.seconds) s in the manifest is not its frames / sampleRate")
         }
         guard differences.isEmpty else {
-            return CheckProblem(.integrity, path, "the file and the manifest disagree (\(differences.joined(separator: "; ")))\(fix)")
+            return CheckProblem(.integrity, path, IntegrityProblem.disagrees(differences: differences, rebuild: rebuild))
         }
         return nil
     }

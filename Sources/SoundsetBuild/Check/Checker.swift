@@ -62,7 +62,7 @@ public enum Checker {
             return Freshness.staleness(of: manifest, settingsHash: configuration?.hash, recordings: [:]).compactMap { staleness in
                 if case .removed = staleness { return nil }
                 return freshnessProblem(staleness, assetsDisplay: assetsDisplay, configPath: configPath, manifestPath: manifestPath, rebuild: rebuild)
-            } + [CheckProblem(.freshness, assetsDisplay, folder.message(assetsDisplay))]
+            } + [CheckProblem(.freshness, assetsDisplay, CatalogProblem.folder(folder, folder: assetsDisplay))]
         }
         let files =
             listed
@@ -81,7 +81,7 @@ public enum Checker {
         }
         return Freshness.staleness(of: manifest, settingsHash: configuration?.hash, recordings: recordings).map { staleness in
             if case .unreadable(let name) = staleness {
-                return CheckProblem(.freshness, "\(assetsDisplay)/\(ClipName.printable(name))", unreadable[name] ?? "cannot be read")
+                return CheckProblem(.freshness, "\(assetsDisplay)/\(ClipName.printable(name))", FreshnessProblem.unreadable(reason: unreadable[name]))
             }
             return freshnessProblem(staleness, assetsDisplay: assetsDisplay, configPath: configPath, manifestPath: manifestPath, rebuild: rebuild)
         }
@@ -94,12 +94,12 @@ public enum Checker {
         func path(_ name: String) -> String { "\(assetsDisplay)/\(ClipName.printable(name))" }
         switch staleness {
         case .tool(let version):
-            return CheckProblem(.freshness, manifestPath, "built by soundset \(ClipName.printable(version)), this is \(ToolVersion.current): run \(rebuild)")
-        case .settings: return CheckProblem(.freshness, configPath, "changed since the last build: run \(rebuild)")
-        case .added(let name): return CheckProblem(.freshness, path(name), "was added since the last build: run \(rebuild)")
-        case .changed(let name): return CheckProblem(.freshness, path(name), "changed since the last build: run \(rebuild)")
-        case .removed(let name): return CheckProblem(.freshness, path(name), "was removed since the last build: run \(rebuild)")
-        case .unreadable(let name): return CheckProblem(.freshness, path(name), "cannot be read")
+            return CheckProblem(.freshness, manifestPath, FreshnessProblem.tool(version: version, rebuild: rebuild))
+        case .settings: return CheckProblem(.freshness, configPath, FreshnessProblem.changed(rebuild: rebuild))
+        case .added(let name): return CheckProblem(.freshness, path(name), FreshnessProblem.added(rebuild: rebuild))
+        case .changed(let name): return CheckProblem(.freshness, path(name), FreshnessProblem.changed(rebuild: rebuild))
+        case .removed(let name): return CheckProblem(.freshness, path(name), FreshnessProblem.removed(rebuild: rebuild))
+        case .unreadable(let name): return CheckProblem(.freshness, path(name), FreshnessProblem.unreadable(reason: nil))
         }
     }
 
@@ -110,30 +110,20 @@ public enum Checker {
         // A pattern that names no clip holds nothing: most likely a typo, and the limit meant is not applied.
         for pattern in (configuration.limits.maxSeconds ?? [:]).keys.sorted() where !manifest.clips.contains(where: { ClipPattern.matches(pattern, $0.name) }) {
             problems.append(
-                CheckProblem(
-                    .durations, configPath,
-                    "limits.maxSeconds: '\(ClipName.printable(pattern))' matches no clip of the set: correct it (\(spelling.command("clips")) lists the names)")
-            )
+                CheckProblem(.durations, configPath, SetCheckProblem.patternMatchesNothing(pattern: pattern, clips: spelling.command("clips"))))
         }
         for clip in manifest.clips {
             let path = "\(soundsDisplay)/\(ClipName.printable(clip.file))"
             let seconds = Double(clip.frames) / Double(max(1, manifest.sampleRate))
             if seconds >= AssetCatalog.maxSeconds {
-                problems.append(CheckProblem(.durations, path, String(format: "lasts %.3f s; iOS plays the default sound for 30 s or more", seconds)))
+                problems.append(CheckProblem(.durations, path, SetCheckProblem.tooLongForIOS(seconds: seconds)))
             } else if case let limit = configuration.maxSeconds(for: clip.name), seconds > limit.seconds {
                 problems.append(
-                    CheckProblem(
-                        .durations, path,
-                        String(
-                            format: "lasts %.3f s, over the %g s limit for %@: re-record it as one word or raise limits.maxSeconds",
-                            seconds, limit.seconds, "'\(limit.pattern)'")))
+                    CheckProblem(.durations, path, SetCheckProblem.overLimit(seconds: seconds, limit: limit.seconds, pattern: limit.pattern)))
             }
             if seconds < configuration.limits.minSeconds {
                 problems.append(
-                    CheckProblem(
-                        .durations, path,
-                        String(
-                            format: "lasts %.3f s, under the %g s minimum: re-record it or lower limits.minSeconds", seconds, configuration.limits.minSeconds)))
+                    CheckProblem(.durations, path, SetCheckProblem.underMinimum(seconds: seconds, minimum: configuration.limits.minSeconds)))
             }
         }
         return problems
@@ -143,21 +133,16 @@ public enum Checker {
     /// of, and the check (which cannot load it) fails.
     static func manifestSize(_ manifest: Manifest, manifestPath: String) -> [CheckProblem] {
         guard let size = try? ManifestFiles.bytes(of: manifest).count, size > Manifest.maxBytes else { return [] }
-        return [
-            CheckProblem(
-                .integrity, manifestPath,
-                "is \(size) bytes for \(manifest.clips.count) clips, more than the \(Manifest.maxBytes) an app's extension can afford to read:"
-                    + " split the set into sets of fewer clips (about 450 fit)")
-        ]
+        return [CheckProblem(.integrity, manifestPath, SetCheckProblem.manifestTooLarge(size: size, clips: manifest.clips.count))]
     }
 
     static func format(_ manifest: Manifest, manifestPath: String, rebuild: String) -> [CheckProblem] {
         var problems: [CheckProblem] = []
         if manifest.channels != 1 {
-            problems.append(CheckProblem(.format, manifestPath, "\(manifest.channels) channels; notification sounds are built mono: run \(rebuild)"))
+            problems.append(CheckProblem(.format, manifestPath, SetCheckProblem.notMono(channels: manifest.channels, rebuild: rebuild)))
         }
         if manifest.sampleRate > 48000 || manifest.sampleRate < 8000 {
-            problems.append(CheckProblem(.format, manifestPath, "\(manifest.sampleRate) Hz is outside 8000-48000 Hz: set sampleRate and run \(rebuild)"))
+            problems.append(CheckProblem(.format, manifestPath, SetCheckProblem.sampleRateOutOfRange(sampleRate: manifest.sampleRate, rebuild: rebuild)))
         }
         return problems
     }
@@ -202,19 +187,17 @@ public enum Checker {
             problems.append(
                 CheckProblem(
                     .completeness, manifestPath,
-                    "the \(locale.rawValue) reading needs clips the set lacks: \(missing.joined(separator: ", ")) (\(recordHint(missing, assetsDisplay: assetsDisplay, spelling: spelling)) and run \(rebuild))"
-                        + nearMisses(missing, in: manifest, assetsDisplay: assetsDisplay)
-                ))
+                    SetCheckProblem.missingClips(
+                        locale: locale.rawValue, missing: missing, record: recordHint(missing, assetsDisplay: assetsDisplay, spelling: spelling),
+                        rebuild: rebuild,
+                        nearMisses: nearMisses(missing, in: manifest, assetsDisplay: assetsDisplay))))
         }
         let variants = Set(locale.optionalClipNames.filter(names.contains))
         let missingCopies = locale.copiesNeeded(options: reading, prefix: announcement.prefix, suffix: announcement.suffix, variants: variants)
             .filter { names.contains($0) && !withCopies.contains($0) }
         if !missingCopies.isEmpty {
             problems.append(
-                CheckProblem(
-                    .completeness, manifestPath,
-                    "these clips can follow themselves but have no copy: \(missingCopies.joined(separator: ", ")) (add them to copies in soundset.json and run \(rebuild))"
-                ))
+                CheckProblem(.completeness, manifestPath, SetCheckProblem.missingCopies(clips: missingCopies, rebuild: rebuild)))
         }
         return problems
     }
@@ -222,7 +205,7 @@ public enum Checker {
     /// - Parameter rebuild: the command that builds the set again, for advice the set's own figures
     ///   cannot give while it is stale.
     static func worstCase(_ manifest: Manifest, locale: SpeechLocale, configuration: Configuration, rebuild: String = "soundset build")
-        -> (budget: CheckBudget, problems: [String])
+        -> (budget: CheckBudget, problems: [BudgetProblem])
     {
         let announcement = manifest.announcement ?? AnnouncementSettings()
         let timings = Dictionary(manifest.clips.map { ($0.name, ClipTiming($0, join: announcement.join)) }, uniquingKeysWith: { a, _ in a })
@@ -242,16 +225,13 @@ public enum Checker {
         let chain = longest(.duration, in: chainTimings)
         let most = longest(.steps, in: chainTimings)
         let seconds = Double(chain.frames) / rate
-        var problems: [String] = []
+        var problems: [BudgetProblem] = []
         if seconds >= configuration.maxAnnouncementSeconds {
             problems.append(
-                String(
-                    format:
-                        "the longest announcement, %@, lasts %.3f s in %d steps, over the %g s budget: shorten the clips, lower maxAmount or raise maxAnnouncementSeconds",
-                    chain.amount.description, seconds, chain.steps, configuration.maxAnnouncementSeconds))
+                .overBudget(amount: chain.amount.description, seconds: seconds, steps: chain.steps, limit: configuration.maxAnnouncementSeconds))
         }
         if most.steps > NotificationSchedule.maxSteps {
-            problems.append("the announcement of \(most.amount) needs \(most.steps) notifications; iOS keeps at most \(NotificationSchedule.maxSteps) pending")
+            problems.append(.tooManySteps(amount: "\(most.amount)", steps: most.steps, most: NotificationSchedule.maxSteps))
         }
         let (composed, composedProblem) = composedBudget(
             ComposedSearch(
@@ -355,7 +335,7 @@ public enum Checker {
     /// cut by the banner (`delivery` composed) or chained (`auto`, `chain`). The budget is the
     /// longest composed sound that plays: the longest whole announcement that fits, or the longest
     /// bare one that is composed, whichever is longer; it fails only when a composed one is cut.
-    static func composedBudget(_ search: ComposedSearch) -> (ComposedBudget, String?) {
+    static func composedBudget(_ search: ComposedSearch) -> (ComposedBudget, BudgetProblem?) {
         let announcement = search.announcement
         let rate = Double(max(1, search.rate))
         let leadIn = Int((announcement.leadInMs * rate / 1000).rounded())
@@ -379,31 +359,22 @@ public enum Checker {
             seconds: longest.map(seconds) ?? 0, amount: longest?.amount.description ?? "none", limitSeconds: banner,
             prefixDroppedFrom: dropped?.description, dropped: said)
         guard cut else { return (budget, nil) }
-        var problem = String(
-            format: "the composed announcement of %@ lasts %.3f s%@, over the %g s banner, which cuts it off",
-            bare.amount.description, seconds(bare), search.phrases ? " even without \(said)" : "", banner)
+        let cutOff = BudgetProblem.BannerCut(amount: bare.amount.description, seconds: seconds(bare), without: search.phrases ? said : nil, banner: banner)
         guard let tempo = search.tempo else {
             // Figures of a set built with another soundset.json: no advice from them.
-            return (budget, problem + ": these are the figures of the set as last built, with another soundset.json: run \(search.rebuild), then check again")
+            return (budget, .bannerCutStale(cutOff, rebuild: search.rebuild))
         }
         // The advice names the word that weighs most in that amount, and the tempo that fits.
         let words = search.locale.read(bare.amount, options: search.reading, variants: search.variants)
         let heaviest = words.max { (search.timings[$0]?.frames ?? 0, $1) < (search.timings[$1]?.frames ?? 0, $0) }
-        let takes =
-            heaviest.flatMap { name in search.timings[name].map { String(format: " (its longest word is %@, %.3f s)", name, Double($0.frames) / rate) } } ?? ""
-        var tempoAdvice = ""
+        let word = heaviest.flatMap { name in search.timings[name].map { BudgetProblem.Word(name: name, seconds: Double($0.frames) / rate) } }
+        var advice = BudgetProblem.TempoAdvice.none
         if let fit = search.fittingTempo(room: room) {
-            tempoAdvice = String(
-                format: "set tempo to %.2f or lower (the set is at %g; at %.2f the longest, %@, lasts %.3f s), ", fit.tempo, tempo, fit.tempo,
-                fit.worst.amount.description, seconds(fit.worst))
+            advice = .fits(tempo: fit.tempo, builtAt: tempo, amount: fit.worst.amount.description, seconds: seconds(fit.worst))
         } else if tempo > TimeStretcher.tempos.lowerBound {
             let lowest = TimeStretcher.tempos.lowerBound
-            problem += String(
-                format: "; no tempo down to %g fits (the set is at %g; at %g it would last %.3f s)", lowest, tempo, lowest,
-                seconds(search.longestBare(atTempo: lowest, builtAt: tempo)))
+            advice = .noneFits(lowest: lowest, builtAt: tempo, seconds: seconds(search.longestBare(atTempo: lowest, builtAt: tempo)))
         }
-        problem += ": record faster takes\(takes), \(tempoAdvice)set announcement.delivery to auto (a chain when the banner is too short), or lower maxAmount"
-        if let dropped { problem += "; \(droppedWords(dropped, said: said, banner: banner))" }
-        return (budget, problem)
+        return (budget, .bannerCut(cutOff, longestWord: word, tempo: advice, dropped: dropped.map { droppedWords($0, said: said, banner: banner) }))
     }
 }
