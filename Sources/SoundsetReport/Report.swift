@@ -39,7 +39,9 @@ public enum Report {
             throw BuildProblem(input.outputDisplay, ReportProblem.undrawable(reason: "\(error)"))
         }
         let key = key(configuration: input.configuration, refreshSeconds: input.refreshSeconds)
-        return (Data(ReportPage.html(made.data, refreshSeconds: input.refreshSeconds, key: key).utf8), made.drawn)
+        let html = ReportPage.html(made.data, refreshSeconds: input.refreshSeconds, key: key)
+        let sounds = Dictionary(made.data.clips.map { ($0.name, $0.audio) }, uniquingKeysWith: { a, _ in a })
+        return (try ReportPage.assemble(html, clips: sounds, display: input.outputDisplay), made.drawn)
     }
 
     /// The first 4 KiB of the file at `url`, which hold a report's head tags, or nil when there is none.

@@ -48,8 +48,9 @@ struct ClipReport: Sendable {
     var notes: [ClipNote]
     var clip: Manifest.Clip
     var drawing: ClipDrawing
-    /// The clip's file as a WAV (`Preview.clipWAV`), in base64: what its player plays.
-    var audio: String
+    /// Where the clip's player gets its sound: the clip's file, put into the page as a WAV when
+    /// the page is written (`ClipAudio`), one clip at a time.
+    var audio: ClipAudio
 
     var name: String { clip.name }
     var sourceFile: String { facts.sourceFile }
@@ -101,31 +102,22 @@ struct ReportData: Sendable {
         let manifest = input.manifest
         let found = Dictionary(input.findings.clips.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
         let soundsDisplay = "\(input.outputDisplay)/\(SoundSetLayout.soundsName)"
-        let drawn = try manifest.clips.parallelMap(maxConcurrency: input.jobs) { clip throws -> (key: String, drawing: ClipDrawing, new: Bool, audio: String) in
-            let display = "\(soundsDisplay)/\(ClipName.printable(clip.file))"
-            let bytes: Data
-            let audio: Data
-            do {
-                bytes = try RegularFile.read(input.sounds.appendingPathComponent(clip.file), maxBytes: Composer.maxClipBytes)
-                audio = try Preview.clipWAV(bytes, name: display)
-            } catch let failure as RegularFile.Failure {
-                throw BuildProblem(display, ReportProblem.unreadable(reason: failure.reason))
-            } catch {
-                throw BuildProblem(display, ReportProblem.unreadable(reason: "\(error)"))
-            }
+        let drawn = try manifest.clips.parallelMap(maxConcurrency: input.jobs) { clip throws -> (key: String, drawing: ClipDrawing, new: Bool) in
             let key = ClipDrawing.key(clip)
-            if let known = input.drawings[key] { return (key, known, false, audio.base64EncodedString()) }
+            if let known = input.drawings[key] { return (key, known, false) }
+            let audio = ClipAudio(file: input.sounds.appendingPathComponent(clip.file), display: "\(soundsDisplay)/\(ClipName.printable(clip.file))")
             guard let envelope = input.envelopes[clip.name] else {
-                throw BuildProblem(display, ReportProblem.noDrawing)
+                throw BuildProblem(audio.display, ReportProblem.noDrawing)
             }
-            return (key, try ClipDrawing.draw(bytes, source: envelope, displayPath: display), true, audio.base64EncodedString())
+            return (key, try ClipDrawing.draw(try audio.bytes(), source: envelope, displayPath: audio.display), true)
         }
         var clips: [ClipReport] = []
         for (clip, drawing) in zip(manifest.clips, drawn) {
             guard let known = found[clip.name] else {
                 throw BuildProblem("\(soundsDisplay)/\(ClipName.printable(clip.file))", ReportProblem.noFindings)
             }
-            clips.append(ClipReport(facts: known.facts, notes: known.notes, clip: clip, drawing: drawing.drawing, audio: drawing.audio))
+            let audio = ClipAudio(file: input.sounds.appendingPathComponent(clip.file), display: "\(soundsDisplay)/\(ClipName.printable(clip.file))")
+            clips.append(ClipReport(facts: known.facts, notes: known.notes, clip: clip, drawing: drawing.drawing, audio: audio))
         }
 
         var announcements: [AnnouncementSample] = []
@@ -147,3 +139,30 @@ struct ReportData: Sendable {
         return (data, Dictionary(drawn.filter(\.new).map { ($0.key, $0.drawing) }, uniquingKeysWith: { a, _ in a }))
     }
 }
+
+/// A clip's sound in the page: its file in the set, read when the page is written and put in as a
+/// WAV of the same samples (`Preview.clipWAV`), in base64. The page's text holds a mark where each
+/// goes (`ReportPage.audioMark`), so a set's clips are never all in memory at once, as text.
+struct ClipAudio: Sendable {
+    var file: URL
+    /// How the file is named in messages, e.g. `Output/Sounds/7.caf`.
+    var display: String
+
+    /// The clip file's bytes.
+    /// - Throws: `BuildProblem` naming the file when it cannot be read.
+    func bytes() throws(BuildProblem) -> Data {
+        do { return try RegularFile.read(file, maxBytes: Composer.maxClipBytes) } catch {
+            throw BuildProblem(display, ReportProblem.unreadable(reason: error.reason))
+        }
+    }
+
+    /// The clip as its player plays it: a WAV of its samples, in base64.
+    /// - Throws: `BuildProblem` naming the file when it cannot be read or is no sound file.
+    func base64WAV() throws(BuildProblem) -> Data {
+        let bytes = try bytes()
+        do { return try Preview.clipWAV(bytes, name: display).base64EncodedData() } catch {
+            throw BuildProblem(display, ReportProblem.unreadable(reason: "\(error)"))
+        }
+    }
+}
+

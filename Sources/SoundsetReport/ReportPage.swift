@@ -1,6 +1,7 @@
 import Foundation
 import SoundsetFindings
 import SoundsetRuntime
+import SoundsetSetFolder
 
 /// Renders the report as one self-contained HTML page: inline CSS and SVG, audio previews as data
 /// URIs, no network, no scripts (but the reload of a watched build's page). Written well-formed
@@ -220,7 +221,7 @@ enum ReportPage {
         card += row("frames", "\(clip.clip.frames)")
         card += "</tbody></table>\n"
         // Loaded with the page (a clip is small), so the player shows the clip's length before it plays.
-        card += "<audio controls=\"controls\" preload=\"auto\" src=\"data:audio/wav;base64,\(clip.audio)\"></audio></div>\n</article>\n"
+        card += "<audio controls=\"controls\" preload=\"auto\" src=\"data:audio/wav;base64,\(audioMark(clip.name))\"></audio></div>\n</article>\n"
         return card
     }
 
@@ -389,7 +390,7 @@ enum ReportPage {
     /// Escapes text for HTML (and XML) content and attributes.
     static func escape(_ text: String) -> String {
         // Most of what the page says needs nothing escaped: it is returned as it is.
-        guard text.utf8.contains(where: { $0 == 0x26 || $0 == 0x3C || $0 == 0x3E || $0 == 0x22 || $0 == 0x27 }) else { return text }
+        guard text.utf8.contains(where: { $0 == 0x26 || $0 == 0x3C || $0 == 0x3E || $0 == 0x22 || $0 == 0x27 || $0 == 0 }) else { return text }
         var escaped = ""
         for character in text {
             switch character {
@@ -398,6 +399,8 @@ enum ReportPage {
             case ">": escaped += "&gt;"
             case "\"": escaped += "&quot;"
             case "'": escaped += "&#39;"
+            // NUL marks where a clip's sound goes (`audioMark`): no text the page shows carries one.
+            case "\u{0}": escaped += "\u{FFFD}"
             default: escaped.append(character)
             }
         }
@@ -437,3 +440,29 @@ enum ReportPage {
         audio{width:100%;height:30px;margin-top:4px}
         """
 }
+
+extension ReportPage {
+    /// Where clip `name`'s sound goes in the page's text: NUL, the name, NUL (a clip's name has no
+    /// NUL, and `escape` keeps every other text free of it). `assemble` puts the sound there.
+    static func audioMark(_ name: String) -> String { "\u{0}\(name)\u{0}" }
+
+    /// The page's bytes: `html` with each clip's mark replaced by its sound (`ClipAudio`), each
+    /// clip read when its place comes, so no more than one clip's sound is held besides the page.
+    /// - Throws: `BuildProblem` naming a clip file that cannot be read, or the page when a mark
+    ///   names no clip of `clips`.
+    static func assemble(_ html: String, clips: [String: ClipAudio], display: String) throws(BuildProblem) -> Data {
+        var page = Data()
+        page.reserveCapacity(html.utf8.count)
+        var parts = html.utf8.split(separator: 0, omittingEmptySubsequences: false).makeIterator()
+        while let text = parts.next() {
+            page.append(contentsOf: text)
+            guard let name = parts.next() else { break }
+            guard let audio = clips[String(decoding: name, as: UTF8.self)] else {
+                throw BuildProblem(display, ReportProblem.undrawable(reason: "a clip's sound is marked for a clip the set does not have"))
+            }
+            page.append(try audio.base64WAV())
+        }
+        return page
+    }
+}
+

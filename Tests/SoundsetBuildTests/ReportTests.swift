@@ -156,6 +156,9 @@ import Testing
             let heard = try SoundData(parsing: wav, name: name)
             #expect(heard.format.container == .wav && heard.samples == file.converted(to: .wav).samples && heard.frames == clip.frames, "\(name)")
         }
+        // Each sound was put where its mark was: none is left, and no text could forge one.
+        #expect(!html.utf8.contains(0))
+        #expect(ReportPage.escape("a\u{0}b<") == "a\u{FFFD}b&lt;")
         #expect(Double(html.utf8.count) > 4.0 / 3 * Double(clipBytes), "\(html.utf8.count) bytes of page, \(clipBytes) of samples")
         #expect(Double(html.utf8.count) < 4.0 / 3 * Double(clipBytes) + 400_000, "\(html.utf8.count) bytes of page, \(clipBytes) of samples")
     }
