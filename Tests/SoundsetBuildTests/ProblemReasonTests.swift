@@ -117,29 +117,31 @@ import Testing
     }
 
     /// The lines (from 1) where a `BuildProblem(` call's second argument is a string literal.
-    static func literalMessages(in text: String) -> [Int] {
+    static func literalMessages(in text: String) -> [Int] { literalArguments(of: "BuildProblem(", argument: 1, in: text) }
+
+    /// The lines (from 1) where a call opening with `call` (`BuildProblem(`) has a string literal as
+    /// its argument `n` (from 0): the scan both problem types' tests use.
+    static func literalArguments(of call: String, argument n: Int, in text: String) -> [Int] {
         let characters = Array(text)
-        let call = Array("BuildProblem(")
+        let call = Array(call)
         var lines: [Int] = []
         var line = 1
-        var index = 0
-        while index < characters.count {
+        for index in characters.indices {
             if characters[index] == "\n" { line += 1 }
-            if characters[index...].starts(with: call), index == 0 || !(characters[index - 1].isLetter || characters[index - 1].isNumber),
-                let second = secondArgument(characters, from: index + call.count), second < characters.count, characters[second] == "\""
-            {
+            guard characters[index...].starts(with: call), index == 0 || !(characters[index - 1].isLetter || characters[index - 1].isNumber) else { continue }
+            if let start = argument(n, of: characters, from: index + call.count), start < characters.count, characters[start] == "\"" {
                 lines.append(line)
             }
-            index += 1
         }
         return lines
     }
 
-    /// Where the second argument of a call whose arguments start at `start` begins, or nil when it
-    /// has one argument.
-    private static func secondArgument(_ characters: [Character], from start: Int) -> Int? {
+    /// Where argument `n` (from 0, at least 1) of a call whose arguments start at `start` begins,
+    /// or nil when it has fewer.
+    private static func argument(_ n: Int, of characters: [Character], from start: Int) -> Int? {
         var index = start
         var depth = 0
+        var commas = 0
         while index < characters.count {
             switch characters[index] {
             case "\"":
@@ -150,9 +152,12 @@ import Testing
                 if depth == 0 { return nil }
                 depth -= 1
             case "," where depth == 0:
-                var next = index + 1
-                while next < characters.count, characters[next].isWhitespace { next += 1 }
-                return next
+                commas += 1
+                if commas == n {
+                    var next = index + 1
+                    while next < characters.count, characters[next].isWhitespace { next += 1 }
+                    return next
+                }
             default: break
             }
             index += 1
