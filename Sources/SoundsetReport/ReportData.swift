@@ -102,10 +102,14 @@ struct ReportData: Sendable {
         let manifest = input.manifest
         let found = Dictionary(input.findings.clips.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
         let soundsDisplay = "\(input.outputDisplay)/\(SoundSetLayout.soundsName)"
+        /// A clip's file in the set, as the page plays it and as messages name it.
+        @Sendable func audio(_ clip: Manifest.Clip) -> ClipAudio {
+            ClipAudio(file: input.sounds.appendingPathComponent(clip.file), display: "\(soundsDisplay)/\(ClipName.printable(clip.file))")
+        }
         let drawn = try manifest.clips.parallelMap(maxConcurrency: input.jobs) { clip throws -> (key: String, drawing: ClipDrawing, new: Bool) in
             let key = ClipDrawing.key(clip)
             if let known = input.drawings[key] { return (key, known, false) }
-            let audio = ClipAudio(file: input.sounds.appendingPathComponent(clip.file), display: "\(soundsDisplay)/\(ClipName.printable(clip.file))")
+            let audio = audio(clip)
             guard let envelope = input.envelopes[clip.name] else {
                 throw BuildProblem(audio.display, ReportProblem.noDrawing)
             }
@@ -113,10 +117,8 @@ struct ReportData: Sendable {
         }
         var clips: [ClipReport] = []
         for (clip, drawing) in zip(manifest.clips, drawn) {
-            guard let known = found[clip.name] else {
-                throw BuildProblem("\(soundsDisplay)/\(ClipName.printable(clip.file))", ReportProblem.noFindings)
-            }
-            let audio = ClipAudio(file: input.sounds.appendingPathComponent(clip.file), display: "\(soundsDisplay)/\(ClipName.printable(clip.file))")
+            let audio = audio(clip)
+            guard let known = found[clip.name] else { throw BuildProblem(audio.display, ReportProblem.noFindings) }
             clips.append(ClipReport(facts: known.facts, notes: known.notes, clip: clip, drawing: drawing.drawing, audio: audio))
         }
 
@@ -165,4 +167,3 @@ struct ClipAudio: Sendable {
         }
     }
 }
-
