@@ -54,7 +54,7 @@ enum CheckCommand {
             let composed = budget.composed
             text += String(format: "; composed %@: %.3f s (banner %g s)", composed.amount, composed.seconds, composed.limitSeconds)
             if let dropped = composed.prefixDroppedFrom {
-                text += "; " + Checker.droppedWords(dropped, said: composed.dropped ?? "the prefix", banner: composed.limitSeconds)
+                text += "; " + ComposedBudget.droppedWords(dropped, said: composed.dropped ?? "the prefix", banner: composed.limitSeconds)
             }
         }
         return text

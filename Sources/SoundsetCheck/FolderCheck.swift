@@ -178,9 +178,9 @@ extension Checker {
     static func reports(of manifest: Manifest, output: URL, outputDisplay: String, rebuild: String) -> [CheckProblem] {
         var problems: [CheckProblem] = []
         let place = Report.defaultLocation(output: output, outputDisplay: outputDisplay)
-        if let head = Report.head(of: output.appendingPathComponent(Report.legacyFileName)), Report.isSoundsetReport(head) {
+        if let head = Report.head(of: output.appendingPathComponent(ReportFile.legacyFileName)), Report.isSoundsetReport(head) {
             problems.append(
-                CheckProblem(.report, "\(outputDisplay)/\(Report.legacyFileName)", SetReportProblem.insideSet(place: place.display, rebuild: rebuild)))
+                CheckProblem(.report, "\(outputDisplay)/\(ReportFile.legacyFileName)", SetReportProblem.insideSet(place: place.display, rebuild: rebuild)))
         }
         if let head = Report.head(of: place.url), Report.isSoundsetReport(head) {
             let id = SoundSet(manifest: manifest, folder: output).id

@@ -15,9 +15,6 @@ public enum Report {
         return (folder.deletingLastPathComponent().appendingPathComponent("\(folder.lastPathComponent).report.html"), "\(outputDisplay).report.html")
     }
 
-    /// Where soundset 0.8 wrote the report, inside the set: the build moves it out.
-    public static let legacyFileName = ReportFile.legacyFileName
-
     /// The page's head names the set it shows (`SoundSet.id`) and what else it was made with
     /// (`key(configuration:refreshSeconds:)`).
     static let setTag = #"<meta name="soundset-set" content=""#

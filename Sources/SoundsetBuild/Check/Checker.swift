@@ -16,9 +16,6 @@ public enum Checker {
         spelling.build(assets: assetsDisplay, output: outputDisplay)
     }
 
-    /// `text` as one word for a POSIX shell: as it is when plain, else in single quotes.
-    public static func shellWord(_ text: String) -> String { CommandSpelling.shellWord(text) }
-
     /// The parts of the check that need only the manifest and the configuration: durations, format,
     /// completeness and both budgets. The check runs them after its file checks; a build runs them
     /// on the set it staged (for its warnings and the report), whose files it has just verified.
@@ -325,11 +322,6 @@ public enum Checker {
         }
     }
 
-    /// Which amounts lose the prefix and suffix, in words a designer reads once.
-    public static func droppedWords(_ smallest: CustomStringConvertible, said: String, banner: Double) -> String {
-        ComposedBudget.droppedWords(smallest, said: said, banner: banner)
-    }
-
     /// The banner budget, by the announcer's rules (`AnnouncementRules`): an announcement that fits
     /// the banner whole plays whole, one that does not plays bare; bare and still too long, it is
     /// cut by the banner (`delivery` composed) or chained (`auto`, `chain`). The budget is the
@@ -375,6 +367,8 @@ public enum Checker {
             let lowest = TimeStretcher.tempos.lowerBound
             advice = .noneFits(lowest: lowest, builtAt: tempo, seconds: seconds(search.longestBare(atTempo: lowest, builtAt: tempo)))
         }
-        return (budget, .bannerCut(cutOff, longestWord: word, tempo: advice, dropped: dropped.map { droppedWords($0, said: said, banner: banner) }))
+        return (
+            budget, .bannerCut(cutOff, longestWord: word, tempo: advice, dropped: dropped.map { ComposedBudget.droppedWords($0, said: said, banner: banner) })
+        )
     }
 }
