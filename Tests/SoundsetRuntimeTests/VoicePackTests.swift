@@ -115,6 +115,9 @@ import Testing
             return data
         }
         #expect(throws: PackError.badHeader(reason: "not valid JSON")) { try VoicePack.open(signed("{not json"), verifier: key) }
+        // The signature comes first: the same header signed by another key is only that.
+        #expect(throws: PackError.badSignature) { try VoicePack.open(signed("{not json"), verifier: FakeKey("another")) }
+        #expect(throws: PackError.badSignature) { try VoicePack.open(signed("{\"format\":2}"), verifier: FakeKey("another")) }
         #expect(throws: PackError.badHeader(reason: "missing key files")) {
             try VoicePack.open(signed("{\"format\":1,\"locale\":\"zh-CN\",\"setId\":\"0123456789\",\"version\":1,\"voice\":\"w\"}"), verifier: key)
         }
@@ -230,6 +233,45 @@ import Testing
         // A clip on disk that is not the manifest's is never packed.
         try Data("not the take".utf8).write(to: set.soundsFolder.appendingPathComponent("7.caf"))
         #expect(throws: PackError.source(file: "Sounds/7.caf", reason: "differs from the manifest's sha256")) { try fixture.pack(set) }
+    }
+
+    @Test func randomDamageIsAlwaysRefusedNeverAccepted() throws {
+        let fixture = try VoiceFixture()
+        defer { fixture.folder.remove() }
+        let data = try fixture.pack(try fixture.set("Woman"))
+        var random = SplitMix64(seed: 31)
+        var refusals: [String: Int] = [:]
+        for round in 0..<300 {
+            var damaged = data
+            switch round % 4 {
+            case 0: damaged[Int.random(in: 0..<data.count, using: &random)] ^= UInt8.random(in: 1...255, using: &random)
+            case 1: damaged = damaged.prefix(Int.random(in: 0..<data.count, using: &random))
+            case 2: damaged.insert(random.nextByte(), at: Int.random(in: 0...data.count, using: &random))
+            default:
+                // A length field set to anything: the header's, a file's digits, the signature's.
+                let offset = [8, 9, 10, 11, data.count - 68, data.count - 67, data.count - 66, data.count - 65].randomElement(using: &random)!
+                damaged[offset] = random.nextByte()
+                if damaged == data { continue }
+            }
+            do {
+                _ = try VoicePack.open(damaged, verifier: fixture.key)
+                Issue.record("round \(round): a damaged pack was accepted")
+            } catch {
+                let kind: String =
+                    switch error {
+                    case .truncated: "truncated"
+                    case .badSignature: "badSignature"
+                    case .trailingBytes: "trailingBytes"
+                    case .headerLength: "headerLength"
+                    case .notAPack: "notAPack"
+                    default: "\(error)"
+                    }
+                refusals[kind, default: 0] += 1
+            }
+        }
+        // A damaged pack is refused by its framing or its signature: no header field is read.
+        #expect(Set(refusals.keys).isSubset(of: ["truncated", "badSignature", "trailingBytes", "headerLength", "notAPack"]), "\(refusals)")
+        #expect(Set(refusals.keys).isSuperset(of: ["truncated", "badSignature", "headerLength"]), "\(refusals)")
     }
 
     @Test func everyRefusalNamesItsItemAndWhatToDo() {

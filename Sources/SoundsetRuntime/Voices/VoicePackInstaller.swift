@@ -80,6 +80,8 @@ public enum VoicePackInstaller {
                         return .failure(error)
                     }
                 }
+                // A killed install's folder never switched to, or the current one found damaged (being
+                // mended: for these milliseconds `VoiceChoice.resolve` falls back, with the reason).
                 if voiceFolder.kind(of: name) != nil { removeWhole(name, in: voiceFolder) }
                 try voiceFolder.rename(staged.name, to: name)
                 placed = true
