@@ -24,12 +24,17 @@ public struct SoundSet: Sendable {
     public init(manifest: Manifest, folder: URL) {
         self.manifest = manifest
         self.folder = folder
+        id = Self.id(of: manifest)
+    }
+
+    /// The id of the set `manifest` describes (see `id`).
+    static func id(of manifest: Manifest) -> String {
         var digest = SHA256Digest()
         digest.update(Data("\(manifest.container.rawValue) \(manifest.encoding.rawValue) \(manifest.sampleRate) \(manifest.channels)\n".utf8))
         for clip in manifest.clips {
             digest.update(Data("\(clip.name) \(clip.file) \(clip.copy ?? "-") \(clip.frames) \(clip.sha256)\n".utf8))
         }
-        id = String(digest.finalHex().prefix(10))
+        return String(digest.finalHex().prefix(10))
     }
 
     /// The folder of the app that contains the app extension whose bundle is at `bundleURL`.

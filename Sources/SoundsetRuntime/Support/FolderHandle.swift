@@ -307,7 +307,7 @@ final class FolderHandle {
     /// Deletes `name`, and when it is a folder everything in it first, never following a link, at
     /// most `budget` entries and 32 folders deep.
     /// - Returns: whether it is gone.
-    private func removeWhole(_ name: String, budget: inout Int, depth: Int) -> Bool {
+    func removeWhole(_ name: String, budget: inout Int, depth: Int = 0) -> Bool {
         guard let kind = kind(of: name) else { return true }
         guard budget > 0 else { return false }
         if kind == S_IFDIR {
