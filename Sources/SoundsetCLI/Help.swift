@@ -6,7 +6,8 @@ enum Help {
     static var commands: [CommandSpec] {
         [
             BuildCommand.spec, AnnouncementCommand.planSpec, AnnouncementCommand.renderSpec, AnnounceCommand.spec, ReplayCommand.spec, CheckCommand.spec,
-            ReportCommand.spec, ServeCommand.spec, MeasureCommand.spec, ClipsCommand.spec, helpSpec, versionSpec,
+            ReportCommand.spec, ServeCommand.spec, PackCommand.spec, InstallPackCommand.spec, MeasureCommand.spec, ClipsCommand.spec, helpSpec,
+            versionSpec,
         ]
     }
 
@@ -16,7 +17,8 @@ enum Help {
         name: "help", summary: "show help for a command: soundset help build", arguments: Positionals(name: "COMMAND", optional: true), options: [markdownFlag],
         about: """
             Prints the overview, or the help of COMMAND (build, plan, render, announce, replay, check,
-            report, serve, measure, clips, version, help): the same as soundset COMMAND --help.
+            report, serve, pack, install-pack, measure, clips, version, help): the same as soundset
+            COMMAND --help.
             """,
         exitCodes: "exit codes: 0 printed, 64 bad usage")
 
@@ -282,5 +284,25 @@ enum Help {
     static let planAfter = """
         An amount above the set's maxAmount is planned, with a note on stderr: the check budgets
         amounts up to maxAmount only.
+        """
+
+    static let packAbout = """
+        Writes the set of --voice (Output/voices/NAME when the build made several voices, else the
+        whole of --output) as one file a phone can download: a header naming the voice, its locale,
+        the pack's version and the set's id, the manifest and every clip file (the copies are made
+        again on the phone), and an Ed25519 signature over all of it by KEY. The app installs it
+        with VoicePackInstaller (docs/ios.md), which refuses a pack signed by another key or altered
+        in any byte, an older version than the one installed, and clips that differ from the
+        manifest. Make a key pair once and keep the private half off the phone:
+          openssl genpkey -algorithm ed25519 -out voice.key
+          openssl pkey -in voice.key -pubout -out voice.pub
+        """
+
+    static let installPackAbout = """
+        Does with FILE what the app does with a downloaded pack, in DIR (a folder standing in for the
+        App Group's container): checks its signature against KEY.pub, every clip against the
+        manifest, the locale and the version (no downgrade), then installs it under
+        DIR/soundset/Voices/<voice>/ so that a kill at any point leaves the voice installed before
+        it working. Installing the same pack again changes nothing. Each refusal says why.
         """
 }

@@ -69,6 +69,10 @@ public enum SoundsetCommandLine {
                 return try await ReportCommand.run(rest, console: console, spelling: spelling)
             case "serve":
                 return try await ServeCommand.run(rest, console: console)
+            case "pack":
+                return try PackCommand.run(rest, console: console)
+            case "install-pack":
+                return try InstallPackCommand.run(rest, console: console)
             default:
                 throw UsageError("unknown command '\(ClipNamePrinting.safe(command))'")
             }

@@ -111,3 +111,6 @@ public struct Ed25519PublicKey: Sendable {
         }
     }
 }
+
+/// A pack is verified with the publisher's public key: `VoicePackInstaller` takes it as it is.
+extension Ed25519PublicKey: PackSignatureVerifier {}
