@@ -29,6 +29,7 @@ enum ReplayCommand {
             throw UsageError("replay needs \(Option.group.label) (the folder that stands in for the App Group; a fresh one for each replay)")
         }
         let format = try parsed.choice(Self.format)!
+        _ = try Voices.name(parsed)
 
         let url = URL(fileURLWithPath: path)
         let group = URL(fileURLWithPath: groupPath)
