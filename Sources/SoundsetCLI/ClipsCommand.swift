@@ -40,16 +40,11 @@ enum ClipsCommand {
     /// assets folder holds several), from its `soundset.json`; nil for `--locale`'s.
     /// - Throws: `BuildProblem` when the voice is not one of the assets folder's, or there is no default.
     static func voiceLocale(_ parsed: Arguments) throws -> SpeechLocale? {
-        let name = try Voices.name(parsed)
+        guard parsed.given(Self.locale) == nil else { return nil }
         let assets = parsed.value(Self.assets)!.trimmingTrailingSlashes
-        let assetsURL = URL(fileURLWithPath: assets)
-        guard parsed.given(Self.locale) == nil, name != nil || VoiceFolders.isSeveral(assets: assetsURL) else { return nil }
-        guard VoiceFolders.isSeveral(assets: assetsURL) else { throw BuildProblem("--voice \(name ?? "")", VoiceProblem.oneVoice(output: assets)) }
-        let voices = try VoiceFolders.voices(assets: assetsURL, display: assets)
-        guard let voice = name ?? voices.defaultVoice else { throw BuildProblem(assets, VoiceProblem.noDefault(voices: voices.voices)) }
-        guard voices.voices.contains(voice) else { throw BuildProblem("--voice \(voice)", VoiceProblem.unknownVoice(output: assets, voices: voices.voices)) }
+        guard let voice = try Voices.assetsVoice(parsed, assets: assets) else { return nil }
         let display = "\(VoiceFolders.display(assets, voice: voice))/\(ConfigurationLoader.fileName)"
-        let file = VoiceFolders.assetsFolder(assets: assetsURL, voice: voice).appendingPathComponent(ConfigurationLoader.fileName)
+        let file = VoiceFolders.assetsFolder(assets: URL(fileURLWithPath: assets), voice: voice).appendingPathComponent(ConfigurationLoader.fileName)
         guard FileManager.default.fileExists(atPath: file.path) else { return Configuration().locale }
         return try ConfigurationLoader.load(from: file, displayPath: display).locale
     }

@@ -19,6 +19,26 @@ enum Voices {
             output: URL(fileURLWithPath: output), display: output, voice: voice, rebuild: spelling.build(output: output))
     }
 
+    /// The voice of the assets folder `assets` a command works on: `--voice`, or without it the
+    /// default voice when the folder holds several; nil for a one-voice folder without `--voice`.
+    /// - Throws: `UsageError` for a name that cannot be a voice's; `BuildFailure` for a bad layout;
+    ///   `BuildProblem` for `--voice` with a one-voice folder, a voice it does not hold, or several
+    ///   voices and no default.
+    static func assetsVoice(_ parsed: Arguments, assets: String) throws -> String? {
+        let name = try name(parsed)
+        let assetsURL = URL(fileURLWithPath: assets)
+        guard VoiceFolders.isSeveral(assets: assetsURL) else {
+            guard let name else { return nil }
+            throw BuildProblem("\(Option.voice.name) \(name)", VoiceProblem.oneVoice(output: assets))
+        }
+        let voices = try VoiceFolders.voices(assets: assetsURL, display: assets)
+        guard let voice = name ?? voices.defaultVoice else { throw BuildProblem(assets, VoiceProblem.noDefault(voices: voices.voices)) }
+        guard voices.voices.contains(voice) else {
+            throw BuildProblem("\(Option.voice.name) \(voice)", VoiceProblem.unknownVoice(output: assets, voices: voices.voices))
+        }
+        return voice
+    }
+
     /// `--voice`'s name, held to the voice names' rule; nil when it is not given.
     static func name(_ parsed: Arguments) throws -> String? {
         guard let voice = parsed.given(.voice) else { return nil }

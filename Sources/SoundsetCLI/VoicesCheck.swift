@@ -35,14 +35,20 @@ struct VoicesCheck: Encodable {
             throw BuildProblem("--voice \(voice)", VoiceProblem.unknownVoice(output: assets, voices: found.voices))
         }
         var checks: [Voice] = []
+        let rebuild = spelling.build(assets: assets, output: output)
         for name in voice.map({ [$0] }) ?? found.voices {
-            let report = await Checker.run(
-                assets: VoiceFolders.assetsFolder(assets: assetsURL, voice: name), assetsDisplay: VoiceFolders.display(assets, voice: name),
-                output: VoiceFolders.setFolder(output: outputURL, voice: name), outputDisplay: VoiceFolders.display(output, voice: name),
-                spelling: spelling)
+            let (voiceAssets, voiceOutput) = (VoiceFolders.display(assets, voice: name), VoiceFolders.display(output, voice: name))
+            var report = await Checker.run(
+                assets: VoiceFolders.assetsFolder(assets: assetsURL, voice: name), assetsDisplay: voiceAssets,
+                output: VoiceFolders.setFolder(output: outputURL, voice: name), outputDisplay: voiceOutput, spelling: spelling)
+            // The fix is the build of every voice (which writes voices.json too), not the voice's alone.
+            let voiceBuild = spelling.build(assets: voiceAssets, output: voiceOutput)
+            for index in report.problems.indices {
+                report.problems[index].message = report.problems[index].message.replacingOccurrences(of: voiceBuild, with: rebuild)
+            }
+            report.warnings = report.warnings.map { $0.replacingOccurrences(of: voiceBuild, with: rebuild) }
             checks.append(Voice(voice: name, report: report))
         }
-        let rebuild = spelling.build(assets: assets, output: output)
         let problems = indexProblems(output: outputURL, display: output, voices: checks.filter(\.report.ok).map(\.voice), rebuild: rebuild)
         return VoicesCheck(ok: problems.isEmpty && checks.allSatisfy(\.report.ok), voices: checks, problems: problems)
     }

@@ -1,4 +1,5 @@
 import Foundation
+import SoundsetRuntime
 import SoundsetTestSupport
 import Testing
 
@@ -148,6 +149,9 @@ import Testing
         #expect(render.stdout.hasPrefix("wrote two.wav (wav pcm16, 16000 Hz)"), "\(render.stdout)")
         let clips = try SoundsetExecutable.run(["clips", "--voice", "en-US"], in: folder.url)
         #expect(clips.status == 0 && clips.stdout.contains("\ndollars "), "\(clips.stdout)")
+        let report = try SoundsetExecutable.run(["report", "--voice", "en-US"], in: folder.url)
+        #expect(report.status == 0, "\(report.stderr)")
+        #expect(report.stdout.hasPrefix("wrote Output/voices/en-US.report.html: 38 clips, "), "\(report.stdout)")
         let announce = try SoundsetExecutable.run(["announce", "2.5", "--voice", "en-US", "--group", "G", "--format", "json"], in: folder.url)
         #expect(announce.status == 0, "\(announce.stderr)")
         #expect(announce.stdout.contains("\"dollars\""), "\(announce.stdout)")
@@ -175,6 +179,28 @@ import Testing
         let replay = try SoundsetExecutable.run(["replay", "pushes.txt", "--voice", "-x", "--group", "R"], in: folder.url)
         #expect(replay.status == 64)
         #expect(replay.stderr.hasPrefix("soundset: --voice '-x' is not a voice's name (a voice's name cannot start with '-')"), "\(replay.stderr)")
+    }
+
+    @Test func aBuildOfSeveralVoicesHoldsTheOutputsBuildLock() throws {
+        let folder = try TemporaryDirectory()
+        defer { folder.remove() }
+        try AssetPacks.twoVoices(in: try folder.folder("Assets"))
+        // This test holds the build lock of Output, as a running build (of one voice or several) would.
+        _ = try folder.folder(".soundset-cache")
+        let lock = try LockFile(folder.url.appendingPathComponent(".soundset-cache/lock-Output"))
+        try lock.lock()
+        lock.note("4242")
+        let refused = try SoundsetExecutable.run(["build", "--no-wait"], in: folder.url)
+        #expect(refused.status == 1)
+        #expect(
+            refused.stderr
+                == "error: Output: is being built by another soundset (pid 4242); wait for it, or run again without --no-wait to wait\nsoundset: build failed with 1 problem; Output was not changed\n"
+        )
+        #expect(!FileManager.default.fileExists(atPath: folder.url.appendingPathComponent("Output").path))
+        lock.unlock()
+        let built = try SoundsetExecutable.run(["build", "--quiet", "--no-wait"], in: folder.url)
+        #expect(built.status == 0, "\(built.stderr)")
+        #expect(FileManager.default.fileExists(atPath: folder.url.appendingPathComponent("Output/voices.json").path))
     }
 
     @Test func oneVoiceOutputBecomesSeveralAndBadLayoutsAreRefused() throws {
