@@ -17,7 +17,7 @@ enum AnnounceCommand {
     static let spec = CommandSpec(
         name: "announce", summary: "do what the app's extension does for one push: queue, compose or chain, fall back",
         arguments: .one("AMOUNT", missing: "announce needs an AMOUNT, e.g. 123.45, or \(payload.label)", instead: payload),
-        options: [.requiredGroup, .output, id, payload, now, delivery, prefix, .format], about: Help.announceAbout,
+        options: [.requiredGroup, .output, .voice, id, payload, now, delivery, prefix, .format], about: Help.announceAbout,
         exitCodes: "exit codes: 0 a decision was printed (a fallback is a decision), 1 the payload file cannot be read as a push, 64 bad usage")
 
     static func run(_ arguments: [String], console: Console, spelling: CommandSpelling = .installed) throws -> Int32 {
@@ -70,12 +70,15 @@ enum AnnounceCommand {
         }
         let transactionID = request.transactionID
 
-        let output = URL(fileURLWithPath: parsed.value(.output)!)
+        // The output folder itself, or with several voices the voice's set in it.
+        let output = try Voices.setFolder(parsed, output: parsed.value(.output)!, spelling: spelling).url
         // The set is read (and installed) while no build swaps a new one in.
         let decision: AnnouncementDecision
         do {
             decision = try OutputFolder.reading(output) { () -> AnnouncementDecision in
-                decide(request, delivery: delivery, prefix: prefix, output: output, groupPath: groupPath, spelling: spelling)
+                decide(
+                    request, delivery: delivery, prefix: prefix, output: output, groupPath: groupPath,
+                    rebuild: spelling.build(output: URL(fileURLWithPath: parsed.value(.output)!).relativePath))
             }
         } catch {
             decision = Announcer.unavailable("\(error)", transactionID: transactionID, at: arrival ?? SystemClock().now())
@@ -120,14 +123,14 @@ enum AnnounceCommand {
 
     private static func decide(
         _ request: AnnouncementRequest, delivery: AnnouncementSettings.Delivery?, prefix: String??, output: URL, groupPath: String,
-        spelling: CommandSpelling
+        rebuild: String
     ) -> AnnouncementDecision {
         let decision: AnnouncementDecision
         do {
             // A link in the set is not the set (a commit or an app carries the link): not read.
             if let refusal = SetLink.refusal(in: output, display: output.relativePath) {
                 return Announcer.unavailable(
-                    "\(refusal) (run \(spelling.build(output: output.relativePath)) first)", transactionID: request.transactionID,
+                    "\(refusal) (run \(rebuild) first)", transactionID: request.transactionID,
                     at: request.arrival ?? SystemClock().now())
             }
             let set = try SoundSet(folder: output)
@@ -138,7 +141,7 @@ enum AnnounceCommand {
             KillPoint.arm(&announcer)
             decision = announcer.announce(request)
         } catch {
-            let hint = if case .unreadable = error { " (run \(spelling.build(output: output.relativePath)) first)" } else { "" }
+            let hint = if case .unreadable = error { " (run \(rebuild) first)" } else { "" }
             decision = Announcer.unavailable("\(error)\(hint)", transactionID: request.transactionID, at: request.arrival ?? SystemClock().now())
         }
         return decision

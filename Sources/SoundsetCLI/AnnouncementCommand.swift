@@ -28,7 +28,7 @@ enum AnnouncementCommand {
         help: "the announcement as composed, without the announcer's rules (the banner's dropping of the prefix and suffix, the lead-in, the delivery)")
     static let out = Option(name: "--out", value: "FILE", help: "the sound file to write", required: true)
     /// What plan and render share.
-    static let shared: [Option] = [.output, assets, locale, prefix, suffix, join, gapMs, reading, whole, .format]
+    static let shared: [Option] = [.output, .voice, assets, locale, prefix, suffix, join, gapMs, reading, whole, .format]
 
     static let planSpec = CommandSpec(
         name: "plan", summary: "show the clips and timing that announce an amount", arguments: .one("AMOUNT", missing: "plan needs an AMOUNT, e.g. 123.45"),
@@ -85,21 +85,23 @@ enum AnnouncementCommand {
             console.err("soundset: '\(ClipNamePrinting.safe(amountText))': \(error.explaining(amountText))")
             return ExitCode.failure
         }
-        let outputFolder = URL(fileURLWithPath: parsed.value(.output)!)
+        // The output folder itself, or with several voices the voice's set in it.
+        let set = try Voices.setFolder(parsed, output: parsed.value(.output)!, spelling: spelling)
         // The manifest and the clips are read while no build swaps a new set in.
-        return try OutputFolder.reading(outputFolder) {
+        return try OutputFolder.reading(set.url) {
             try planOrRender(
-                kind, amount: amount, parsed: parsed, outputFolder: outputFolder, outPath: outPath, locale: locale, gapMs: gapMs, format: format,
+                kind, amount: amount, parsed: parsed, set: set, outPath: outPath, locale: locale, gapMs: gapMs, format: format,
                 console: console, spelling: spelling)
         }
     }
 
     private static func planOrRender(
-        _ kind: Kind, amount: Amount, parsed: Arguments, outputFolder: URL, outPath: String?, locale: SpeechLocale?, gapMs: Double?, format: String,
-        console: Console, spelling: CommandSpelling
+        _ kind: Kind, amount: Amount, parsed: Arguments, set: VoiceFolders.Choice, outPath: String?, locale: SpeechLocale?, gapMs: Double?,
+        format: String, console: Console, spelling: CommandSpelling
     ) throws -> Int32 {
+        let outputFolder = set.url
         // A link in the set is not the set (a commit or an app carries the link): not read.
-        if let refusal = SetLink.refusal(in: outputFolder, display: parsed.value(.output)!) {
+        if let refusal = SetLink.refusal(in: outputFolder, display: set.display) {
             console.err("soundset: \(refusal) (run \(spelling.build(output: parsed.value(.output)!)) first)")
             return ExitCode.failure
         }
@@ -135,12 +137,12 @@ enum AnnouncementCommand {
         } catch {
             switch error {
             case .plan(let error):
-                console.err("soundset: \(explain(error, locale: locale, manifest: manifest, output: parsed.value(.output)!, spelling: spelling))")
+                console.err("soundset: \(explain(error, locale: locale, manifest: manifest, output: set.display, spelling: spelling))")
             case .refused(let reason): console.err("soundset: \(reason)")
             }
             return ExitCode.failure
         }
-        if let note = maxAmountNote(amount, assets: parsed.given(Self.assets)) { console.err(note) }
+        if let note = maxAmountNote(amount, assets: assetsFolder(parsed.given(Self.assets), voice: set.voice)) { console.err(note) }
         if let outPath {
             return try render(
                 played, to: outPath, manifest: manifest, soundsFolder: outputFolder.appendingPathComponent(SoundSetLayout.soundsName), format: format,
@@ -152,6 +154,14 @@ enum AnnouncementCommand {
             printPlan(played, console: console)
         }
         return ExitCode.success
+    }
+
+    /// The assets folder whose configuration holds the set's `maxAmount`: `--assets` (nil: `Assets`,
+    /// when it is there), or with several voices the voice's folder in it.
+    private static func assetsFolder(_ given: String?, voice: String?) -> String? {
+        guard let voice else { return given }
+        let root = given ?? Option.assets.defaultValue!
+        return given != nil || FileManager.default.fileExists(atPath: root) ? VoiceFolders.display(root, voice: voice) : nil
     }
 
     /// Whether writing `file` puts it in `folder` or below it (both resolved through links).

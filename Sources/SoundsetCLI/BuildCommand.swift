@@ -74,6 +74,19 @@ enum BuildCommand {
         options.reportFile = parsed.given(Self.report).map { (URL(fileURLWithPath: $0), $0) }
         options.spelling = spelling
         let printing = Printing(quiet: quiet, verbose: parsed.has(Self.verbose), progress: showProgress, console: console)
+        if VoicesBuild.isSeveral(options) {
+            try refuseForSeveralVoices(parsed, assets: options.assetsDisplay, output: options.outputDisplay)
+            let stop = StopRequest.install(watching: false, output: options.outputDisplay, console: console, exitAtOnce: exitAtOnce)
+            let status = await buildVoices(options, printing)
+            withExtendedLifetime(stop) {}
+            return status
+        }
+        if VoiceFolders.isSeveral(output: options.output) {
+            console.err(
+                "error: \(BuildProblem(options.outputDisplay, VoiceProblem.severalInOutput(output: options.outputDisplay, assets: options.assetsDisplay)))")
+            console.err("soundset: build failed with 1 problem; \(options.outputDisplay) was not changed")
+            return ExitCode.failure
+        }
         if parsed.has(watch) {
             options.reportRefreshSeconds = 1
             return await BuildWatch(options: options, printing: printing, interval: .milliseconds(pollMs), exitAtOnce: exitAtOnce).run()
@@ -88,6 +101,14 @@ enum BuildCommand {
     struct Printing: Sendable {
         var quiet: Bool, verbose: Bool, progress: Bool
         var console: Console
+
+        /// The same, each line naming `voice` first (`voice en-US: `).
+        func naming(_ voice: String) -> Printing {
+            var printing = self
+            let console = console
+            printing.console = Console(out: { console.out(Voices.line($0, voice: voice)) }, err: { console.err(Voices.line($0, voice: voice)) })
+            return printing
+        }
     }
 
     /// Runs one build and prints what it did: the table or what changed, the summary, then the

@@ -9,7 +9,8 @@ import SoundsetSetFolder
 enum CheckCommand {
     static let spec = CommandSpec(
         name: "check", summary: "verify Output against Assets: integrity, freshness, durations, format, completeness, budget, report",
-        options: [.assets, .output, .format], about: Help.checkAbout, exitCodes: "exit codes: 0 everything holds, 1 a problem was found, 64 bad usage")
+        options: [.assets, .output, .format, .voice.helping("check only this voice, when Assets holds several").defaulting(to: nil, shown: "every voice")],
+        about: Help.checkAbout, exitCodes: "exit codes: 0 everything holds, 1 a problem was found, 64 bad usage")
 
     static func run(_ arguments: [String], console: Console, environment: [String: String], spelling: CommandSpelling = .installed) async throws -> Int32 {
         let parsed = try Arguments(arguments, spec: spec)
@@ -21,17 +22,16 @@ enum CheckCommand {
         let format = try parsed.format()
         let assets = parsed.value(.assets)!.trimmingTrailingSlashes
         let output = parsed.value(.output)!.trimmingTrailingSlashes
+        let voice = try Voices.name(parsed)
+        if voice != nil || VoiceFolders.isSeveral(assets: URL(fileURLWithPath: assets)) {
+            let checked = try await VoicesCheck.run(assets: assets, output: output, voice: voice, spelling: spelling)
+            checked.print(format: format, annotate: environment["GITHUB_ACTIONS"] == "true", console: console)
+            return checked.ok ? ExitCode.success : ExitCode.failure
+        }
         let report = await Checker.run(
             assets: URL(fileURLWithPath: assets), assetsDisplay: assets,
             output: URL(fileURLWithPath: output), outputDisplay: output, spelling: spelling)
-        if environment["GITHUB_ACTIONS"] == "true" {
-            for problem in report.problems {
-                console.out(
-                    "::error file=\(annotationProperty(problem.subject)),title=soundset \(problem.check.rawValue)::\(annotationMessage(problem.subject + ": " + problem.message))"
-                )
-            }
-            for warning in report.warnings { console.out("::warning title=soundset::\(annotationMessage(warning))") }
-        }
+        if environment["GITHUB_ACTIONS"] == "true" { annotate(report, console: console) }
         if format == "json" {
             console.out(try JSONFormatting.text(report))
         } else {
@@ -40,6 +40,17 @@ enum CheckCommand {
             console.out(summary(report))
         }
         return report.ok ? ExitCode.success : ExitCode.failure
+    }
+
+    /// The report's problems and warnings as GitHub workflow commands, each message after `lead`
+    /// (`voice en-US: `).
+    static func annotate(_ report: CheckReport, lead: String = "", console: Console) {
+        for problem in report.problems {
+            console.out(
+                "::error file=\(annotationProperty(problem.subject)),title=soundset \(problem.check.rawValue)::\(annotationMessage(lead + problem.subject + ": " + problem.message))"
+            )
+        }
+        for warning in report.warnings { console.out("::warning title=soundset::\(annotationMessage(lead + warning))") }
     }
 
     static func summary(_ report: CheckReport) -> String {

@@ -1,13 +1,19 @@
 import Foundation
+import SoundsetFindings
 import SoundsetRuntime
+import SoundsetSetFolder
 
 /// `soundset clips`: what to record for a locale, from the runtime's own guide.
 enum ClipsCommand {
-    static let locale = Option.locale.defaulting(to: SpeechLocale.zhCN.rawValue)
+    static let locale = Option.locale.defaulting(to: SpeechLocale.zhCN.rawValue, shown: "zh-CN; with several voices in Assets, the default voice's")
+    static let voice = Option(
+        name: Option.voice.name, value: Option.voice.value, shownDefault: Option.voice.shownDefault,
+        help: "the locale of this voice of Assets (Assets/voices/NAME/soundset.json)", notWith: locale.name)
+    static let assets = Option.assets.helping("the recordings' folder, read only for --voice or its voices' default")
     static let format = Option.format.choosing(["text", "json", "markdown"])
 
     static let spec = CommandSpec(
-        name: "clips", summary: "list the clips to record for a locale: what each says, and when it is needed", options: [locale, format],
+        name: "clips", summary: "list the clips to record for a locale: what each says, and when it is needed", options: [locale, voice, assets, format],
         about: Help.clipsAbout, exitCodes: "exit codes: 0 listed, 64 bad usage")
 
     static func run(_ arguments: [String], console: Console) throws -> Int32 {
@@ -17,7 +23,8 @@ enum ClipsCommand {
             return ExitCode.success
         }
         _ = try parsed.arguments()
-        guard let locale = parsed.value(Self.locale).flatMap(SpeechLocale.init(rawValue:)) else {
+        try parsed.refuseWithExcluded(Self.voice)
+        guard let locale = try voiceLocale(parsed) ?? parsed.value(Self.locale).flatMap(SpeechLocale.init(rawValue:)) else {
             throw UsageError("\(Self.locale.name) must be one of \(SpeechLocale.allCases.map(\.rawValue).joined(separator: ", "))")
         }
         let guide = ClipGuide.of(locale)
@@ -27,6 +34,19 @@ enum ClipsCommand {
         default: console.out(text(guide))
         }
         return ExitCode.success
+    }
+
+    /// The locale of `--voice` (or, without `--voice` and `--locale`, of the default voice when the
+    /// assets folder holds several), from its `soundset.json`; nil for `--locale`'s.
+    /// - Throws: `BuildProblem` when the voice is not one of the assets folder's, or there is no default.
+    static func voiceLocale(_ parsed: Arguments) throws -> SpeechLocale? {
+        guard parsed.given(Self.locale) == nil else { return nil }
+        let assets = parsed.value(Self.assets)!.trimmingTrailingSlashes
+        guard let voice = try Voices.assetsVoice(parsed, assets: assets) else { return nil }
+        let display = "\(VoiceFolders.display(assets, voice: voice))/\(ConfigurationLoader.fileName)"
+        let file = VoiceFolders.assetsFolder(assets: URL(fileURLWithPath: assets), voice: voice).appendingPathComponent(ConfigurationLoader.fileName)
+        guard FileManager.default.fileExists(atPath: file.path) else { return Configuration().locale }
+        return try ConfigurationLoader.load(from: file, displayPath: display).locale
     }
 
     /// Aligned columns: the clip, what is said, how, when it is needed.

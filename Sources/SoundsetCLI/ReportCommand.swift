@@ -8,7 +8,7 @@ enum ReportCommand {
 
     static let spec = CommandSpec(
         name: "report", summary: "write the HTML page beside the set that shows and plays every clip, with what to re-record",
-        options: [.assets, .output, out], about: Help.reportAbout,
+        options: [.assets, .output, .voice.helping("the voice whose report to write, when Assets holds several"), out], about: Help.reportAbout,
         exitCodes: "exit codes: 0 written, 1 the set is not up to date, could not be read or the page not written, 64 bad usage")
 
     static func run(_ arguments: [String], console: Console, spelling: CommandSpelling = .installed) async throws -> Int32 {
@@ -24,6 +24,8 @@ enum ReportCommand {
             assets: URL(fileURLWithPath: assets), assetsDisplay: assets, output: URL(fileURLWithPath: output), outputDisplay: output,
             waiting: { console.err("soundset: \($0)…") }, writeReport: true)
         options.spelling = spelling
+        // With several voices, the voice's set and its report beside it (Output/voices/NAME.report.html).
+        if let voice = try Voices.assetsVoice(parsed, assets: assets) { options = VoicesBuild.options(for: voice, from: options) }
         if let out = parsed.given(Self.out) {
             guard !out.isEmpty, !out.hasSuffix("/") else { throw UsageError("\(Self.out.name) needs a file name, e.g. \(Self.out.name) \(output).report.html") }
             options.reportFile = (URL(fileURLWithPath: out), out)

@@ -40,3 +40,34 @@ extension AssetPacks {
             .write(to: folder.appendingPathComponent("soundset.json"))
     }
 }
+
+extension AssetPacks {
+    /// Every clip an en-US set needs (0-19, the tens, hundred ... cents) plus `received`, as short
+    /// 16 kHz takes (no two the same recording: takes of one pitch differ in length by 9 %), and a
+    /// soundset.json for en-US at 16 kHz with the prefix.
+    public static func completeEnglish(in folder: URL) throws {
+        let names =
+            (0...19).map(String.init) + (2...9).map { String($0 * 10) }
+            + ["hundred", "thousand", "million", "billion", "dollar", "dollars", "and", "cent", "cents"]
+        for (index, name) in names.enumerated() {
+            let take = Takes.word(
+                before: 0.05, word: 0.08 * pow(1.09, Double(index / 5)), after: 0.05, rate: 16000, levelDb: -30 + Double(index % 4) * 4,
+                seed: UInt64(index + 1))
+            try WAVFile.write(take.samples, to: folder.appendingPathComponent("\(name).wav"), rate: 16000)
+        }
+        let phrase = Takes.word(before: 0.05, word: 0.5, after: 0.05, rate: 16000, levelDb: -24, seed: 98)
+        try WAVFile.write(phrase.samples, to: folder.appendingPathComponent("received.wav"), rate: 16000)
+        try Data(#"{"locale": "en-US", "sampleRate": 16000, "announcement": {"prefix": "received"}}"#.utf8)
+            .write(to: folder.appendingPathComponent("soundset.json"))
+    }
+
+    /// An assets folder of two voices: `voices/zh-CN` (`completeChinese`) and `voices/en-US`
+    /// (`completeEnglish`), and no `soundset.json` beside them.
+    public static func twoVoices(in assets: URL) throws {
+        for (voice, make) in [("zh-CN", completeChinese), ("en-US", completeEnglish)] {
+            let folder = assets.appendingPathComponent("voices").appendingPathComponent(voice)
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            try make(folder)
+        }
+    }
+}

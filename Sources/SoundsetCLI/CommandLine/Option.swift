@@ -100,6 +100,9 @@ extension Option {
     static let group = Option.value("--group", "DIR", help: "the folder that stands in for the App Group's container")
     static let quiet = Option.flag("--quiet", help: "print only warnings and errors")
     static let jobs = Option.value("--jobs", "N", shown: "the number of cores", help: "clips processed at once")
+    static let voice = Option.value(
+        "--voice", "NAME", shown: "the only voice, or the defaultVoice of Assets/soundset.json",
+        help: "the voice, when Assets holds several (Assets/voices/NAME/, built into OUTPUT/voices/NAME/)")
 
     /// `--group DIR`, which the command cannot run without.
     static var requiredGroup: Option {

@@ -15,7 +15,7 @@ enum ReplayCommand {
     static let spec = CommandSpec(
         name: "replay", summary: "run a file of pushes through the extension's announcer in order, with a tally",
         arguments: .one("FILE", missing: "replay needs a FILE of pushes, one a line (SECONDS AMOUNT [ID], or a JSON payload with \"at\")"),
-        options: [.requiredGroup, .output, format], about: Help.replayAbout,
+        options: [.requiredGroup, .output, .voice, format], about: Help.replayAbout,
         exitCodes: "exit codes: 0 replayed (fallbacks are decisions), 1 FILE or the set cannot be read, 64 bad usage")
 
     static func run(_ arguments: [String], console: Console, spelling: CommandSpelling = .installed) throws -> Int32 {
@@ -29,6 +29,7 @@ enum ReplayCommand {
             throw UsageError("replay needs \(Option.group.label) (the folder that stands in for the App Group; a fresh one for each replay)")
         }
         let format = try parsed.choice(Self.format)!
+        _ = try Voices.name(parsed)
 
         let url = URL(fileURLWithPath: path)
         let group = URL(fileURLWithPath: groupPath)
@@ -53,8 +54,11 @@ enum ReplayCommand {
             return ExitCode.failure
         }
 
-        let outputName = parsed.value(.output)!.trimmingTrailingSlashes
-        let output = URL(fileURLWithPath: outputName)
+        // The output folder itself, or with several voices the voice's set in it.
+        let topName = parsed.value(.output)!.trimmingTrailingSlashes
+        let set = try Voices.setFolder(parsed, output: topName, spelling: spelling)
+        let outputName = set.display
+        let output = set.url
         let decisions: [(push: ReplayPush, decision: AnnouncementDecision)]
         do {
             // The set is read (and installed) while no build swaps a new one in.
@@ -62,11 +66,11 @@ enum ReplayCommand {
                 let set: SoundSet
                 // A link in the set is not the set (a commit or an app carries the link): not read.
                 if let refusal = SetLink.refusal(in: output, display: outputName) {
-                    throw Unavailable(description: "\(refusal) (run \(spelling.build(output: outputName)) first)")
+                    throw Unavailable(description: "\(refusal) (run \(spelling.build(output: topName)) first)")
                 }
                 do { set = try SoundSet(folder: output) } catch {
                     throw Unavailable(
-                        description: "\(error)\((error as? ManifestError)?.isUnreadable == true ? " (run \(spelling.build(output: outputName)) first)" : "")")
+                        description: "\(error)\((error as? ManifestError)?.isUnreadable == true ? " (run \(spelling.build(output: topName)) first)" : "")")
                 }
                 let announcer = Announcer(set: set, group: GroupFolder(group))
                 return log.pushes.map { ($0, announcer.announce($0.request)) }
