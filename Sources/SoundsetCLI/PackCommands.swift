@@ -6,8 +6,7 @@ import SoundsetSetFolder
 /// `soundset pack`: one file holding a voice's set (its manifest and clips) and an Ed25519
 /// signature over them, for an app to download and install (`VoicePackInstaller`).
 enum PackCommand {
-    static let voice = Option.value(
-        "--voice", "NAME", help: "the voice to pack: its name in the pack, and the set Output/voices/NAME when the build made several")
+    static let voice = Option.voice.helping("the voice to pack: its name in the pack, and the set Output/voices/NAME when the build made several")
     static let key = Option.value("--key", "KEY", help: "the Ed25519 private key (PEM, as openssl genpkey -algorithm ed25519 writes it) that signs the pack")
     static let out = Option.value("--out", "FILE", shown: "NAME.pack", help: "where the pack is written (replaced whole: a reader never sees half of it)")
     static let packVersion = Option.value(
@@ -26,24 +25,21 @@ enum PackCommand {
         return option
     }
 
-    static func run(_ arguments: [String], console: Console) throws -> Int32 {
+    static func run(_ arguments: [String], console: Console, spelling: CommandSpelling) throws -> Int32 {
         let parsed = try Arguments(arguments, spec: spec)
         if parsed.wantsHelp {
             console.out(spec.help)
             return ExitCode.success
         }
         _ = try parsed.arguments()
-        guard let name = parsed.value(voice) else { throw UsageError("pack needs \(voice.name) NAME") }
-        guard VoiceName.isValid(name) else {
-            throw UsageError("\(voice.name) '\(ClipNamePrinting.safe(name))' is not a voice name: 1 to 64 letters, digits, '_' or '-', not starting with '-'")
-        }
+        guard let name = try Voices.name(parsed) else { throw UsageError("pack needs \(voice.name) NAME") }
         guard let keyPath = parsed.value(key) else { throw UsageError("pack needs \(key.name) KEY") }
         let version = try packVersionValue(parsed)
-        let output = URL(fileURLWithPath: parsed.value(.output) ?? "Output")
+        let outputPath = parsed.value(.output) ?? "Output"
         let destination = parsed.value(out) ?? "\(name).pack"
         do {
             let signer = try Ed25519PrivateKey(contentsOf: URL(fileURLWithPath: keyPath), display: keyPath)
-            let folder = setFolder(output: output, voice: name)
+            let folder = try setFolder(parsed, output: outputPath, spelling: spelling)
             let (pack, set) = try OutputFolder.reading(folder) {
                 let set = try SoundSet(folder: folder)
                 return (try VoicePack.encode(set, voice: name, version: version, sign: signer.sign), set)
@@ -69,10 +65,12 @@ enum PackCommand {
         return value
     }
 
-    /// The set of `voice`: `Output/voices/<voice>` when the build made several, else `Output` itself.
-    static func setFolder(output: URL, voice: String) -> URL {
-        let voiceFolder = output.appendingPathComponent("voices", isDirectory: true).appendingPathComponent(voice, isDirectory: true)
-        return FileManager.default.fileExists(atPath: voiceFolder.appendingPathComponent(SoundSetLayout.manifestName).path) ? voiceFolder : output
+    /// The set of `--voice`: `Output/voices/<voice>` when the build made several (the voice must be
+    /// one of them), else `Output` itself, packed under the name given.
+    static func setFolder(_ parsed: Arguments, output: String, spelling: CommandSpelling) throws -> URL {
+        let url = URL(fileURLWithPath: output)
+        guard VoiceFolders.isSeveral(output: url) else { return url }
+        return try Voices.setFolder(parsed, output: output, spelling: spelling).url
     }
 }
 

@@ -70,7 +70,7 @@ public enum SoundsetCommandLine {
             case "serve":
                 return try await ServeCommand.run(rest, console: console)
             case "pack":
-                return try PackCommand.run(rest, console: console)
+                return try PackCommand.run(rest, console: console, spelling: spelling)
             case "install-pack":
                 return try InstallPackCommand.run(rest, console: console)
             default:

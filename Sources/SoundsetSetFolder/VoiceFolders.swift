@@ -23,7 +23,10 @@ package enum VoiceFolders {
 
     /// Why `name` cannot name a voice (1-64 characters of A-Z, a-z, 0-9, `_` and `-`, not starting
     /// with `-`), or nil when it can.
+    /// The rule is the runtime's (`VoiceName`: a pack's voice is named as a build's); this says
+    /// which part of it a name breaks.
     package static func nameProblem(_ name: String) -> String? {
+        if VoiceName.isValid(name) { return nil }
         if name.isEmpty { return "a voice's name cannot be empty" }
         if name.count > maxNameLength { return "a voice's name is at most \(maxNameLength) characters, not \(name.count)" }
         let allowed = name.unicodeScalars.allSatisfy { scalar in
@@ -31,7 +34,7 @@ package enum VoiceFolders {
         }
         if !allowed { return "a voice's name holds only the letters A-Z and a-z, digits, '_' and '-'" }
         if name.hasPrefix("-") { return "a voice's name cannot start with '-'" }
-        return nil
+        return "a voice's name holds only the letters A-Z and a-z, digits, '_' and '-'"
     }
 
     /// Whether the assets folder holds several voices: a `voices` folder in it.

@@ -178,7 +178,7 @@ import Testing
         #expect(noKey.stderr.hasPrefix("soundset: pack needs --key KEY\n"), "\(noKey.stderr)")
         let badVoice = try SoundsetExecutable.run(["pack", "--voice", "../x", "--key", bench.keys.privateKey.path], in: bench.root)
         #expect(badVoice.status == 64)
-        #expect(badVoice.stderr.hasPrefix("soundset: --voice '../x' is not a voice name"), "\(badVoice.stderr)")
+        #expect(badVoice.stderr.hasPrefix("soundset: --voice '../x' is not a voice's name"), "\(badVoice.stderr)")
         let publicAsPrivate = try bench.pack(version: 1, key: bench.keys.publicKey)
         #expect(publicAsPrivate.status == 1)
         #expect(publicAsPrivate.stderr.hasPrefix("error: \(bench.keys.publicKey.path): is not a private key in PEM"), "\(publicAsPrivate.stderr)")
@@ -200,5 +200,31 @@ import Testing
         let missing = try bench.install("missing.pack")
         #expect(missing.status == 1)
         #expect(missing.stderr == "error: missing.pack: is missing\n", "\(missing.stderr)")
+    }
+
+    /// With several voices the pack is `Output/voices/<voice>`'s, and a voice the output does not
+    /// hold is refused by name.
+    @Test func severalVoicesPackTheVoiceNamed() throws {
+        let bench = try Bench()
+        defer { bench.directory.remove() }
+        let several = bench.root.appendingPathComponent("Several")
+        try FileManager.default.createDirectory(at: several.appendingPathComponent("voices"), withIntermediateDirectories: true)
+        try FileManager.default.copyItem(at: bench.root.appendingPathComponent("Output"), to: several.appendingPathComponent("voices/woman"))
+        let set = try SoundSet(folder: several.appendingPathComponent("voices/woman"))
+        let index = #"{"defaultVoice":"woman","schemaVersion":1,"voices":[{"locale":"zh-CN","setId":"\#(set.id)","voice":"woman"}]}"#
+        try Data(index.utf8).write(to: several.appendingPathComponent("voices.json"))
+        let args = ["pack", "--key", bench.keys.privateKey.path, "--output", "Several", "--pack-version", "5"]
+        let packed = try SoundsetExecutable.run(args + ["--voice", "woman", "--out", "woman.pack"], in: bench.root)
+        #expect(packed.status == 0, "\(packed.stderr)")
+        #expect(packed.stdout.hasPrefix("wrote woman.pack: voice woman, locale zh-CN, version 5, set \(set.id), "), "\(packed.stdout)")
+        let installed = try bench.install("woman.pack")
+        #expect(installed.status == 0, "\(installed.stderr)")
+        #expect(
+            snapshot(of: bench.group.appendingPathComponent("soundset/Voices/woman/5-\(set.id)"))
+                == snapshot(of: several.appendingPathComponent("voices/woman")))
+        let unknown = try SoundsetExecutable.run(args + ["--voice", "man", "--out", "man.pack"], in: bench.root)
+        #expect(unknown.status == 1)
+        #expect(unknown.stderr.contains("man") && unknown.stderr.contains("woman"), "\(unknown.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: bench.root.appendingPathComponent("man.pack").path))
     }
 }
