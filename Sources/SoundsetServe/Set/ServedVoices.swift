@@ -75,12 +75,15 @@ final class ServedVoice: Sendable {
     /// The locale and set id `voices.json` gives it (nil for an output folder without voices).
     let listed: VoiceLayout.Index.Voice?
     let source: SetSource
-    let told = ToldReason()
+    /// The last reason told the voice had no set: kept with its source when a new index lists it
+    /// again, so a reason is not told twice.
+    let told: ToldReason
 
-    init(name: String?, listed: VoiceLayout.Index.Voice?, source: SetSource) {
+    init(name: String?, listed: VoiceLayout.Index.Voice?, source: SetSource, told: ToldReason = ToldReason()) {
         self.name = name
         self.listed = listed
         self.source = source
+        self.told = told
     }
 
     /// How paths of this voice begin: `/v1/voices/<voice>`, or `/v1` for the one set.
@@ -155,7 +158,7 @@ final class VoiceSources: @unchecked Sendable {
                 let kept = previous?.voice(named: listed.voice)
                 if let kept, kept.listed == listed { return kept }
                 let source = kept?.source ?? makeSource(VoiceLayout.setFolder(output: output, voice: listed.voice), "\(display)/voices/\(listed.voice)")
-                return ServedVoice(name: listed.voice, listed: listed, source: source)
+                return ServedVoice(name: listed.voice, listed: listed, source: source, told: kept?.told ?? ToldReason())
             }
             let named = index.defaultVoice ?? (voices.count == 1 ? voices[0].name : nil)
             return VoiceLineup(voices: voices, defaultVoice: voices.first { $0.name == named }, several: true)
