@@ -200,6 +200,19 @@ import Testing
         // A voice still listed keeps its source (its set is not loaded again for the new index).
         #expect(lineup.voice(named: "a") === keptA)
         #expect(try lineup.voice(named: "c")?.source.current().get().set.id == TestPacks.setId(output.appendingPathComponent("voices/c")))
+        // A build that swaps a voice's set: that voice's source loads it (off the request, as one set's does).
+        let reloading = VoiceSources(
+            output: output, display: "Output", recheckInterval: 0, makeSource: { SetSource(output: $0, display: $1, recheckInterval: 0) })
+        let sourceB = try #require(reloading.current().voice(named: "b")?.source)
+        let before = try sourceB.current().get().set.id
+        try FileManager.default.removeItem(at: output.appendingPathComponent("voices/b"))
+        try FakeSets.write(in: output.appendingPathComponent("voices/b"), prefix: "received", frames: { 500 + $0.utf8.count })
+        _ = sourceB.current()
+        sourceB.waitForLoad()
+        let after = try #require(reloading.current().voice(named: "b")).source.current().get().set.id
+        #expect(after != before)
+        #expect(after == (try TestPacks.setId(output.appendingPathComponent("voices/b"))))
+        #expect(try reloading.current().voice(named: "a")?.source.current().get().set.id == TestPacks.setId(output.appendingPathComponent("voices/a")))
         // An index that does not read: no voice is served, and the reason names the file.
         try Data("{".utf8).write(to: output.appendingPathComponent("voices.json"))
         #expect(sources.current().broken?.reason.hasPrefix("Output/voices.json is not a voices index") == true)
