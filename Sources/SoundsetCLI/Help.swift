@@ -228,6 +228,18 @@ enum Help {
           /metrics                           requests by status and format, cache hits, misses and
                                              bytes, encode times, the set, open connections
                                              (Prometheus text format 0.0.4)
+          /v1/voices                         the voices: {defaultVoice, voices [{voice, locale, id,
+                                             setId, default}]}
+          /v1/voices/VOICE/...               any /v1/ path above, of that voice's set, when DIR
+                                             holds several voices (voices.json, voices/VOICE/); the
+                                             paths without a voice are the default voice's; an
+                                             unknown voice is 404 listing the voices. /healthz and
+                                             /metrics cover every voice; the first line says
+                                             "(voices VOICE: set ID, ...; default VOICE)"
+          /v1/packs, /v1/packs/VOICE.pack, /v1/packs/VOICE/VERSION-SETID.pack
+                                             with --packs: the packs' list, a voice's newest pack
+                                             (no-cache; ETag "VERSION-SETID", 304), a pinned pack
+                                             (immutable)
         OPTIONS (any path): a CORS preflight, 204 with Access-Control-Allow-Methods GET, HEAD,
         OPTIONS, -Allow-Headers Range, If-None-Match, If-Range, X-Request-Id and -Max-Age 86400.
         Every response carries Access-Control-Allow-Origin: * and Access-Control-Expose-Headers

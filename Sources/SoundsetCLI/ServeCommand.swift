@@ -38,11 +38,15 @@ enum ServeCommand {
     static let accessLog = Option.value(
         "--access-log", "FILE", help: "append access lines to FILE instead of stderr (created when missing; reopened on SIGHUP)")
     static let quiet = Option(name: Option.quiet.name, help: "no access lines", notWith: accessLog.name)
+    static let packs = Option.value(
+        "--packs", "DIR",
+        help: "also serve the voice packs in DIR (the *.pack files soundset pack writes, read again when they change): /v1/packs, "
+            + "/v1/packs/VOICE.pack (the newest) and /v1/packs/VOICE/VERSION-SETID.pack (immutable)")
 
     static let spec = CommandSpec(
         name: "serve", summary: "answer HTTP requests for announcements, plans and the set (web, mini-programs, Android)",
         arguments: .refusing("serve takes no AMOUNT or other argument"),
-        options: [.output, listen, threads, connections, cacheMB, requestTimeout, logFormat, accessLog, quiet], about: Help.serveAbout,
+        options: [.output, listen, threads, connections, cacheMB, requestTimeout, logFormat, accessLog, quiet, packs], about: Help.serveAbout,
         exitCodes: "exit codes: 0 stopped by SIGTERM or SIGINT, 1 cannot listen, 64 bad usage")
 
     static func run(_ arguments: [String], console: Console) async throws -> Int32 {
@@ -65,6 +69,7 @@ enum ServeCommand {
         }
         let outputDisplay = parsed.value(.output)!
         let quiet = parsed.has(Self.quiet)
+        let packsFolder = try ServeOperations.packsFolder(parsed)
 
         let accessLog = try ServeOperations.accessLog(parsed)
         defer { accessLog?.close() }
@@ -75,7 +80,7 @@ enum ServeCommand {
         let service = AnnouncementService(
             ServeSettings(
                 output: URL(fileURLWithPath: outputDisplay), outputDisplay: outputDisplay, cacheBytes: cacheMB << 20, accessLog: accessLog,
-                problemLog: { line in console.err(line) }))
+                problemLog: { line in console.err(line) }, packs: packsFolder.map { URL(fileURLWithPath: $0) }, packsDisplay: packsFolder))
         signal(SIGPIPE, SIG_IGN)
         raiseOpenFileLimit(to: MicroHTTPDFront.libraryConnections(for: connections) + 64)
         let stop = StopSignal.install()
@@ -91,13 +96,14 @@ enum ServeCommand {
             return ExitCode.failure
         }
         let shownHost = bound.host.contains(":") ? "[\(bound.host)]" : bound.host
-        switch service.currentSet() {
-        case .success(let id):
-            console.out("listening on http://\(shownHost):\(bound.port) (set \(id))")
+        switch service.servedSets() {
+        case .success(let sets):
+            console.out("listening on http://\(shownHost):\(bound.port) (\(sets))")
         case .failure(let problem):
             console.out("listening on http://\(shownHost):\(bound.port) (no valid set yet)")
             console.err("soundset: \(problem); /healthz answers 503 until a build puts a set there")
         }
+        if let packs = service.servedPacks() { console.out(packs) }
         let number = await stop.wait()
         if !quiet { console.err("soundset: \(number == SIGINT ? "interrupted" : "terminated"): finishing the requests under way") }
         front.stop()

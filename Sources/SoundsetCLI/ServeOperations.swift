@@ -1,6 +1,7 @@
 internal import CSystem
 import Foundation
 import SoundsetServe
+import SoundsetSetFolder
 
 #if canImport(Glibc)
     import Glibc
@@ -28,6 +29,17 @@ enum ServeOperations {
         }
         if let file, file.isEmpty { throw UsageError("\(ServeCommand.accessLog.name) needs a file name") }
         return try AccessLog(format: format, destination: file.map { .file($0) } ?? .standardError)
+    }
+
+    /// The folder `--packs` names, when given: it must be a folder (a typo would serve no pack).
+    static func packsFolder(_ parsed: Arguments) throws -> String? {
+        guard let folder = parsed.given(ServeCommand.packs) else { return nil }
+        var isFolder: ObjCBool = false
+        guard !folder.isEmpty, FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder), isFolder.boolValue else {
+            throw UsageError(
+                "\(ServeCommand.packs.name) \(CommandSpelling.shellWord(folder)) is not a folder: name the folder soundset pack wrote the packs to")
+        }
+        return folder
     }
 
     /// SIGHUP reopens `log`'s file (after a rotation renamed it); it never stops the server, with or

@@ -14,11 +14,16 @@ public struct ServeSettings: Sendable {
     /// Where why there is no set to serve goes (it names the server's files, so a 503's body does
     /// not): one line each time the reason changes; nil writes none.
     public var problemLog: (@Sendable (String) -> Void)?
+    /// The folder of voice packs served (`--packs`), nil for none; how it is named in messages.
+    public var packs: URL?
+    public var packsDisplay: String
 
     public init(
         output: URL, outputDisplay: String, cacheBytes: Int = 64 << 20, accessLog: AccessLog? = nil,
-        problemLog: (@Sendable (String) -> Void)? = nil
+        problemLog: (@Sendable (String) -> Void)? = nil, packs: URL? = nil, packsDisplay: String? = nil
     ) {
+        self.packs = packs
+        self.packsDisplay = packsDisplay ?? packs?.path ?? ""
         self.output = output
         self.outputDisplay = outputDisplay
         self.cacheBytes = cacheBytes
@@ -35,6 +40,9 @@ public struct ServeSettings: Sendable {
 ///     GET /v1/announcements/{amount}.{wav|mp3|caf|aiff}  the announcement
 ///     GET /v1/sets/{id}/announcements/… and …/plan/…     the same, pinned to one set: cached for a year
 ///     GET /metrics                                       counters in the Prometheus text format
+///     GET /v1/voices                                     the voices: name, locale, ids, the default
+///     GET /v1/voices/{voice}/…                           any /v1/ path above, of that voice (the unversioned: the default's)
+///     GET /v1/packs, /v1/packs/{voice}.pack, /v1/packs/{voice}/{version}-{setId}.pack   voice packs (`--packs`)
 ///
 /// `HEAD` is answered as `GET` (the front leaves the body out), `OPTIONS` as a CORS preflight (204);
 /// every other method is 405.
@@ -46,35 +54,48 @@ public final class AnnouncementService: HTTPHandler {
     /// `Cache-Control` of an unpinned URL: a build may change it.
     static let unpinnedCaching = "public, max-age=60"
 
-    private let source: SetSource
-    private let cache: ResponseCache
+    /// The output folder's voices (one, unnamed, without `voices.json`), each with its set's source.
+    let voices: VoiceSources
+    let cache: ResponseCache
     private let accessLog: AccessLog?
-    private let problemLog: (@Sendable (String) -> Void)?
-    /// The last reason there was no set, once told (or asked for by `currentSet`).
-    private let told = ToldReason()
+    let problemLog: (@Sendable (String) -> Void)?
+    /// The last reason `voices.json` could not be read, once told.
+    let toldIndex = ToldReason()
+    /// The packs of `--packs`, when given.
+    let packs: PackShelf?
     let metrics = ServeMetrics()
 
     public init(_ settings: ServeSettings) {
-        source = SetSource(output: settings.output, display: settings.outputDisplay)
+        voices = VoiceSources(output: settings.output, display: settings.outputDisplay)
         cache = ResponseCache(capacity: settings.cacheBytes)
         accessLog = settings.accessLog
         problemLog = settings.problemLog
+        packs = settings.packs.map { PackShelf(folder: $0, display: settings.packsDisplay, log: settings.problemLog) }
     }
 
-    /// The served set's id, or why there is none (which the caller tells: it is not logged again
-    /// until it changes).
+    /// The default voice's set's id (the one set's, without voices), or why there is none (which
+    /// the caller tells: it is not logged again until it changes).
     public func currentSet() -> Result<String, Error> {
-        let current = source.current()
-        if case .failure(let unavailable) = current { _ = told.replace(with: unavailable) }
+        let lineup = voices.current()
+        if let broken = lineup.broken {
+            _ = toldIndex.replace(with: broken)
+            return .failure(broken)
+        }
+        guard let voice = lineup.defaultVoice else {
+            return .failure(SetUnavailable(reason: "\(voices.display) holds the voices \(lineup.names.joined(separator: ", ")) and names no default"))
+        }
+        let current = voice.source.current()
+        if case .failure(let unavailable) = current { _ = voice.told.replace(with: unavailable) }
         return current.map(\.id).mapError { $0 as Error }
     }
 
     /// The 503 without a valid set: its body says only that (the reason names the server's files);
     /// the reason goes to the problem log, once until it changes.
-    private func unavailable(_ unavailable: SetUnavailable) -> RequestProblem {
-        if told.replace(with: unavailable) { problemLog?("soundset: no valid sound set: \(unavailable.reason)") }
+    func unavailable(_ unavailable: SetUnavailable, voice: ServedVoice? = nil) -> RequestProblem {
+        if (voice?.told ?? toldIndex).replace(with: unavailable) { problemLog?("soundset: no valid sound set: \(unavailable.reason)") }
+        let which = voice?.name.map { " for the voice '\($0)'" } ?? ""
         return RequestProblem(
-            503, "no valid sound set", hint: "build the set: the server picks it up without a restart (the server's log says what is wrong)")
+            503, "no valid sound set\(which)", hint: "build the set: the server picks it up without a restart (the server's log says what is wrong)")
     }
 
     public func respond(to request: HTTPRequest) -> HTTPResponse { answer(to: request).response }
@@ -132,7 +153,7 @@ public final class AnnouncementService: HTTPHandler {
 
     // MARK: - Routes
 
-    private var notFound: RequestProblem {
+    var notFound: RequestProblem {
         RequestProblem(
             404, "no such resource",
             hint: "the resources are /healthz, /v1/set, /v1/plan/{amount} and /v1/announcements/{amount}.{wav|mp3|caf|aiff}, e.g. /v1/announcements/123.45.mp3")
@@ -144,6 +165,22 @@ public final class AnnouncementService: HTTPHandler {
         if segments == ["metrics"] { return .now(metricsText()) }
         guard segments.first == "v1", segments.count >= 2 else { throw notFound }
         var rest = Array(segments.dropFirst())
+        if rest.first == "packs" { return .now(try packAnswer(Array(rest.dropFirst()), request: request)) }
+        let lineup = voices.current()
+        let voice: ServedVoice
+        if rest.first == "voices" {
+            if rest.count == 1 { return .now(try voiceList(lineup)) }
+            voice = try named(rest[1], in: lineup)
+            rest = Array(rest.dropFirst(2))
+        } else {
+            voice = try defaultVoice(of: lineup)
+        }
+        return try route(rest, of: voice, target: target, request: request)
+    }
+
+    /// `rest` of a path after `/v1` (or `/v1/voices/<voice>`), answered with `voice`'s set.
+    private func route(_ rest: [String], of voice: ServedVoice, target: RequestTarget, request: HTTPRequest) throws -> HTTPAnswer {
+        var rest = rest
         var pin: String?
         if rest.first == "sets" {
             guard rest.count >= 3 else { throw notFound }
@@ -151,11 +188,12 @@ public final class AnnouncementService: HTTPHandler {
             rest = Array(rest.dropFirst(2))
             guard rest.first == "announcements" || rest.first == "plan" else { throw notFound }
         }
-        let served = try currentServedSet()
+        let served = try currentServedSet(of: voice)
         if let pin, pin != served.id {
+            let prefix = voice.pathPrefix
             throw RequestProblem(
                 404, "the set '\(ClipNameRules.printable(pin))' is not served here: the current set is \(served.id)",
-                hint: "ask for /v1/sets/\(served.id)/\(rest.joined(separator: "/")), or the unpinned /v1/\(rest.joined(separator: "/"))",
+                hint: "ask for \(prefix)/sets/\(served.id)/\(rest.joined(separator: "/")), or the unpinned \(prefix)/\(rest.joined(separator: "/"))",
                 set: served.id)
         }
         let caching = pin == nil ? Self.unpinnedCaching : Self.pinnedCaching
@@ -175,28 +213,35 @@ public final class AnnouncementService: HTTPHandler {
         }
     }
 
-    private func currentServedSet() throws(RequestProblem) -> ServedSet {
-        switch source.current() {
+    func currentServedSet(of voice: ServedVoice) throws(RequestProblem) -> ServedSet {
+        switch voice.source.current() {
         case .success(let served): return served
         case .failure(let reason):
-            throw unavailable(reason)
+            throw unavailable(reason, voice: voice)
         }
     }
 
     private func health() -> HTTPResponse {
-        switch source.current() {
-        case .success(let served):
-            return Self.json(200, ["status": "ok", "set": served.id], headers: [("Cache-Control", "no-store")])
-        case .failure(let reason):
-            var response = Self.errorResponse(unavailable(reason))
-            response.headers.append(("Cache-Control", "no-store"))
-            return response
+        let lineup = voices.current()
+        guard lineup.several else {
+            switch lineup.voices[0].source.current() {
+            case .success(let served):
+                return Self.json(200, ["status": "ok", "set": served.id], headers: [("Cache-Control", "no-store")])
+            case .failure(let reason):
+                var response = Self.errorResponse(unavailable(reason, voice: lineup.voices[0]))
+                response.headers.append(("Cache-Control", "no-store"))
+                return response
+            }
         }
+        return severalHealth(lineup)
     }
 
     private func metricsText() -> HTTPResponse {
+        let lineup = voices.current()
+        let sets = lineup.voices.map { (voice: $0.name ?? "", set: try? $0.source.current().get().id) }
         let snapshot = ServeMetrics.Snapshot(
-            set: try? source.current().get().id, cacheBytes: cache.bytes, cacheEntries: cache.count, cacheCapacity: cache.capacity)
+            set: lineup.several ? nil : sets.first?.set, voices: lineup.several ? sets : nil, cacheBytes: cache.bytes, cacheEntries: cache.count,
+            cacheCapacity: cache.capacity)
         return HTTPResponse(
             status: 200, headers: [("Content-Type", "text/plain; version=0.0.4; charset=utf-8"), ("Cache-Control", "no-store")] + Self.common,
             body: ResponseBody(Data(metrics.text(snapshot).utf8)))
@@ -458,7 +503,11 @@ public final class AnnouncementService: HTTPHandler {
     static func errorResponse(_ problem: RequestProblem) -> HTTPResponse {
         var fields = ["error": problem.error, "hint": problem.hint]
         if let set = problem.set { fields["set"] = set }
-        return json(problem.status, fields, headers: problem.status == 404 || problem.status == 400 ? [("Cache-Control", "no-store")] : [])
+        let headers = problem.status == 404 || problem.status == 400 ? [("Cache-Control", "no-store")] : []
+        if let voices = problem.voices, let body = try? encodedLine(VoicesProblem(error: problem.error, hint: problem.hint, voices: voices)) {
+            return HTTPResponse(status: problem.status, headers: [("Content-Type", "application/json")] + headers + common, body: ResponseBody(body))
+        }
+        return json(problem.status, fields, headers: headers)
     }
 
     static func json(_ status: Int, _ fields: [String: String], headers: [(name: String, value: String)] = []) -> HTTPResponse {
@@ -470,21 +519,11 @@ public final class AnnouncementService: HTTPHandler {
     }
 }
 
-/// The last reason told there was no set.
-private final class ToldReason: @unchecked Sendable {
-    // @unchecked: `reason` is only read and written holding `lock`.
-    private let lock = NSLock()
-    private var reason: String?
-    private var setsLoaded = 0
-
-    /// Makes `new` the reason told: whether it is news (another reason, or the same once a set was
-    /// served since).
-    func replace(with new: SetUnavailable) -> Bool {
-        lock.withLock {
-            defer { (reason, setsLoaded) = (new.reason, new.setsLoaded) }
-            return reason != new.reason || setsLoaded != new.setsLoaded
-        }
-    }
+/// An error body listing the voices: `{"error", "hint", "voices": [...]}`.
+private struct VoicesProblem: Encodable {
+    var error: String
+    var hint: String
+    var voices: [String]
 }
 
 /// A method other than GET and HEAD.

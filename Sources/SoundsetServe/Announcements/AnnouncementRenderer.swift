@@ -79,12 +79,15 @@ struct RequestProblem: Error, Equatable {
     var hint: String
     /// The current set's id, where the body says it (a pinned URL of another set).
     var set: String?
+    /// The voices there are, where the body lists them (a voice not served here).
+    var voices: [String]?
 
-    init(_ status: Int, _ error: String, hint: String, set: String? = nil) {
+    init(_ status: Int, _ error: String, hint: String, set: String? = nil, voices: [String]? = nil) {
         self.status = status
         self.error = error
         self.hint = hint
         self.set = set
+        self.voices = voices
     }
 }
 

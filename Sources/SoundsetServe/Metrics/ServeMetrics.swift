@@ -72,6 +72,8 @@ final class ServeMetrics: Sendable {
     /// What else the text shows, read when it is asked for.
     struct Snapshot {
         var set: String?
+        /// Each voice's set (nil: none valid), when the output folder holds several voices.
+        var voices: [(voice: String, set: String?)]?
         var cacheBytes: Int
         var cacheEntries: Int
         var cacheCapacity: Int
@@ -117,8 +119,12 @@ final class ServeMetrics: Sendable {
 
         header("soundset_set_info", "gauge", "The set served now, as its id label (absent while the folder holds no valid set).")
         if let set = snapshot.set { out += "soundset_set_info{set=\"\(Self.labelValue(set))\"} 1\n" }
+        for (voice, set) in snapshot.voices ?? [] {
+            if let set { out += "soundset_set_info{set=\"\(Self.labelValue(set))\",voice=\"\(Self.labelValue(voice))\"} 1\n" }
+        }
         header("soundset_set_valid", "gauge", "1 while a valid set is served, 0 otherwise (/healthz answers 503).")
-        out += "soundset_set_valid \(snapshot.set == nil ? 0 : 1)\n"
+        let valid = snapshot.voices.map { !$0.isEmpty && $0.allSatisfy { $0.set != nil } } ?? (snapshot.set != nil)
+        out += "soundset_set_valid \(valid ? 1 : 0)\n"
         if let resident = Self.residentBytes() {
             header("process_resident_memory_bytes", "gauge", "Resident memory size in bytes.")
             out += "process_resident_memory_bytes \(resident)\n"
