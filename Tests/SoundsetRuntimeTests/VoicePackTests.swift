@@ -30,6 +30,31 @@ import Testing
         #expect(layout.payloadEnd + 68 == data.count)
     }
 
+    /// What a server may read without the key: the header and the frame, the signature not checked.
+    @Test func theUnverifiedHeaderChecksTheFrameButNotTheSignature() throws {
+        let fixture = try VoiceFixture()
+        defer { fixture.folder.remove() }
+        let set = try fixture.set("Woman")
+        let data = try fixture.pack(set, version: 4)
+        let header = try VoicePack.unverifiedHeader(of: data)
+        #expect(header == (try VoicePack.open(data, verifier: fixture.key)).header)
+        // Another key's signature, or a flipped clip byte: the frame holds, so the header reads.
+        let otherKey = try VoicePack.assemble(header, try fixture.parts(set, version: 4).contents, sign: FakeKey("other").sign)
+        #expect(try VoicePack.unverifiedHeader(of: otherKey) == header)
+        func refusal(_ bytes: Data, maxBytes: Int = VoicePack.defaultMaxBytes) -> PackError? {
+            do { _ = try VoicePack.unverifiedHeader(of: bytes, maxBytes: maxBytes) } catch { return error }
+            return nil
+        }
+        #expect(refusal(data.prefix(data.count - 1)) == .truncated(bytes: data.count - 1))
+        #expect(refusal(data.prefix(100)) == .truncated(bytes: 100))
+        #expect(refusal(data + Data([1, 2])) == .trailingBytes(2))
+        #expect(refusal(Data("SSPACK02".utf8) + data.dropFirst(8)) == .notAPack)
+        #expect(refusal(data, maxBytes: data.count - 1) == .tooLarge(bytes: data.count, limit: data.count - 1))
+        var renamed = header
+        renamed.files[1].name = "Sounds/../x.caf"
+        #expect(refusal(try fixture.assemble(renamed, try fixture.parts(set, version: 4).contents)) == .badFileName("Sounds/../x.caf"))
+    }
+
     @Test func aFlippedByteAnywhereButALengthOrAnotherKeyIsABadSignature() throws {
         let fixture = try VoiceFixture()
         defer { fixture.folder.remove() }

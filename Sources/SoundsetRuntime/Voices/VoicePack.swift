@@ -138,6 +138,31 @@ public struct VoicePack: Sendable {
         return VoicePack(header: header, manifest: manifest, contents: contents)
     }
 
+    /// The header of the pack `data`, checked as `open` checks it (format, voice, version, file
+    /// names), and that the file is framed as it says (every file inside it, then one signature of
+    /// a length the format carries ending it), WITHOUT the signature checked: for a server or tool
+    /// that lists or serves packs. Nothing here may be trusted: a phone installs only what `open`
+    /// verifies.
+    /// - Throws: `PackError`, the first thing wrong.
+    public static func unverifiedHeader(of data: Data, maxBytes: Int = VoicePack.defaultMaxBytes) throws(PackError) -> Header {
+        let bytes = PackBytes(data)
+        guard bytes.count <= maxBytes else { throw .tooLarge(bytes: bytes.count, limit: maxBytes) }
+        let headerRange = try bytes.headerRange()
+        let header = try decodeHeader(bytes.slice(headerRange))
+        try header.checkNames()
+        var end = headerRange.upperBound
+        for file in header.files {
+            guard file.bytes >= 0 else { throw .fileLength(name: file.name, bytes: file.bytes) }
+            guard file.bytes <= bytes.count - end else { throw .truncated(bytes: bytes.count) }
+            end += file.bytes
+        }
+        guard let size = bytes.uint32(at: end) else { throw .truncated(bytes: bytes.count) }
+        guard signatureSizes.contains(size) else { throw .badSignature }
+        guard size <= bytes.count - end - 4 else { throw .truncated(bytes: bytes.count) }
+        guard end + 4 + size == bytes.count else { throw .trailingBytes(bytes.count - end - 4 - size) }
+        return header
+    }
+
     /// The header, decoded: `badHeader` when it is not the format's JSON, `unknownFormat` when its
     /// `format` is another.
     static func decodeHeader(_ data: Data) throws(PackError) -> Header {

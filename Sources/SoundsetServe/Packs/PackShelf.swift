@@ -12,7 +12,7 @@ final class PackShelf: @unchecked Sendable {
 
     /// One pack served.
     struct Pack {
-        var header: PackHeader
+        var header: VoicePack.Header
         /// The file's name in the folder.
         var file: String
         var body: ResponseBody

@@ -69,7 +69,7 @@ extension AnnouncementService {
 
     /// `name` when it is a voice's name (checked before it is compared with anything).
     private static func packVoice(_ name: String, shelf: PackShelf.Shelf, shown: String) throws(RequestProblem) -> String {
-        guard VoiceLayout.isValidName(name) else {
+        guard VoiceName.isValid(name) else {
             throw RequestProblem(
                 404, "'\(ClipNameRules.printable(shown))' names no voice's pack: /v1/packs/{voice}.pack, the voice 1 to 64 letters, digits, '_' or '-'",
                 hint: "the voices with packs: \(shelf.voices.isEmpty ? "none" : shelf.voices.joined(separator: ", ")); /v1/packs lists them",

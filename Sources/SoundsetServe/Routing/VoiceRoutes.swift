@@ -30,7 +30,7 @@ extension AnnouncementService {
     /// lineup's.
     func named(_ name: String, in lineup: VoiceLineup) throws(RequestProblem) -> ServedVoice {
         let shown = ClipNameRules.printable(name)
-        guard VoiceLayout.isValidName(name) else {
+        guard VoiceName.isValid(name) else {
             throw unknownVoice("'\(shown)' is not a voice's name (1 to 64 letters, digits, '_' or '-', not starting with '-')", lineup)
         }
         guard lineup.several else {

@@ -8,38 +8,13 @@ import SoundsetSetFolder
 /// output folder without `voices.json` holds one set, itself.
 enum VoiceLayout {
     /// `voices.json`, the output folder's index of its voices.
-    static let indexName = "voices.json"
-    /// `voices`, the folder of the voices' sets.
-    static let folderName = "voices"
+    static let indexName = VoiceFolders.indexName
 
-    /// `voices.json` as serve reads it.
-    struct Index: Decodable, Equatable {
-        struct Voice: Decodable, Equatable {
-            var voice: String
-            var locale: String
-            var setId: String
-        }
-        /// The voice the unversioned paths mean; nil when several voices name none.
-        var defaultVoice: String?
-        var voices: [Voice]
-    }
+    /// `voices.json`, as the build writes it.
+    typealias Index = VoiceFolders.Index
 
     /// The set folder of `voice` in `output`.
-    static func setFolder(output: URL, voice: String) -> URL {
-        output.appendingPathComponent(folderName).appendingPathComponent(voice)
-    }
-
-    /// Whether `name` may name a voice: 1 to 64 of `A-Z a-z 0-9 _ -`, not starting with `-` (the
-    /// rule of the build, the CLI and the runtime). A URL's voice is checked with it before it is
-    /// compared with anything.
-    static func isValidName(_ name: String) -> Bool {
-        let bytes = name.utf8
-        guard (1...64).contains(bytes.count), bytes.first != UInt8(ascii: "-") else { return false }
-        return bytes.allSatisfy { byte in
-            (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte) || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte)
-                || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || byte == UInt8(ascii: "_") || byte == UInt8(ascii: "-")
-        }
-    }
+    static func setFolder(output: URL, voice: String) -> URL { VoiceFolders.setFolder(output: output, voice: voice) }
 
     /// The index of `output` (shown as `display`), or why it cannot be read: nil when there is none.
     static func index(output: URL, display: String) -> Result<Index, SetUnavailable>? {
@@ -54,7 +29,7 @@ enum VoiceLayout {
             return .failure(SetUnavailable(reason: "\(display)/\(indexName) is not a voices index {defaultVoice, voices: [{voice, locale, setId}]} (\(fix))"))
         }
         let names = index.voices.map(\.voice)
-        if let bad = names.first(where: { !isValidName($0) }) {
+        if let bad = names.first(where: { !VoiceName.isValid($0) }) {
             return .failure(SetUnavailable(reason: "\(display)/\(indexName) names the voice '\(ClipNameRules.printable(bad))' (\(fix))"))
         }
         guard Set(names).count == names.count, !names.isEmpty else {
