@@ -9,7 +9,7 @@ ASSETS     ?= Assets
 OUTPUT     ?= Output
 PREFIX     ?= /usr/local
 BINDIR     ?= $(PREFIX)/bin
-APT_DEPS   := libsndfile1-dev libsamplerate0-dev libebur128-dev libssl-dev librubberband-dev libmicrohttpd-dev libmp3lame-dev pkg-config
+APT_DEPS   := libsndfile1-dev libsamplerate0-dev libebur128-dev libssl-dev librubberband-dev libmicrohttpd-dev libmp3lame-dev pkg-config openssl
 BREW_DEPS  := libsndfile libsamplerate libebur128 openssl@3 rubberband libmicrohttpd lame pkg-config
 PKGS       := sndfile samplerate libebur128 libcrypto rubberband libmicrohttpd
 # libmp3lame ships no pkg-config file (Debian's, Homebrew's): setup looks for its header instead.
@@ -48,9 +48,9 @@ help:
 	@echo "make release    tag the current commit with the version (git tag $(VERSION)), which an app adds the runtime by"
 
 # Installs what pkg-config (or, for LAME, its header) shows missing, or prints the exact command
-# when it cannot.
+# when it cannot. (The openssl command makes a voice pack's keys: docs/commands.md, and its tests.)
 setup:
-	@if command -v pkg-config >/dev/null 2>&1 && pkg-config --exists $(PKGS) && test -f $(LAME_H); then \
+	@if command -v pkg-config >/dev/null 2>&1 && pkg-config --exists $(PKGS) && test -f $(LAME_H) && command -v openssl >/dev/null 2>&1; then \
 	  exit 0; \
 	elif [ "$$(uname -s)" = Darwin ]; then \
 	  if command -v brew >/dev/null 2>&1; then \

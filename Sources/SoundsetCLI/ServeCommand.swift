@@ -2,6 +2,7 @@ import Foundation
 import SoundsetBuild
 import SoundsetMicroHTTPD
 import SoundsetServe
+import SoundsetSetFolder
 
 #if canImport(Glibc)
     import Glibc
@@ -43,13 +44,17 @@ enum ServeCommand {
         help: "also serve the voice packs in DIR (the *.pack files soundset pack writes, read again when they change): /v1/packs, "
             + "/v1/packs/VOICE.pack (the newest) and /v1/packs/VOICE/VERSION-SETID.pack (immutable)")
 
+    static let voice = Option.voice.helping(
+        "the voice the unversioned paths (/v1/announcements/..., /v1/plan/..., /v1/set) mean, when --output holds several (default: voices.json's defaultVoice)"
+    )
+
     static let spec = CommandSpec(
         name: "serve", summary: "answer HTTP requests for announcements, plans and the set (web, mini-programs, Android)",
         arguments: .refusing("serve takes no AMOUNT or other argument"),
-        options: [.output, listen, threads, connections, cacheMB, requestTimeout, logFormat, accessLog, quiet, packs], about: Help.serveAbout,
+        options: [.output, voice, listen, threads, connections, cacheMB, requestTimeout, logFormat, accessLog, quiet, packs], about: Help.serveAbout,
         exitCodes: "exit codes: 0 stopped by SIGTERM or SIGINT, 1 cannot listen, 64 bad usage")
 
-    static func run(_ arguments: [String], console: Console) async throws -> Int32 {
+    static func run(_ arguments: [String], console: Console, spelling: CommandSpelling) async throws -> Int32 {
         let parsed = try Arguments(arguments, spec: spec)
         if parsed.wantsHelp {
             console.out(spec.help)
@@ -70,6 +75,7 @@ enum ServeCommand {
         let outputDisplay = parsed.value(.output)!
         let quiet = parsed.has(Self.quiet)
         let packsFolder = try ServeOperations.packsFolder(parsed)
+        let chosenVoice = try Voices.name(parsed).map { _ in try Voices.setFolder(parsed, output: outputDisplay, spelling: spelling).voice }
 
         let accessLog = try ServeOperations.accessLog(parsed)
         defer { accessLog?.close() }
@@ -80,7 +86,8 @@ enum ServeCommand {
         let service = AnnouncementService(
             ServeSettings(
                 output: URL(fileURLWithPath: outputDisplay), outputDisplay: outputDisplay, cacheBytes: cacheMB << 20, accessLog: accessLog,
-                problemLog: { line in console.err(line) }, packs: packsFolder.map { URL(fileURLWithPath: $0) }, packsDisplay: packsFolder))
+                problemLog: { line in console.err(line) }, packs: packsFolder.map { URL(fileURLWithPath: $0) }, packsDisplay: packsFolder,
+                voice: chosenVoice ?? nil))
         signal(SIGPIPE, SIG_IGN)
         raiseOpenFileLimit(to: MicroHTTPDFront.libraryConnections(for: connections) + 64)
         let stop = StopSignal.install()

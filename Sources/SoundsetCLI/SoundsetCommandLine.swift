@@ -68,7 +68,7 @@ public enum SoundsetCommandLine {
             case "report":
                 return try await ReportCommand.run(rest, console: console, spelling: spelling)
             case "serve":
-                return try await ServeCommand.run(rest, console: console)
+                return try await ServeCommand.run(rest, console: console, spelling: spelling)
             case "pack":
                 return try PackCommand.run(rest, console: console, spelling: spelling)
             case "install-pack":

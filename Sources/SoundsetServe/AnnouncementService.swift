@@ -18,10 +18,15 @@ public struct ServeSettings: Sendable {
     public var packs: URL?
     public var packsDisplay: String
 
+    /// The voice the unversioned paths mean (`serve --voice`), over `voices.json`'s default; nil:
+    /// that default.
+    public var voice: String?
+
     public init(
         output: URL, outputDisplay: String, cacheBytes: Int = 64 << 20, accessLog: AccessLog? = nil,
-        problemLog: (@Sendable (String) -> Void)? = nil, packs: URL? = nil, packsDisplay: String? = nil
+        problemLog: (@Sendable (String) -> Void)? = nil, packs: URL? = nil, packsDisplay: String? = nil, voice: String? = nil
     ) {
+        self.voice = voice
         self.packs = packs
         self.packsDisplay = packsDisplay ?? packs?.path ?? ""
         self.output = output
@@ -66,7 +71,7 @@ public final class AnnouncementService: HTTPHandler {
     let metrics = ServeMetrics()
 
     public init(_ settings: ServeSettings) {
-        voices = VoiceSources(output: settings.output, display: settings.outputDisplay)
+        voices = VoiceSources(output: settings.output, display: settings.outputDisplay, chosen: settings.voice)
         cache = ResponseCache(capacity: settings.cacheBytes)
         accessLog = settings.accessLog
         problemLog = settings.problemLog

@@ -2,7 +2,7 @@ import Foundation
 import SoundsetTestSupport
 import Testing
 
-/// Every `soundset …` command in README.md, docs/ios.md, docs/runtime.md, docs/commands.md, docs/configuration.md and docs/check.md runs as written on the shipped demo (a
+/// Every `soundset …` command (and the `openssl` commands that make their keys) in README.md, docs/ios.md, docs/runtime.md, docs/commands.md, docs/configuration.md and docs/check.md runs as written on the shipped demo (a
 /// copy of `Assets/` and `Output/`), and succeeds or says what it needs; where the docs show what it
 /// prints, it prints that, line for line (`…` standing for a composed file's UUID or a set's id).
 @Suite struct DocsCommandsTests {
@@ -35,8 +35,9 @@ import Testing
             guard inBlock else { continue }
             let prompted = line.hasPrefix("$ ")
             let body = prompted ? String(line.dropFirst(2)) : line
-            // `$ cat FILE` shows a file the next commands read: the reader writes it.
-            guard body.hasPrefix("soundset ") || (prompted && body.hasPrefix("cat ")) else { continue }
+            // `$ cat FILE` shows a file the next commands read: the reader writes it. `openssl` makes
+            // the keys the next commands sign and verify with.
+            guard body.hasPrefix("soundset ") || body.hasPrefix("openssl ") || (prompted && body.hasPrefix("cat ")) else { continue }
             let command = body.components(separatedBy: " #").first!.trimmingCharacters(in: .whitespaces)
             let placeholder =
                 command.range(

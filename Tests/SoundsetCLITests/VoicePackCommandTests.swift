@@ -227,4 +227,16 @@ import Testing
         #expect(unknown.stderr.contains("man") && unknown.stderr.contains("woman"), "\(unknown.stderr)")
         #expect(!FileManager.default.fileExists(atPath: bench.root.appendingPathComponent("man.pack").path))
     }
+
+    /// `serve --voice` names a voice the output holds: refused before listening otherwise.
+    @Test func serveRefusesAVoiceItDoesNotHold() throws {
+        let bench = try Bench()
+        defer { bench.directory.remove() }
+        let oneVoice = try SoundsetExecutable.run(["serve", "--voice", "woman", "--listen", "127.0.0.1:0"], in: bench.root)
+        #expect(oneVoice.status == 1)
+        #expect(oneVoice.stderr.contains("--voice woman") && oneVoice.stderr.contains("Output"), "\(oneVoice.stderr)")
+        let badName = try SoundsetExecutable.run(["serve", "--voice", "a/b", "--listen", "127.0.0.1:0"], in: bench.root)
+        #expect(badName.status == 64)
+        #expect(badName.stderr.hasPrefix("soundset: --voice 'a/b' is not a voice's name"), "\(badName.stderr)")
+    }
 }

@@ -44,6 +44,22 @@ import Testing
             service: AnnouncementService(ServeSettings(output: output, outputDisplay: "Output", problemLog: { problems.append($0) })), problems: problems)
     }
 
+    /// `serve --voice b`: the unversioned paths mean b, over voices.json's default a.
+    @Test func theChosenVoiceIsWhatTheUnversionedPathsMean() throws {
+        let folder = try TemporaryDirectory()
+        defer { folder.remove() }
+        let output = try Self.twoVoices(in: folder.url, defaultVoice: "a")
+        let chosen = AnnouncementService(ServeSettings(output: output, outputDisplay: "Output", voice: "b"))
+        let idB = try #require(try served(output).json("/v1/voices/b/set")["id"] as? String)
+        let set = try JSONSerialization.jsonObject(with: chosen.respond(to: HTTPRequest(method: "GET", target: "/v1/set")).body.data) as? [String: Any]
+        #expect(set?["id"] as? String == idB)
+        let voices = try JSONSerialization.jsonObject(with: chosen.respond(to: HTTPRequest(method: "GET", target: "/v1/voices")).body.data) as? [String: Any]
+        #expect(voices?["defaultVoice"] as? String == "b")
+        #expect(
+            chosen.respond(to: HTTPRequest(method: "GET", target: "/v1/announcements/12.wav")).body.data
+                == served(output).get("/v1/voices/b/announcements/12.wav").body.data)
+    }
+
     @Test func eachVoiceIsAnsweredWithItsOwnSetAndTheUnversionedPathsMeanTheDefault() throws {
         let folder = try TemporaryDirectory()
         defer { folder.remove() }

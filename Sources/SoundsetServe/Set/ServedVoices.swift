@@ -95,10 +95,14 @@ final class VoiceSources: @unchecked Sendable {
     private var lookedAt: UInt64 = 0
     private let makeSource: @Sendable (URL, String) -> SetSource
 
+    /// `serve --voice`: the default voice over `voices.json`'s.
+    private let chosen: String?
+
     init(
-        output: URL, display: String, recheckInterval: Double = SetSource.defaultRecheckInterval,
+        output: URL, display: String, chosen: String? = nil, recheckInterval: Double = SetSource.defaultRecheckInterval,
         makeSource: @escaping @Sendable (URL, String) -> SetSource = { SetSource(output: $0, display: $1) }
     ) {
+        self.chosen = chosen
         self.output = output
         self.display = display
         self.recheckInterval = recheckInterval
@@ -135,7 +139,7 @@ final class VoiceSources: @unchecked Sendable {
                 let source = kept?.source ?? makeSource(VoiceLayout.setFolder(output: output, voice: listed.voice), "\(display)/voices/\(listed.voice)")
                 return ServedVoice(name: listed.voice, listed: listed, source: source, told: kept?.told ?? ToldReason())
             }
-            let named = index.defaultVoice ?? (voices.count == 1 ? voices[0].name : nil)
+            let named = chosen ?? index.defaultVoice ?? (voices.count == 1 ? voices[0].name : nil)
             return VoiceLineup(voices: voices, defaultVoice: voices.first { $0.name == named }, several: true)
         }
     }
