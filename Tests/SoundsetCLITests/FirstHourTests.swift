@@ -131,7 +131,7 @@ import Testing
             .split(separator: "\n").compactMap { line -> String? in
                 line.hasPrefix("  ") && !line.hasPrefix("   ") ? line.split(separator: " ").first.map(String.init) : nil
             }
-        #expect(listed == ["build", "plan", "render", "announce", "replay", "check", "report", "serve", "measure", "clips", "help", "version"])
+        #expect(listed == ["build", "plan", "render", "announce", "replay", "check", "report", "serve", "pack", "install-pack", "measure", "clips", "help", "version"])
         for command in listed {
             let result = try SoundsetExecutable.run([command, "--help"])
             #expect(result.status == 0, "\(command)")
