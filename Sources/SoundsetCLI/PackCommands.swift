@@ -106,7 +106,9 @@ enum InstallPackCommand {
                 console.err("error: \(file): refused: larger than \(megabytes) MiB (\(maxMB.name) raises the limit)")
                 return ExitCode.failure
             }
-            let installed = try VoicePackInstaller.install(data, into: GroupFolder(URL(fileURLWithPath: group)), verifier: verifier, maxBytes: maxBytes)
+            let pack = try VoicePack.open(data, verifier: verifier, maxBytes: maxBytes)
+            let installed = try VoicePackInstaller.install(
+                pack, into: GroupFolder(URL(fileURLWithPath: group)), now: Date().timeIntervalSince1970, stopAfter: KillPoint.packStep())
             console.out(
                 "installed voice \(installed.voice), locale \(installed.locale), version \(installed.version), set \(installed.setId) in \(installed.folder.path)"
             )

@@ -239,4 +239,31 @@ import Testing
         #expect(badName.status == 64)
         #expect(badName.stderr.hasPrefix("soundset: --voice 'a/b' is not a voice's name"), "\(badName.stderr)")
     }
+
+    /// `install-pack` killed (SIGKILL) after each step of installing version 4 over version 3: the
+    /// voice still resolves to a whole version (3 before the switch, 4 after), and installing 4
+    /// again leaves exactly version 4 and the pointer to it.
+    @Test(arguments: ["pack-wrote-1", "pack-wrote-7", "pack-staged", "pack-placed", "pack-switched"])
+    func aKillDuringTheInstallLeavesAWholeVoice(point: String) throws {
+        let bench = try Bench()
+        defer { bench.directory.remove() }
+        #expect(try bench.pack(version: 3).status == 0)
+        #expect(try bench.install("zh.pack").status == 0)
+        #expect(try bench.pack(version: 4, out: "new.pack").status == 0)
+        let killed = try SoundsetExecutable.run(
+            ["install-pack", "new.pack", "--group", bench.group.path, "--public-key", bench.keys.publicKey.path], in: bench.root,
+            environment: ["SOUNDSET_KILL_AFTER": point])
+        #expect(killed.status == 128 + SIGKILL || killed.status == SIGKILL, "\(point): \(killed.status) \(killed.stderr)")
+        let voices = bench.group.appendingPathComponent("soundset/Voices/zh")
+        let set = try SoundSet(folder: bench.root.appendingPathComponent("Output"))
+        let current = try JSONSerialization.jsonObject(with: Data(contentsOf: voices.appendingPathComponent("current.json"))) as? [String: Any]
+        let expected = point == "pack-switched" ? 4 : 3
+        #expect(current?["version"] as? Int == expected, "\(point)")
+        // The version it names is whole: every file of the set, byte for byte.
+        #expect(snapshot(of: voices.appendingPathComponent("\(expected)-\(set.id)")) == snapshot(of: bench.root.appendingPathComponent("Output")))
+        let again = try bench.install("new.pack")
+        #expect(again.status == 0, "\(point): \(again.stderr)")
+        let left = try FileManager.default.contentsOfDirectory(atPath: voices.path).filter { !$0.hasPrefix(".soundset") }.sorted()
+        #expect(left == ["4-\(set.id)", "current.json"], "\(point): \(left)")
+    }
 }

@@ -62,7 +62,10 @@ public enum VoicePackInstaller {
             voice: header.voice, locale: header.locale, version: header.version, setId: header.setId,
             folder: voiceFolder.url.appendingPathComponent(name, isDirectory: true))
         // Refused, or already there, before anything is written.
-        if let current = CurrentVoice.load(in: voiceFolder), try isInstalled(header, current: current, in: voiceFolder) { return target }
+        if let current = CurrentVoice.load(in: voiceFolder), try isInstalled(header, current: current, in: voiceFolder) {
+            tidy(voiceFolder, current: name, open, now: now)
+            return target
+        }
 
         let staged: Staging?
         do { staged = try stage(pack, in: voiceFolder, open.protection, stopAfter: stopAfter) } catch { throw .group(reason: error.reason) }
@@ -186,6 +189,14 @@ public enum VoicePackInstaller {
     /// install claims (and their claims' files), `current.json`'s temporary files, and the version
     /// folders but `current` whose set no queued announcement uses (all of them kept when the queue
     /// cannot be read as it is).
+    /// What an install killed after its switch left (the older version, its staging claim), removed
+    /// when the same pack is installed again: the lock is taken only when there is more than the
+    /// current version and its pointer.
+    private static func tidy(_ voiceFolder: FolderHandle, current: String, _ open: OpenGroup, now: Double) {
+        guard let names = voiceFolder.names(), names.contains(where: { $0 != current && $0 != VoiceFolders.currentName }) else { return }
+        _ = try? GroupLock.withLock(open, gate: nil) { () throws(GroupFailure) in removeLeftovers(in: voiceFolder, current: current, open, now: now) }
+    }
+
     private static func removeLeftovers(in voiceFolder: FolderHandle, current: String, _ open: OpenGroup, now: Double) {
         guard let names = voiceFolder.names() else { return }
         let staging = Set(names.filter { $0.hasPrefix(VoiceFolders.stagingPrefix) })
