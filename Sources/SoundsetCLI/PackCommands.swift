@@ -79,11 +79,12 @@ enum PackCommand {
 enum InstallPackCommand {
     static let publicKey = Option.value(
         "--public-key", "KEY.pub", help: "the Ed25519 public key (PEM, as openssl pkey -pubout writes it) the pack must be signed by")
+    static let expectedVoice = Option.voice.helping("the voice asked for: a pack of another voice is refused (default: any voice)")
     static let maxMB = Option.value("--max-mb", "N", default: "\(VoicePack.defaultMaxBytes >> 20)", help: "refuse a pack larger than N MiB")
 
     static let spec = CommandSpec(
         name: "install-pack", summary: "verify a voice pack and install it into an App Group folder, as the app does",
-        arguments: .one("FILE", missing: "install-pack needs the pack FILE"), options: [.requiredGroup, PackCommand.required(publicKey), maxMB],
+        arguments: .one("FILE", missing: "install-pack needs the pack FILE"), options: [.requiredGroup, PackCommand.required(publicKey), expectedVoice, maxMB],
         about: Help.installPackAbout, exitCodes: "exit codes: 0 installed (or already installed), 1 refused or not installed, 64 bad usage")
 
     static func run(_ arguments: [String], console: Console) throws -> Int32 {
@@ -107,6 +108,7 @@ enum InstallPackCommand {
                 return ExitCode.failure
             }
             let pack = try VoicePack.open(data, verifier: verifier, maxBytes: maxBytes)
+            if let expected = try Voices.name(parsed), pack.header.voice != expected { throw PackError.otherVoice(expected: expected, pack: pack.header.voice) }
             let installed = try VoicePackInstaller.install(
                 pack, into: GroupFolder(URL(fileURLWithPath: group)), now: Date().timeIntervalSince1970, stopAfter: KillPoint.packStep())
             console.out(

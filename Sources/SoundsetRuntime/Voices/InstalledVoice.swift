@@ -84,6 +84,12 @@ enum VoiceFolders {
         return String(parts[1])
     }
 
+    /// The version in a version folder's name (`<version>-<setId>`), or nil when it is not one.
+    static func version(ofVersionFolder name: String) -> Int? {
+        guard setId(ofVersionFolder: name) != nil else { return nil }
+        return Int(name.split(separator: "-", maxSplits: 1)[0])
+    }
+
     /// `soundset/Voices`, opened (created when `create`).
     static func voices(_ open: OpenGroup, create: Bool) throws(GroupFailure) -> FolderHandle {
         try open.state.folder(voicesName, display: shownVoices, create: create, protection: open.protection)

@@ -53,6 +53,8 @@ public enum PackError: Error, Equatable, CustomStringConvertible {
     case olderVersion(voice: String, version: Int, installed: Int)
     /// The installed version of the voice is another set with the same version number.
     case sameVersionOtherSet(voice: String, version: Int, installed: String, pack: String)
+    /// The pack is of another voice than the one the app asked for.
+    case otherVoice(expected: String, pack: String)
     /// Making a pack: a file of the set cannot be read or is not the manifest's.
     case source(file: String, reason: String)
     /// Installing: the group's folder cannot be written or read.
@@ -95,6 +97,8 @@ public enum PackError: Error, Equatable, CustomStringConvertible {
             "voice pack: its header says set \(ClipNameRules.printable(header)) but its manifest is set \(manifest): \(Self.publisher)"
         case .olderVersion(let voice, let version, let installed):
             "voice pack '\(voice)' version \(version): older than the installed version \(installed) (no downgrade): download the newest pack"
+        case .otherVoice(let expected, let pack):
+            "voice pack: is of the voice '\(ClipNameRules.printable(pack))', not '\(ClipNameRules.printable(expected))' as asked: \(Self.again)"
         case .sameVersionOtherSet(let voice, let version, let installed, let pack):
             "voice pack '\(voice)' version \(version): set \(pack), but version \(version) installed is set \(installed): publish it as a newer version"
         case .source(let file, let reason): "\(file): \(reason) (build the set again with soundset build)"

@@ -82,15 +82,21 @@ public enum VoiceChoice {
     /// the same size passes it; the announcer still checks each clip's sha256 when it copies it
     /// into `Library/Sounds` (`SoundSetInstaller`), and falls back there. `thorough` also hashes every
     /// file here (the app may, at launch).
-    public static func resolve(in group: GroupFolder, bundled: SoundSet, bundledVoice: String, thorough: Bool = false) -> (
-        set: SoundSet, voice: String, fallback: String?
-    ) {
+    /// - Parameter bundledVersion: the version of the pack the bundled set was made as (the
+    ///   `--pack-version` the app's release was packed with): an installed pack of the bundled
+    ///   voice's name plays only when newer, so a stale pack never shadows a newer app's set. Nil:
+    ///   any installed pack of that name plays.
+    public static func resolve(
+        in group: GroupFolder, bundled: SoundSet, bundledVoice: String, bundledVersion: Int? = nil, thorough: Bool = false
+    ) -> (set: SoundSet, voice: String, fallback: String?) {
         let wanted: String
         switch stored(in: group) {
         case .success(let voice): wanted = voice ?? bundledVoice
         case .failure(let problem): return (bundled, bundledVoice, "\(problem.reason): the bundled voice '\(bundledVoice)' plays")
         }
         switch VoiceFolders.load(wanted, in: group, thorough: thorough) {
+        case .success(let (installed, _)) where wanted == bundledVoice && installed.version <= (bundledVersion ?? 0):
+            return (bundled, bundledVoice, nil)
         case .success(let (_, set)): return (set, wanted, nil)
         case .failure(let problem) where problem.notInstalled && wanted == bundledVoice: return (bundled, bundledVoice, nil)
         case .failure(let problem):

@@ -34,18 +34,27 @@ public enum VoicePackInstaller {
     ///   use an older version's set.
     /// - Returns: the voice installed now; the same pack again changes nothing and returns it.
     /// - Throws: `PackError`: the pack's refusal, `olderVersion`, `sameVersionOtherSet`, or `group`.
+    /// - Parameters:
+    ///   - expectedVoice: the voice the app asked its server for: a pack of another voice (a
+    ///     signed pack replayed in answer to another request) is refused before anything is written.
+    ///   - gate: closed when the process is about to be suspended (a background task's expiration
+    ///     handler): the install then stops between two files, lets its claim go, and does not take
+    ///     the group's lock (iOS kills a suspended process holding a lock in a shared container).
     public static func install(
         _ data: Data, into group: GroupFolder, verifier: any PackSignatureVerifier, maxBytes: Int = VoicePack.defaultMaxBytes,
-        now: Double = Date().timeIntervalSince1970
+        now: Double = Date().timeIntervalSince1970, expectedVoice: String? = nil, gate: SuspensionGate? = nil
     ) throws(PackError) -> InstalledVoice {
         let pack = try VoicePack.open(data, verifier: verifier, maxBytes: maxBytes)
-        return try install(pack, into: group, now: now)
+        if let expectedVoice, pack.header.voice != expectedVoice { throw .otherVoice(expected: expectedVoice, pack: pack.header.voice) }
+        return try install(pack, into: group, now: now, gate: gate)
     }
 
     /// Installs a pack `VoicePack.open` read.
     /// - Parameter stopAfter: a test's kill: when it returns true after a step, the install stops
     ///   there and leaves what it wrote, as a killed process would.
-    package static func install(_ pack: VoicePack, into group: GroupFolder, now: Double, stopAfter: ((Step) -> Bool)? = nil) throws(PackError)
+    package static func install(
+        _ pack: VoicePack, into group: GroupFolder, now: Double, gate: SuspensionGate? = nil, stopAfter: ((Step) -> Bool)? = nil
+    ) throws(PackError)
         -> InstalledVoice
     {
         let header = pack.header
@@ -62,13 +71,14 @@ public enum VoicePackInstaller {
             voice: header.voice, locale: header.locale, version: header.version, setId: header.setId,
             folder: voiceFolder.url.appendingPathComponent(name, isDirectory: true))
         // Refused, or already there, before anything is written.
+        try refuseBelowTheFloor(header, in: voiceFolder)
         if let current = CurrentVoice.load(in: voiceFolder), try isInstalled(header, current: current, in: voiceFolder) {
-            tidy(voiceFolder, current: name, open, now: now)
+            tidy(voiceFolder, current: name, open, now: now, gate: gate)
             return target
         }
 
         let staged: Staging?
-        do { staged = try stage(pack, in: voiceFolder, open.protection, stopAfter: stopAfter) } catch { throw .group(reason: error.reason) }
+        do { staged = try stage(pack, in: voiceFolder, open.protection, gate: gate, stopAfter: stopAfter) } catch { throw .group(reason: error.reason) }
         guard let staged else { return target }
         if stopAfter?(.staged) == true { return target }
         var placed = false
@@ -76,7 +86,7 @@ public enum VoicePackInstaller {
         let record = CurrentVoice(setId: header.setId, version: header.version, files: sizes(of: pack))
         let outcome: Result<Bool, PackError>
         do throws(GroupFailure) {
-            outcome = try GroupLock.withLock(open, gate: nil) { () throws(GroupFailure) -> Result<Bool, PackError> in
+            outcome = try GroupLock.withLock(open, gate: gate) { () throws(GroupFailure) -> Result<Bool, PackError> in
                 // Again under the lock: another install may have finished meanwhile.
                 if let current = CurrentVoice.load(in: voiceFolder) {
                     do throws(PackError) { if try isInstalled(header, current: current, in: voiceFolder) { return .success(false) } } catch {
@@ -89,10 +99,11 @@ public enum VoicePackInstaller {
                 try voiceFolder.rename(staged.name, to: name)
                 placed = true
                 if stopAfter?(.placed) == true { return .success(false) }
+                let replaced = CurrentVoice.load(in: voiceFolder)?.folderName
                 guard let data = try? JSONFormatting.encode(record) else { throw GroupFailure(reason: "\(VoiceFolders.currentName) cannot be encoded") }
                 try open.replace(VoiceFolders.currentName, in: voiceFolder, with: data, durable: true)
                 if stopAfter?(.switched) == true { return .success(false) }
-                removeLeftovers(in: voiceFolder, current: name, open, now: now)
+                removeLeftovers(in: voiceFolder, current: name, keeping: replaced, open, now: now)
                 return .success(true)
             }
         } catch {
@@ -118,6 +129,14 @@ public enum VoicePackInstaller {
 
     /// Whether `header`'s version is the one installed and whole (every file hashed).
     /// - Throws: `olderVersion` or `sameVersionOtherSet` against the installed version.
+    /// No downgrade even when `current.json` is lost or unreadable: the newest version folder left
+    /// is the floor then.
+    private static func refuseBelowTheFloor(_ header: VoicePack.Header, in voiceFolder: FolderHandle) throws(PackError) {
+        guard CurrentVoice.load(in: voiceFolder) == nil, let names = voiceFolder.names() else { return }
+        guard let newest = names.compactMap(VoiceFolders.version(ofVersionFolder:)).max(), header.version < newest else { return }
+        throw .olderVersion(voice: header.voice, version: header.version, installed: newest)
+    }
+
     private static func isInstalled(_ header: VoicePack.Header, current: CurrentVoice, in voiceFolder: FolderHandle) throws(PackError) -> Bool {
         if header.version < current.version { throw .olderVersion(voice: header.voice, version: header.version, installed: current.version) }
         guard header.version == current.version else { return false }
@@ -138,9 +157,9 @@ public enum VoicePackInstaller {
 
     /// Writes the version's files into a new staging folder, each flushed, then the folders.
     /// - Returns: nil when `stopAfter` stopped it.
-    private static func stage(_ pack: VoicePack, in voiceFolder: FolderHandle, _ protection: GroupProtection, stopAfter: ((Step) -> Bool)?)
-        throws(GroupFailure) -> Staging?
-    {
+    private static func stage(
+        _ pack: VoicePack, in voiceFolder: FolderHandle, _ protection: GroupProtection, gate: SuspensionGate?, stopAfter: ((Step) -> Bool)?
+    ) throws(GroupFailure) -> Staging? {
         let name = "\(VoiceFolders.stagingPrefix)\(UUID().uuidString)"
         let staging = Staging(name: name, claim: try voiceFolder.claim(name, protection: protection))
         var written = 0
@@ -152,6 +171,7 @@ public enum VoicePackInstaller {
             if stopAfter?(.wrote(written)) == true { return nil }
             for (clip, data) in zip(pack.manifest.clips, pack.contents.dropFirst()) {
                 for file in [clip.file] + [clip.copy].compactMap({ $0 }) {
+                    if gate?.isClosed == true { throw GroupFailure(reason: "the app is being suspended: install the pack again when it runs") }
                     try write(data, as: file, in: sounds, protection)
                     written += 1
                     if stopAfter?(.wrote(written)) == true { return nil }
@@ -189,21 +209,31 @@ public enum VoicePackInstaller {
     /// install claims (and their claims' files), `current.json`'s temporary files, and the version
     /// folders but `current` whose set no queued announcement uses (all of them kept when the queue
     /// cannot be read as it is).
-    /// What an install killed after its switch left (the older version, its staging claim), removed
+    /// What an install killed after its switch left (older versions, its staging claim), removed
     /// when the same pack is installed again: the lock is taken only when there is more than the
-    /// current version and its pointer.
-    private static func tidy(_ voiceFolder: FolderHandle, current: String, _ open: OpenGroup, now: Double) {
-        guard let names = voiceFolder.names(), names.contains(where: { $0 != current && $0 != VoiceFolders.currentName }) else { return }
-        _ = try? GroupLock.withLock(open, gate: nil) { () throws(GroupFailure) in removeLeftovers(in: voiceFolder, current: current, open, now: now) }
+    /// current version, the one it replaced and its pointer.
+    private static func tidy(_ voiceFolder: FolderHandle, current: String, _ open: OpenGroup, now: Double, gate: SuspensionGate?) {
+        guard let names = voiceFolder.names() else { return }
+        // The version replaced by the switch, when a kill came after it: the newest below the current.
+        let currentVersion = VoiceFolders.version(ofVersionFolder: current) ?? 0
+        let keeping = names.filter { (VoiceFolders.version(ofVersionFolder: $0) ?? .max) < currentVersion }
+            .max { (VoiceFolders.version(ofVersionFolder: $0) ?? 0) < (VoiceFolders.version(ofVersionFolder: $1) ?? 0) }
+        guard names.contains(where: { $0 != current && $0 != keeping && $0 != VoiceFolders.currentName }) else { return }
+        _ = try? GroupLock.withLock(open, gate: gate) { () throws(GroupFailure) in
+            removeLeftovers(in: voiceFolder, current: current, keeping: keeping, open, now: now)
+        }
     }
 
-    private static func removeLeftovers(in voiceFolder: FolderHandle, current: String, _ open: OpenGroup, now: Double) {
+    /// - Parameter keeping: the version just replaced, which stays until the next install: an
+    ///   extension may have resolved it a moment before the switch and not yet queued the
+    ///   announcement whose clips it is copying.
+    private static func removeLeftovers(in voiceFolder: FolderHandle, current: String, keeping: String?, _ open: OpenGroup, now: Double) {
         guard let names = voiceFolder.names() else { return }
         let staging = Set(names.filter { $0.hasPrefix(VoiceFolders.stagingPrefix) })
         let claimed = voiceFolder.claimed(among: staging.union(names.compactMap(RegularFile.replacedName(ofTemporary:))))
         let queue = try? AnnouncementQueue.load(open, at: now)
         let inUse = queue.flatMap { $0.note == nil ? $0.queue.setsInUse(at: now) : nil }
-        for name in names where name != current {
+        for name in names where name != current && name != keeping {
             if staging.contains(name), !claimed.contains(name) {
                 removeWhole(name, in: voiceFolder)
             } else if let target = RegularFile.replacedName(ofTemporary: name) {

@@ -122,6 +122,8 @@ final class PackShelf: @unchecked Sendable {
             let data = try RegularFile.read(folder.appendingPathComponent(name), maxBytes: Self.maxBytes)
             let header = try PackHeader.read(data)
             return Pack(header: header, file: name, body: ResponseBody(data))
+        } catch let failure as RegularFile.Failure {
+            log?("soundset: packs: skipped \(shown): \(failure.reason); it is not served")
         } catch let problem as PackHeader.Problem {
             log?("soundset: packs: skipped \(shown): \(problem.reason); it is not served")
         } catch {
