@@ -43,7 +43,7 @@ help:
 	@echo "make fuzz       fuzz the amount parser, manifest decoder and sound reader (FUZZ_SECONDS each)"
 	@echo "make sanitize   run the test suite under the address sanitizer"
 	@echo "make format     format the sources with swift format and .swift-format"
-	@echo "make demo-pack  regenerate the zh-CN demo recordings in $(ASSETS)/ with espeak-ng and sox"
+	@echo "make demo-pack  regenerate the demo's two voices (zh-CN, en-US) in $(ASSETS)/voices/ with espeak-ng and sox"
 	@echo "make clean      remove .build"
 	@echo "make release    tag the current commit with the version (git tag $(VERSION)), which an app adds the runtime by"
 
@@ -117,8 +117,11 @@ uninstall:
 
 # A PNG of the whole report page, rendered by headless Chromium with a CJK font (both installed when
 # missing), to look at.
+# With several voices, the default voice's report (Output/voices/<voice>.report.html).
 report-screenshot: sounds
-	@bash Tests/Scripts/report-screenshot.sh '$(OUTPUT).report.html' .build/report.png
+	@voice=$$(sed -n 's/.*"defaultVoice" *: *"\([^"]*\)".*/\1/p' '$(OUTPUT)/voices.json' 2>/dev/null); \
+	  report='$(OUTPUT).report.html'; [ -z "$$voice" ] || report="$(OUTPUT)/voices/$$voice.report.html"; \
+	  bash Tests/Scripts/report-screenshot.sh "$$report" .build/report.png
 
 # Warnings are errors; Swift 6 language mode already checks concurrency strictly. An iOS app (and
 # its simulator tests) gets SoundsetRuntime with Foundation and nothing else, which two steps hold:

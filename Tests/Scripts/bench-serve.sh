@@ -15,6 +15,12 @@
 set -euo pipefail
 soundset=$(realpath "${1:-.build/release/soundset}")
 set_folder=$(realpath "${2:-Output}")
+# An output of several voices (the demo's): its default voice's set, one set as the figures are of one.
+if [ -f "$set_folder/voices.json" ]; then
+  voice=$(sed -n 's/.*"defaultVoice" *: *"\([^"]*\)".*/\1/p' "$set_folder/voices.json")
+  [ -n "$voice" ] || { echo "$set_folder/voices.json names no defaultVoice: pass a set folder (Output/voices/NAME)"; exit 1; }
+  set_folder=$set_folder/voices/$voice
+fi
 root=.build/bench-serve
 seconds=${SERVE_BENCH_SECONDS:-10}
 connections=64

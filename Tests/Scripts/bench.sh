@@ -183,7 +183,7 @@ quality "soundset" $(find "$work/Output/Sounds" -type f ! -name '*Copy.*' | sort
 # memory is mostly the code it touches, and says little about what the composer holds.
 echo
 echo "one push (the extension's work: decide, check and compose the clips, write the file):"
-"$soundset" build --quiet --assets Assets --output "$work/demo"
+"$soundset" build --quiet --assets Assets/voices/zh-CN --output "$work/demo"
 demo_report=$(ls "$work/demo.report.html" "$work/demo/report.html" 2>/dev/null | head -1 || true)
 printf '  the demo set'"'"'s report: %.0f KB; its clips (Sounds): %.0f KB\n' \
   "$(awk "BEGIN { print $([ -n "$demo_report" ] && stat -c %s "$demo_report" || echo 0) / 1024 }")" "$(du -sk "$work/demo/Sounds" | cut -f1)"

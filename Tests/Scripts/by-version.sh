@@ -7,7 +7,7 @@
 # tool's version (ToolVersion.current: the tag a release gets, see docs/ios.md); a consumer package
 # depends on that repository `from:` the tag and uses the SoundsetRuntime product; it is resolved
 # and built with pkg-config finding none of the C libraries, and run: it plans and composes an
-# amount from the committed Output/. Needs git and no network (the repository is a local path), and
+# amount from the committed demo's default voice (Output/voices/zh-CN). Needs git and no network (the repository is a local path), and
 # no tag in this clone (the tag is made in the copy).
 # Usage: bash Tests/Scripts/by-version.sh [SWIFT]
 set -euo pipefail
@@ -70,7 +70,7 @@ fi
 grep -q "\"version\" : \"$version\"" "$consumer/Package.resolved" || {
   echo "the consumer did not resolve soundset to its tag $version:"; cat "$consumer/Package.resolved"; exit 1; }
 binary=$("$swift" build "${options[@]}" --show-bin-path)/Consumer
-said=$("$binary" "$root/Output" 123.45)
+said=$("$binary" "$root/Output/voices/zh-CN" 123.45)
 case "$said" in
   "123.45: "*" bytes") ;;
   *) echo "the consumer built against soundset $version said: $said"; exit 1;;

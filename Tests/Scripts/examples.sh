@@ -92,9 +92,11 @@ for module in UserNotifications UIKit os; do stub "$module"; done
 libraries=(-L "$out/stubs" -lUserNotifications -lUIKit -los -lFoundationAppleAdditions)
 
 # Each target on its own, as Xcode builds them, with its check; the demo set beside the program is
-# the app's bundle as the extension finds it.
+# the app's bundle as the extension finds it: the default voice's set (Output/voices/zh-CN), other
+# voices coming as packs.
+set=Output/voices/zh-CN
 mkdir -p "$out/bin/Output"
-cp -r Output/manifest.json Output/Sounds "$out/bin/Output/"
+cp -r "$set/manifest.json" "$set/Sounds" "$out/bin/Output/"
 swiftc "${flags[@]}" -I "$out/stubs" -I "$bin/Modules" Examples/Shared/*.swift Examples/App/*.swift Tests/ExamplesStubs/Checks/AppCheck.swift \
   "${runtime_objects[@]}" "${libraries[@]}" -o "$out/bin/app-check"
 swiftc "${flags[@]}" -I "$out/stubs" -I "$bin/Modules" Examples/Shared/*.swift Examples/NotificationService/*.swift \
@@ -116,9 +118,9 @@ echo "$(cat "$out/app-check.log") ($app_runs runs)"
 
 # A set that chains: every notification added with a trigger over 0 s.
 mkdir -p "$out/bin/chain/Output"
-cp -r Output/Sounds "$out/bin/chain/Output/"
-sed 's/"delivery" : "composed"/"delivery" : "chain"/' Output/manifest.json > "$out/bin/chain/Output/manifest.json"
-if cmp -s Output/manifest.json "$out/bin/chain/Output/manifest.json"; then
+cp -r "$set/Sounds" "$out/bin/chain/Output/"
+sed 's/"delivery" : "composed"/"delivery" : "chain"/' "$set/manifest.json" > "$out/bin/chain/Output/manifest.json"
+if cmp -s "$set/manifest.json" "$out/bin/chain/Output/manifest.json"; then
   echo "examples.sh: the demo manifest's \"delivery\" : \"composed\" was not found; update this script"; exit 1
 fi
 cp "$out/bin/extension-check" "$out/bin/chain/"

@@ -8,7 +8,8 @@ import Testing
 /// with one key installs byte for byte and renders as the set itself does; every tampering is
 /// refused with its reason and leaves the installed voice as it was.
 @Suite struct VoicePackCommandTests {
-    /// A copy of the committed demo set, keys and a group folder in a temporary folder.
+    /// A copy of the committed demo's default voice's set (`Output/voices/zh-CN`) as `Output`, keys
+    /// and a group folder in a temporary folder.
     struct Bench {
         let directory: TemporaryDirectory
         let keys: (privateKey: URL, publicKey: URL)
@@ -19,7 +20,7 @@ import Testing
         init() throws {
             directory = try TemporaryDirectory()
             try FileManager.default.copyItem(
-                at: SoundsetExecutable.packageRoot.appendingPathComponent("Output"), to: directory.url.appendingPathComponent("Output"))
+                at: SoundsetExecutable.packageRoot.appendingPathComponent("Output/voices/zh-CN"), to: directory.url.appendingPathComponent("Output"))
             keys = try TestKeyPair.rfc1.write(to: directory.url, name: "voice")
             otherKeys = try TestKeyPair.rfc2.write(to: directory.url, name: "other")
         }

@@ -73,7 +73,7 @@ import Testing
     /// text's form or one of the demo's settings does.
     @Test func theSettingsDigestIsCanonicalAndPinned() throws {
         let demo = try ConfigurationLoader.load(
-            from: SoundsetExecutable.packageRoot.appendingPathComponent("Assets/soundset.json"), displayPath: "Assets/soundset.json")
+            from: SoundsetExecutable.packageRoot.appendingPathComponent("Assets/voices/zh-CN/soundset.json"), displayPath: "Assets/voices/zh-CN/soundset.json")
         #expect(
             SettingsDigest.text(of: demo, sections: [.build])
                 == "soundset-settings 1\nannouncement.maxWaitSeconds=25\nannouncement.prefix=\"received\"\ntempo=0.85\n")

@@ -11,10 +11,10 @@ import Testing
         let folder = try TemporaryDirectory()
         defer { folder.remove() }
         let output = folder.url.appendingPathComponent("Output")
-        // Voice a: the committed demo set (zh-CN, 44.1 kHz); voice b: FakeSets' clips (8 kHz).
+        // Voice a: the committed demo's zh-CN set (44.1 kHz); voice b: FakeSets' clips (8 kHz).
         try FileManager.default.createDirectory(at: output.appendingPathComponent("voices"), withIntermediateDirectories: true)
         try FileManager.default.copyItem(
-            at: SoundsetExecutable.packageRoot.appendingPathComponent("Output"), to: output.appendingPathComponent("voices/a"))
+            at: SoundsetExecutable.packageRoot.appendingPathComponent("Output/voices/zh-CN"), to: output.appendingPathComponent("voices/a"))
         try? FileManager.default.removeItem(at: output.appendingPathComponent("voices/a/report.html"))
         try FakeSets.write(in: output.appendingPathComponent("voices/b"), prefix: "received")
         try VoicesServiceTests.writeIndex(output, voices: ["a", "b"], defaultVoice: "a")
