@@ -20,6 +20,8 @@ package enum VoicesBuild {
         package let voices: [String]
         /// The default voice: the one `Assets/soundset.json` names, else the only one.
         package let defaultVoice: String?
+        /// The one level every voice is held to (`sameLevel` of `Assets/soundset.json`), LUFS.
+        package let sameLevel: Double?
         /// The output folder, resolved.
         let output: URL
         nonisolated(unsafe) let lock: LockFile
@@ -27,6 +29,7 @@ package enum VoicesBuild {
         init(voices: VoiceFolders.AssetsVoices, output: URL, lock: LockFile) {
             self.voices = voices.voices
             defaultVoice = voices.defaultVoice
+            sameLevel = voices.sameLevel
             self.output = output
             self.lock = lock
         }
@@ -76,6 +79,8 @@ package enum VoicesBuild {
         /// `(voice, line)`: the voice a line is about (nil for the one-voice set), and the line.
         package var notes: [(voice: String?, text: String)] = []
         package var errors: [BuildProblem] = []
+        /// What the check will fail on: each voice whose set is below `sameLevel`.
+        package var warnings: [(voice: String, problem: BuildProblem)] = []
         /// The index written (or found as it is).
         package var index: VoiceFolders.Index?
     }
@@ -88,11 +93,14 @@ package enum VoicesBuild {
         removeOneVoiceSet(plan, options, into: &finished)
         removeGoneVoices(plan, options, into: &finished)
         var entries: [VoiceFolders.Index.Voice] = []
+        var levels: [(voice: String, setLevel: Double)] = []
         for voice in plan.voices {
             let folder = VoiceFolders.setFolder(output: plan.output, voice: voice)
             guard let manifest = try? ManifestFiles.load(from: folder.appendingPathComponent(SoundSetLayout.manifestName)) else { continue }
             entries.append(.init(voice: voice, locale: manifest.locale.rawValue, setId: SoundSet(manifest: manifest, folder: folder).id))
+            levels.append((voice, manifest.loudness.setLevel))
         }
+        finished.warnings = belowSameLevel(levels, sameLevel: plan.sameLevel, outputDisplay: options.outputDisplay, assetsDisplay: options.assetsDisplay)
         let listed = entries.map(\.voice)
         let index = VoiceFolders.Index(defaultVoice: plan.defaultVoice.flatMap { listed.contains($0) ? $0 : nil }, voices: entries)
         let url = plan.output.appendingPathComponent(VoiceFolders.indexName)
@@ -108,6 +116,20 @@ package enum VoicesBuild {
                 BuildProblem("\(options.outputDisplay)/\(VoiceFolders.indexName)", OutputProblem.unwritable(reason: RegularFile.reason(error))))
         }
         return finished
+    }
+
+    /// Each voice whose set is below the level `sameLevel` holds every voice to, with its problem,
+    /// which names the highest level every voice reaches.
+    /// - Parameter levels: each built voice's set level, LUFS.
+    package static func belowSameLevel(
+        _ levels: [(voice: String, setLevel: Double)], sameLevel: Double?, outputDisplay: String, assetsDisplay: String
+    ) -> [(voice: String, problem: BuildProblem)] {
+        guard let sameLevel, let lowest = levels.map(\.setLevel).min() else { return [] }
+        return levels.filter { $0.setLevel < sameLevel - 0.005 }.map { voice, setLevel in
+            let subject = "\(VoiceFolders.display(outputDisplay, voice: voice))/\(SoundSetLayout.manifestName): setLevel"
+            let problem = VoiceProblem.belowSameLevel(voice: voice, setLevel: setLevel, sameLevel: sameLevel, reached: lowest, assets: assetsDisplay)
+            return (voice, BuildProblem(subject, problem))
+        }
     }
 
     /// Removes the set a one-voice build left in the output folder (its manifest, `Sounds/`, and

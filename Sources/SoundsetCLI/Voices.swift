@@ -81,6 +81,7 @@ extension BuildCommand {
         let finished = VoicesBuild.finish(plan, options)
         for note in finished.notes { console.err(note.voice.map { Voices.line("soundset: \(note.text)", voice: $0) } ?? "soundset: \(note.text)") }
         for problem in finished.errors { console.err("error: \(problem)") }
+        for (voice, problem) in finished.warnings { console.err(Voices.line("warning: \(problem)", voice: voice)) }
         if !finished.errors.isEmpty { status = ExitCode.failure }
         if !printing.quiet, let index = finished.index {
             let names = index.voices.map(\.voice).joined(separator: ", ")

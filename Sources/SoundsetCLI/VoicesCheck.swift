@@ -49,8 +49,25 @@ struct VoicesCheck: Encodable {
             report.warnings = report.warnings.map { $0.replacingOccurrences(of: voiceBuild, with: rebuild) }
             checks.append(Voice(voice: name, report: report))
         }
+        holdToSameLevel(&checks, sameLevel: found.sameLevel, of: found.voices, output: outputURL, outputDisplay: output, assetsDisplay: assets)
         let problems = indexProblems(output: outputURL, display: output, voices: checks.filter(\.report.ok).map(\.voice), rebuild: rebuild)
         return VoicesCheck(ok: problems.isEmpty && checks.allSatisfy(\.report.ok), voices: checks, problems: problems)
+    }
+
+    /// With `sameLevel`, a problem for each voice checked whose set (sound otherwise) is below it.
+    private static func holdToSameLevel(
+        _ checks: inout [Voice], sameLevel: Double?, of voices: [String], output: URL, outputDisplay: String, assetsDisplay: String
+    ) {
+        guard sameLevel != nil else { return }
+        let levels = voices.compactMap { voice -> (voice: String, setLevel: Double)? in
+            let folder = VoiceFolders.setFolder(output: output, voice: voice)
+            return (try? ManifestFiles.load(from: folder.appendingPathComponent(SoundSetLayout.manifestName))).map { (voice, $0.loudness.setLevel) }
+        }
+        for (voice, problem) in VoicesBuild.belowSameLevel(levels, sameLevel: sameLevel, outputDisplay: outputDisplay, assetsDisplay: assetsDisplay) {
+            guard let index = checks.firstIndex(where: { $0.voice == voice && $0.report.ok }) else { continue }
+            checks[index].report.problems.append(CheckProblem(.configuration, problem.subject, problem.message))
+            checks[index].report.ok = false
+        }
     }
 
     /// Whether `voices.json` lists each of `voices` (whose sets passed) with the id of its set.

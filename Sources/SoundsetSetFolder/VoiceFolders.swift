@@ -7,15 +7,19 @@ import SoundsetRuntime
 ///
 /// One voice (the assets folder holds takes and `soundset.json`): the output folder is the set.
 /// Several voices (the assets folder holds `voices/<voice>/`, each a complete assets folder, and
-/// at most a `soundset.json` of `{"defaultVoice": "<voice>"}`): the output folder holds
+/// at most a `soundset.json` of `{"defaultVoice": "<voice>", "sameLevel": <LUFS>}`): the output folder holds
 /// `voices/<voice>/`, each a set as a one-voice build writes it, and `voices.json`, the index.
 package enum VoiceFolders {
     /// `voices`: the folder of voices, in the assets folder and in the output folder.
     package static let folderName = "voices"
     /// `voices.json`: the output folder's index of its voices.
     package static let indexName = "voices.json"
-    /// `defaultVoice`: the one key of the assets folder's `soundset.json` beside `voices/`.
+    /// `defaultVoice`: a key of the assets folder's `soundset.json` beside `voices/`.
     package static let defaultKey = "defaultVoice"
+    /// `sameLevel`: the other key of that file, the one level (LUFS) every voice is brought to.
+    package static let sameLevelKey = "sameLevel"
+    /// The levels `sameLevel` may name, LUFS: those of a voice's `loudness.target`.
+    package static let sameLevelRange: ClosedRange<Double> = -40...(-6)
     /// The assets folder's configuration file (the build's `ConfigurationLoader.fileName`).
     static let configurationName = "soundset.json"
     /// The longest voice name, in characters.
@@ -79,11 +83,14 @@ extension VoiceFolders {
         package var named: String?
         /// The default voice: the one named, else the only one.
         package var defaultVoice: String? { VoiceFolders.defaultVoice(named: named, of: voices) }
+        /// `sameLevel` of the assets folder's `soundset.json`: the one level of every voice, LUFS.
+        package var sameLevel: Double?
     }
 
     /// Reads the voices of the several-voice assets folder `assets` (named `display` in messages).
     /// - Throws: `BuildFailure` with every problem: a voice folder's name, a take beside `voices/`,
-    ///   a key of `soundset.json` other than `defaultVoice`, a default that is not a voice, no voice.
+    ///   a key of `soundset.json` other than `defaultVoice` and `sameLevel`, a default that is not a
+    ///   voice, a level out of range, no voice.
     package static func voices(assets: URL, display: String) throws(BuildFailure) -> AssetsVoices {
         var problems: [BuildProblem] = []
         let voicesURL = assets.appendingPathComponent(folderName)
@@ -104,17 +111,30 @@ extension VoiceFolders {
         for name in entries where !name.hasPrefix(".") && name != folderName && name != configurationName && !isFolder(assets.appendingPathComponent(name)) {
             problems.append(BuildProblem("\(display)/\(ClipName.printable(name))", VoiceProblem.besideVoices(voices: voicesDisplay)))
         }
-        var named: String?
-        do { named = try namedDefault(assets: assets, display: display, voices: voices) } catch { problems += error.problems }
+        var found = AssetsVoices(voices: voices)
+        do { try readSettings(assets: assets, display: display, into: &found) } catch { problems += error.problems }
         guard problems.isEmpty else { throw BuildFailure(problems) }
-        return AssetsVoices(voices: voices, named: named)
+        return found
     }
 
-    /// `defaultVoice` of the assets folder's `soundset.json`, nil when there is no such file or key.
-    private static func namedDefault(assets: URL, display: String, voices: [String]) throws(BuildFailure) -> String? {
+    /// The level `sameLevel` holds every voice to, for the voice whose assets folder is
+    /// `voiceAssets` (`Assets/voices/<voice>`): nil for a one-voice assets folder, or when the
+    /// assets folder's `soundset.json` names no level or cannot be read (its build and check say why).
+    package static func sameLevel(forVoiceAssets voiceAssets: URL) -> Double? {
+        let voices = voiceAssets.deletingLastPathComponent()
+        guard voices.lastPathComponent == folderName, nameProblem(voiceAssets.lastPathComponent) == nil else { return nil }
+        // The other voices are not listed: the default is not looked at (the build says what is wrong with it).
+        var found = AssetsVoices(voices: [])
+        do { try readSettings(assets: voices.deletingLastPathComponent(), display: "", into: &found, defaultToo: false) } catch { return nil }
+        return found.sameLevel
+    }
+
+    /// Reads `defaultVoice` and `sameLevel` of the assets folder's `soundset.json` into `found`
+    /// (nothing when there is no such file); `defaultVoice` only when `defaultToo`.
+    private static func readSettings(assets: URL, display: String, into found: inout AssetsVoices, defaultToo: Bool = true) throws(BuildFailure) {
         let url = assets.appendingPathComponent(configurationName)
         let shown = "\(display)/\(configurationName)"
-        guard FileManager.default.fileExists(atPath: url.path) else { return nil }
+        guard FileManager.default.fileExists(atPath: url.path) else { return }
         let object: [String: Any]
         do {
             let data = try RegularFile.read(url, maxBytes: 1 << 16)
@@ -127,20 +147,26 @@ extension VoiceFolders {
         } catch {
             throw BuildFailure([BuildProblem(shown, VoiceProblem.configurationUnreadable(reason: (error as? RegularFile.Failure)?.reason ?? "not JSON"))])
         }
-        var problems = object.keys.sorted().filter { $0 != defaultKey }.map {
+        var problems = object.keys.sorted().filter { $0 != defaultKey && $0 != sameLevelKey }.map {
             BuildProblem("\(shown): \(ClipName.printable($0))", VoiceProblem.keyBesideVoices(voices: "\(display)/\(folderName)"))
         }
-        var named: String?
-        if let value = object[defaultKey] {
-            if let name = value as? String, voices.contains(name) {
-                named = name
+        if defaultToo, let value = object[defaultKey] {
+            if let name = value as? String, found.voices.contains(name) {
+                found.named = name
             } else {
                 let text = (value as? String).map(ClipName.printable) ?? "\(value)"
-                problems.append(BuildProblem("\(shown): \(defaultKey)", VoiceProblem.defaultNotAVoice(name: text, voices: voices)))
+                problems.append(BuildProblem("\(shown): \(defaultKey)", VoiceProblem.defaultNotAVoice(name: text, voices: found.voices)))
+            }
+        }
+        if let value = object[sameLevelKey] {
+            // JSONSerialization reads true and false as 1 and 0: out of the range, so refused too.
+            if let number = value as? NSNumber, sameLevelRange.contains(number.doubleValue) {
+                found.sameLevel = number.doubleValue
+            } else {
+                problems.append(BuildProblem("\(shown): \(sameLevelKey)", VoiceProblem.badSameLevel(text: "\(value)", range: sameLevelRange)))
             }
         }
         guard problems.isEmpty else { throw BuildFailure(problems) }
-        return named
     }
 }
 

@@ -11,9 +11,14 @@ public enum VoiceProblem: ProblemReason, Equatable {
     case noVoices(voices: String)
     /// A take (or any file) beside `voices/`.
     case besideVoices(voices: String)
-    /// A key of the assets folder's `soundset.json` other than `defaultVoice`.
+    /// A key of the assets folder's `soundset.json` other than `defaultVoice` and `sameLevel`.
     case keyBesideVoices(voices: String)
     case configurationNotObject
+    /// `sameLevel` is not a level in `range`, LUFS.
+    case badSameLevel(text: String, range: ClosedRange<Double>)
+    /// A voice's set is below the level `sameLevel` holds every voice to: its peaks need more
+    /// limiting than allowed there; `reached` is the lowest voice's level, which every voice reaches.
+    case belowSameLevel(voice: String, setLevel: Double, sameLevel: Double, reached: Double, assets: String)
     case configurationUnreadable(reason: String)
     /// `defaultVoice` names no voice of `voices`.
     case defaultNotAVoice(name: String, voices: [String])
@@ -43,8 +48,16 @@ public enum VoiceProblem: ProblemReason, Equatable {
         case .besideVoices(let voices):
             "is beside \(voices): with several voices each take belongs to its voice, so move it into \(voices)/<voice>/ (or remove \(voices) for one voice)"
         case .keyBesideVoices(let voices):
-            "with several voices this file holds only \"defaultVoice\": move this setting into each voice's \(voices)/<voice>/soundset.json"
+            "with several voices this file holds only \"defaultVoice\" and \"sameLevel\": move this setting into each voice's \(voices)/<voice>/soundset.json"
         case .configurationNotObject: "must be a JSON object, e.g. {\"defaultVoice\": \"zh-CN\"}"
+        case .badSameLevel(let text, let range):
+            "'\(ClipName.printable(text))' is not a level: give the one loudness of every voice in LUFS, a number from \(Int(range.lowerBound)) to \(Int(range.upperBound)), e.g. -18"
+        case .belowSameLevel(let voice, let setLevel, let sameLevel, let reached, let assets):
+            String(
+                format:
+                    "voice %@ is at %.2f LUFS, below the %.1f LUFS that sameLevel in %@/soundset.json holds every voice to (its peaks would need more limiting than "
+                    + "limiter.maxReductionDb allows there): set sameLevel to %.1f or lower (every voice reaches it), or allow that voice more limiting",
+                voice, setLevel, sameLevel, assets, (reached * 10).rounded(.down) / 10)
         case .configurationUnreadable(let reason): "cannot be read (\(reason)): write it as {\"defaultVoice\": \"<voice>\"} or remove it"
         case .defaultNotAVoice(let name, let voices):
             "'\(name)' is not one of the voices (\(voices.joined(separator: ", "))): name a folder of voices/, or remove the key"

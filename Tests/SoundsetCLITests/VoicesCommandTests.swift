@@ -131,6 +131,79 @@ import Testing
         #expect(voices.map { ($0["report"] as? [String: Any])?["ok"] as? Bool } == [false, true])
     }
 
+    /// The loudness figures of a voice's manifest.
+    func loudness(_ folder: TemporaryDirectory, _ voice: String) throws -> [String: Any] {
+        let object = try #require(JSONSerialization.jsonObject(with: try manifest(folder, voice)) as? [String: Any])
+        return try #require(object["loudness"] as? [String: Any])
+    }
+
+    @Test func sameLevelHoldsEveryVoiceToOneLevelOrSaysWhichCannot() throws {
+        let (folder, _) = try builtVoices()
+        defer { folder.remove() }
+        let settings = folder.url.appendingPathComponent("Assets/soundset.json")
+        // Built without it, the two voices are at the default target, -16 LUFS.
+        #expect(try loudness(folder, "en-US")["setLevel"] as? Double == -16)
+
+        try Data(#"{"defaultVoice": "zh-CN", "sameLevel": -21.5}"#.utf8).write(to: settings)
+        let held = try SoundsetExecutable.run(["build"], in: folder.url)
+        #expect(held.status == 0, "\(held.stderr)")
+        #expect(!held.stderr.contains("warning"), "\(held.stderr)")
+        for voice in ["en-US", "zh-CN"] {
+            let figures = try loudness(folder, voice)
+            #expect(figures["setLevel"] as? Double == -21.5, "\(voice): \(figures)")
+            #expect(figures["target"] as? Double == -21.5, "\(voice): \(figures)")
+        }
+        // Each clip as measured in the file written: at the level, within the encoding's rounding.
+        for voice in ["en-US", "zh-CN"] {
+            let object = try #require(JSONSerialization.jsonObject(with: try manifest(folder, voice)) as? [String: Any])
+            let clips = try #require(object["clips"] as? [[String: Any]])
+            #expect(clips.allSatisfy { abs(($0["loudness"] as? Double ?? 0) - -21.5) < 0.2 }, "\(voice)")
+        }
+        let pass = try SoundsetExecutable.run(["check"], in: folder.url)
+        #expect(pass.status == 0, "\(pass.stdout)")
+        let again = try SoundsetExecutable.run(["build", "--verbose"], in: folder.url)
+        #expect(again.stdout.contains("voice en-US: Output/voices/en-US is up to date"), "\(again.stdout)")
+
+        // A voice's own target beside sameLevel is refused, naming the file.
+        let english = folder.url.appendingPathComponent("Assets/voices/en-US/soundset.json")
+        let englishSettings = try Data(contentsOf: english)
+        try Data(#"{"locale": "en-US", "sampleRate": 16000, "announcement": {"prefix": "received"}, "loudness": {"target": -18}}"#.utf8).write(to: english)
+        let twoTargets = try SoundsetExecutable.run(["build"], in: folder.url)
+        #expect(twoTargets.status == 1)
+        #expect(
+            twoTargets.stderr.contains(
+                "Assets/voices/en-US/soundset.json: loudness.target: every voice is held to one level, -21.5 LUFS, by sameLevel in the assets "
+                    + "folder's soundset.json: remove this target (or sameLevel)"), "\(twoTargets.stderr)")
+        try englishSettings.write(to: english)
+
+        // A level the voices' peaks cannot reach: each voice below it is a warning, and the check fails naming it.
+        try Data(#"{"sameLevel": -6}"#.utf8).write(to: settings)
+        let loud = try SoundsetExecutable.run(["build"], in: folder.url)
+        #expect(loud.status == 0, "\(loud.stderr)")
+        let below = lines(loud.stderr).filter { $0.contains("below the -6.0 LUFS that sameLevel") }
+        #expect(below.count == 2, "\(loud.stderr)")
+        let level = try #require(try loudness(folder, "zh-CN")["setLevel"] as? Double)
+        #expect(level < -6.5)
+        let lowest = min(level, try #require(try loudness(folder, "en-US")["setLevel"] as? Double))
+        let suggested = String(format: "set sameLevel to %.1f or lower (every voice reaches it)", (lowest * 10).rounded(.down) / 10)
+        #expect(
+            below.contains {
+                $0.hasPrefix("voice zh-CN: warning: Output/voices/zh-CN/manifest.json: setLevel: voice zh-CN is at ")
+                    && $0.contains("Assets/soundset.json") && $0.contains(suggested)
+            }, "\(loud.stderr)")
+        let fail = try SoundsetExecutable.run(["check"], in: folder.url)
+        #expect(fail.status == 1)
+        #expect(lines(fail.stdout).contains { $0.hasPrefix("voice zh-CN: [configuration] Output/voices/zh-CN/manifest.json: setLevel: ") })
+        #expect(fail.stdout.hasSuffix("check failed: voices en-US, zh-CN\n"), "\(fail.stdout)")
+
+        // Not a level: refused before anything is built.
+        try Data(#"{"sameLevel": true}"#.utf8).write(to: settings)
+        let wrong = try SoundsetExecutable.run(["build"], in: folder.url)
+        #expect(wrong.status == 1)
+        #expect(wrong.stderr.contains("Assets/soundset.json: sameLevel: "), "\(wrong.stderr)")
+        #expect(wrong.stderr.contains("is not a level: give the one loudness of every voice in LUFS, a number from -40 to -6"), "\(wrong.stderr)")
+    }
+
     @Test func commandsReadTheVoiceAskedOrTheDefault() throws {
         let (folder, _) = try builtVoices()
         defer { folder.remove() }

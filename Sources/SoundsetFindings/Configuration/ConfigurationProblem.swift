@@ -31,6 +31,8 @@ public enum ConfigurationProblem: ProblemReason, Equatable {
     case refusedChoice(refusal: String, allowed: [String])
     case notAChoice(text: String, allowed: [String])
     case targetNotBelowPeak
+    /// A voice's own target when `sameLevel` holds every voice to one level.
+    case heldBySameLevel(level: Double)
 
     public var message: String {
         switch self {
@@ -59,6 +61,10 @@ public enum ConfigurationProblem: ProblemReason, Equatable {
         case .refusedChoice(let refusal, let allowed): "\(refusal); use one of \(allowed.joined(separator: ", "))"
         case .notAChoice(let text, let allowed): "'\(ClipName.printable(text))' is not one of \(allowed.joined(separator: ", "))"
         case .targetNotBelowPeak: "must be below loudness.truePeak"
+        case .heldBySameLevel(let level):
+            String(
+                format: "every voice is held to one level, %.1f LUFS, by sameLevel in the assets folder's soundset.json: remove this target (or sameLevel)",
+                level)
         }
     }
 }
