@@ -88,7 +88,9 @@ package enum VoicesBuild {
     /// After every voice's build: removes the one-voice set the output folder held and the sets of
     /// voices whose folder is gone from the assets, then writes `voices.json` (atomically, only when
     /// it changes), listing each voice whose set is in place.
-    package static func finish(_ plan: Plan, _ options: BuildOptions) -> Finished {
+    /// - Parameter built: the voices whose build succeeded now: only their sets' levels are held
+    ///   to `sameLevel` (another voice's set is the last one built, at the settings it had then).
+    package static func finish(_ plan: Plan, _ options: BuildOptions, built: Set<String>) -> Finished {
         var finished = Finished()
         removeOneVoiceSet(plan, options, into: &finished)
         removeGoneVoices(plan, options, into: &finished)
@@ -98,7 +100,7 @@ package enum VoicesBuild {
             let folder = VoiceFolders.setFolder(output: plan.output, voice: voice)
             guard let manifest = try? ManifestFiles.load(from: folder.appendingPathComponent(SoundSetLayout.manifestName)) else { continue }
             entries.append(.init(voice: voice, locale: manifest.locale.rawValue, setId: SoundSet(manifest: manifest, folder: folder).id))
-            levels.append((voice, manifest.loudness.setLevel))
+            if built.contains(voice) { levels.append((voice, manifest.loudness.setLevel)) }
         }
         finished.warnings = belowSameLevel(levels, sameLevel: plan.sameLevel, outputDisplay: options.outputDisplay, assetsDisplay: options.assetsDisplay)
         let listed = entries.map(\.voice)
@@ -119,7 +121,7 @@ package enum VoicesBuild {
     }
 
     /// Each voice whose set is below the level `sameLevel` holds every voice to, with its problem,
-    /// which names the highest level every voice reaches.
+    /// which names the highest level every one of `levels` reaches.
     /// - Parameter levels: each built voice's set level, LUFS.
     package static func belowSameLevel(
         _ levels: [(voice: String, setLevel: Double)], sameLevel: Double?, outputDisplay: String, assetsDisplay: String

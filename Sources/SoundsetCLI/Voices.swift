@@ -74,11 +74,12 @@ extension BuildCommand {
             return ExitCode.failure
         }
         var status = ExitCode.success
+        var built: Set<String> = []
         for voice in plan.voices {
-            let built = await buildOnce(VoicesBuild.options(for: voice, from: options), printing.naming(voice))
-            if built != ExitCode.success { status = built }
+            let voiceStatus = await buildOnce(VoicesBuild.options(for: voice, from: options), printing.naming(voice))
+            if voiceStatus == ExitCode.success { built.insert(voice) } else { status = voiceStatus }
         }
-        let finished = VoicesBuild.finish(plan, options)
+        let finished = VoicesBuild.finish(plan, options, built: built)
         for note in finished.notes { console.err(note.voice.map { Voices.line("soundset: \(note.text)", voice: $0) } ?? "soundset: \(note.text)") }
         for problem in finished.errors { console.err("error: \(problem)") }
         for (voice, problem) in finished.warnings { console.err(Voices.line("warning: \(problem)", voice: voice)) }

@@ -47,6 +47,11 @@ struct VoicesCheck: Encodable {
                 report.problems[index].message = report.problems[index].message.replacingOccurrences(of: voiceBuild, with: rebuild)
             }
             report.warnings = report.warnings.map { $0.replacingOccurrences(of: voiceBuild, with: rebuild) }
+            if let sameLevel = found.sameLevel {
+                blameSameLevel(
+                    &report, sameLevel: sameLevel, voice: name, set: VoiceFolders.setFolder(output: outputURL, voice: name),
+                    voiceConfiguration: "\(voiceAssets)/\(ConfigurationLoader.fileName)", assets: assets, rebuild: rebuild)
+            }
             checks.append(Voice(voice: name, report: report))
         }
         holdToSameLevel(&checks, sameLevel: found.sameLevel, of: found.voices, output: outputURL, outputDisplay: output, assetsDisplay: assets)
@@ -54,12 +59,28 @@ struct VoicesCheck: Encodable {
         return VoicesCheck(ok: problems.isEmpty && checks.allSatisfy(\.report.ok), voices: checks, problems: problems)
     }
 
-    /// With `sameLevel`, a problem for each voice checked whose set (sound otherwise) is below it.
+    /// A voice's settings are stale because `sameLevel` is not the level its set was built to: the
+    /// line names `sameLevel`, not the voice's own file, which did not change.
+    private static func blameSameLevel(
+        _ report: inout CheckReport, sameLevel: Double, voice: String, set: URL, voiceConfiguration: String, assets: String, rebuild: String
+    ) {
+        guard let manifest = try? ManifestFiles.load(from: set.appendingPathComponent(SoundSetLayout.manifestName)),
+            abs(manifest.loudness.target - sameLevel) > 0.0005,
+            let index = report.problems.firstIndex(where: { $0.check == .freshness && $0.subject == voiceConfiguration })
+        else { return }
+        report.problems[index] = CheckProblem(
+            .freshness, "\(assets)/\(ConfigurationLoader.fileName): \(VoiceFolders.sameLevelKey)",
+            VoiceProblem.sameLevelChanged(voice: voice, built: manifest.loudness.target, sameLevel: sameLevel, rebuild: rebuild))
+    }
+
+    /// With `sameLevel`, a problem for each voice checked whose set (sound otherwise) is below it;
+    /// the level every voice reaches is the lowest of those sets'.
     private static func holdToSameLevel(
         _ checks: inout [Voice], sameLevel: Double?, of voices: [String], output: URL, outputDisplay: String, assetsDisplay: String
     ) {
         guard sameLevel != nil else { return }
-        let levels = voices.compactMap { voice -> (voice: String, setLevel: Double)? in
+        let sound = Set(checks.filter(\.report.ok).map(\.voice))
+        let levels = voices.filter(sound.contains).compactMap { voice -> (voice: String, setLevel: Double)? in
             let folder = VoiceFolders.setFolder(output: output, voice: voice)
             return (try? ManifestFiles.load(from: folder.appendingPathComponent(SoundSetLayout.manifestName))).map { (voice, $0.loudness.setLevel) }
         }

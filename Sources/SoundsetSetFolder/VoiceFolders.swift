@@ -121,6 +121,8 @@ extension VoiceFolders {
     /// `voiceAssets` (`Assets/voices/<voice>`): nil for a one-voice assets folder, or when the
     /// assets folder's `soundset.json` names no level or cannot be read (its build and check say why).
     package static func sameLevel(forVoiceAssets voiceAssets: URL) -> Double? {
+        // Where the folder is, however it is spelled (a link to it, `.`, a relative path).
+        let voiceAssets = voiceAssets.standardizedFileURL.resolvingSymlinksInPath()
         let voices = voiceAssets.deletingLastPathComponent()
         guard voices.lastPathComponent == folderName, nameProblem(voiceAssets.lastPathComponent) == nil else { return nil }
         // The other voices are not listed: the default is not looked at (the build says what is wrong with it).
@@ -163,7 +165,8 @@ extension VoiceFolders {
             if let number = value as? NSNumber, sameLevelRange.contains(number.doubleValue) {
                 found.sameLevel = number.doubleValue
             } else {
-                problems.append(BuildProblem("\(shown): \(sameLevelKey)", VoiceProblem.badSameLevel(text: "\(value)", range: sameLevelRange)))
+                let text = value is NSNull ? "null" : value is String ? "\"\(value)\"" : (value as? NSNumber).map { "\($0)" } ?? "a JSON \(type(of: value))"
+                problems.append(BuildProblem("\(shown): \(sameLevelKey)", VoiceProblem.badSameLevel(text: text, range: sameLevelRange)))
             }
         }
         guard problems.isEmpty else { throw BuildFailure(problems) }

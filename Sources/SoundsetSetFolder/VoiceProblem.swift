@@ -19,6 +19,8 @@ public enum VoiceProblem: ProblemReason, Equatable {
     /// A voice's set is below the level `sameLevel` holds every voice to: its peaks need more
     /// limiting than allowed there; `reached` is the lowest voice's level, which every voice reaches.
     case belowSameLevel(voice: String, setLevel: Double, sameLevel: Double, reached: Double, assets: String)
+    /// `sameLevel` is not the target a voice's set was built to.
+    case sameLevelChanged(voice: String, built: Double, sameLevel: Double, rebuild: String)
     case configurationUnreadable(reason: String)
     /// `defaultVoice` names no voice of `voices`.
     case defaultNotAVoice(name: String, voices: [String])
@@ -39,6 +41,11 @@ public enum VoiceProblem: ProblemReason, Equatable {
     /// `voices.json` does not list a voice's set as it is built (`setId`, or the voice at all).
     case indexStale(voice: String, rebuild: String)
 
+    /// A level as written: -18, -15.45.
+    static func level(_ value: Double) -> String {
+        value == value.rounded() && abs(value) < 1e6 ? String(Int(value)) : String(value)
+    }
+
     public var message: String {
         switch self {
         case .badFolderName(let reason): "cannot name a voice (\(reason)): rename the folder"
@@ -49,16 +56,19 @@ public enum VoiceProblem: ProblemReason, Equatable {
             "is beside \(voices): with several voices each take belongs to its voice, so move it into \(voices)/<voice>/ (or remove \(voices) for one voice)"
         case .keyBesideVoices(let voices):
             "with several voices this file holds only \"defaultVoice\" and \"sameLevel\": move this setting into each voice's \(voices)/<voice>/soundset.json"
-        case .configurationNotObject: "must be a JSON object, e.g. {\"defaultVoice\": \"zh-CN\"}"
+        case .configurationNotObject: "must be a JSON object, e.g. {\"defaultVoice\": \"zh-CN\", \"sameLevel\": -18}"
         case .badSameLevel(let text, let range):
             "'\(ClipName.printable(text))' is not a level: give the one loudness of every voice in LUFS, a number from \(Int(range.lowerBound)) to \(Int(range.upperBound)), e.g. -18"
         case .belowSameLevel(let voice, let setLevel, let sameLevel, let reached, let assets):
             String(
                 format:
-                    "voice %@ is at %.2f LUFS, below the %.1f LUFS that sameLevel in %@/soundset.json holds every voice to (its peaks would need more limiting than "
+                    "voice %@ is at %.2f LUFS, below the %@ LUFS that sameLevel in %@/soundset.json holds every voice to (its peaks would need more limiting than "
                     + "limiter.maxReductionDb allows there): set sameLevel to %.1f or lower (every voice reaches it), or allow that voice more limiting",
-                voice, setLevel, sameLevel, assets, (reached * 10).rounded(.down) / 10)
-        case .configurationUnreadable(let reason): "cannot be read (\(reason)): write it as {\"defaultVoice\": \"<voice>\"} or remove it"
+                voice, setLevel, Self.level(sameLevel), assets, (reached * 10).rounded(.down) / 10)
+        case .sameLevelChanged(let voice, let built, let sameLevel, let rebuild):
+            "holds voice \(voice) to \(Self.level(sameLevel)) LUFS, but its set was built to \(Self.level(built)) LUFS: run \(rebuild)"
+        case .configurationUnreadable(let reason):
+            "cannot be read (\(reason)): write it as {\"defaultVoice\": \"<voice>\", \"sameLevel\": <LUFS>} (either key optional) or remove it"
         case .defaultNotAVoice(let name, let voices):
             "'\(name)' is not one of the voices (\(voices.joined(separator: ", "))): name a folder of voices/, or remove the key"
         case .noDefault(let voices):

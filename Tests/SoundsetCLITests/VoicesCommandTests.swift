@@ -180,7 +180,7 @@ import Testing
         try Data(#"{"sameLevel": -6}"#.utf8).write(to: settings)
         let loud = try SoundsetExecutable.run(["build"], in: folder.url)
         #expect(loud.status == 0, "\(loud.stderr)")
-        let below = lines(loud.stderr).filter { $0.contains("below the -6.0 LUFS that sameLevel") }
+        let below = lines(loud.stderr).filter { $0.contains("below the -6 LUFS that sameLevel") }
         #expect(below.count == 2, "\(loud.stderr)")
         let level = try #require(try loudness(folder, "zh-CN")["setLevel"] as? Double)
         #expect(level < -6.5)
@@ -196,12 +196,46 @@ import Testing
         #expect(lines(fail.stdout).contains { $0.hasPrefix("voice zh-CN: [configuration] Output/voices/zh-CN/manifest.json: setLevel: ") })
         #expect(fail.stdout.hasSuffix("check failed: voices en-US, zh-CN\n"), "\(fail.stdout)")
 
+        // A voice whose build fails is not held to the level: its set is the last one built.
+        let chinese = folder.url.appendingPathComponent("Assets/voices/zh-CN/soundset.json")
+        let chineseSettings = try Data(contentsOf: chinese)
+        try Data(#"{"tempo": 9}"#.utf8).write(to: chinese)
+        let oneFails = try SoundsetExecutable.run(["build"], in: folder.url)
+        #expect(oneFails.status == 1)
+        let warned = lines(oneFails.stderr).filter { $0.contains("below the -6 LUFS that sameLevel") }
+        #expect(warned.count == 1 && warned.first?.hasPrefix("voice en-US: warning: ") == true, "\(oneFails.stderr)")
+        try chineseSettings.write(to: chinese)
+
+        // A new level: each voice's check names sameLevel, not the voice's own file.
+        try Data(#"{"defaultVoice": "zh-CN", "sameLevel": -22.25}"#.utf8).write(to: settings)
+        let stale = try SoundsetExecutable.run(["check"], in: folder.url)
+        #expect(stale.status == 1)
+        #expect(
+            lines(stale.stdout).contains {
+                $0.hasPrefix(
+                    "voice en-US: [freshness] Assets/soundset.json: sameLevel: holds voice en-US to -22.25 LUFS, but its set was built to -6 LUFS: run ")
+            }, "\(stale.stdout)")
+        #expect(!stale.stdout.contains("Assets/voices/en-US/soundset.json"), "\(stale.stdout)")
+
+        // A level at or above a voice's true-peak ceiling: the ceiling is what the voice's file says.
+        try Data(#"{"sameLevel": -7}"#.utf8).write(to: settings)
+        try Data(#"{"locale": "en-US", "sampleRate": 16000, "announcement": {"prefix": "received"}, "loudness": {"truePeak": -9}}"#.utf8).write(to: english)
+        let ceiling = try SoundsetExecutable.run(["build"], in: folder.url)
+        #expect(ceiling.status == 1)
+        #expect(
+            ceiling.stderr.contains(
+                "Assets/voices/en-US/soundset.json: loudness.truePeak: must be above the -7.0 LUFS every voice is held to by sameLevel"),
+            "\(ceiling.stderr)")
+        try englishSettings.write(to: english)
+
         // Not a level: refused before anything is built.
         try Data(#"{"sameLevel": true}"#.utf8).write(to: settings)
         let wrong = try SoundsetExecutable.run(["build"], in: folder.url)
         #expect(wrong.status == 1)
         #expect(wrong.stderr.contains("Assets/soundset.json: sameLevel: "), "\(wrong.stderr)")
-        #expect(wrong.stderr.contains("is not a level: give the one loudness of every voice in LUFS, a number from -40 to -6"), "\(wrong.stderr)")
+        #expect(
+            wrong.stderr.contains("'1' is not a level: give the one loudness of every voice in LUFS, a number from -40 to -6")
+                || wrong.stderr.contains("'true' is not a level"), "\(wrong.stderr)")
     }
 
     @Test func commandsReadTheVoiceAskedOrTheDefault() throws {

@@ -49,7 +49,11 @@ public enum ConfigurationLoader {
             configuration.loudness.target = sameLevel
         }
         if configuration.loudness.target >= configuration.loudness.truePeak {
-            reader.problem("loudness.target", .targetNotBelowPeak)
+            if let sameLevel {
+                reader.problem("loudness.truePeak", .sameLevelNotBelowPeak(level: sameLevel))
+            } else {
+                reader.problem("loudness.target", .targetNotBelowPeak)
+            }
         }
         guard reader.problems.isEmpty else { throw BuildFailure(reader.problems) }
         return configuration

@@ -33,6 +33,8 @@ public enum ConfigurationProblem: ProblemReason, Equatable {
     case targetNotBelowPeak
     /// A voice's own target when `sameLevel` holds every voice to one level.
     case heldBySameLevel(level: Double)
+    /// `sameLevel`, this voice's target, is not below the voice's true-peak ceiling.
+    case sameLevelNotBelowPeak(level: Double)
 
     public var message: String {
         switch self {
@@ -64,6 +66,10 @@ public enum ConfigurationProblem: ProblemReason, Equatable {
         case .heldBySameLevel(let level):
             String(
                 format: "every voice is held to one level, %.1f LUFS, by sameLevel in the assets folder's soundset.json: remove this target (or sameLevel)",
+                level)
+        case .sameLevelNotBelowPeak(let level):
+            String(
+                format: "must be above the %.1f LUFS every voice is held to by sameLevel in the assets folder's soundset.json: raise it, or lower sameLevel",
                 level)
         }
     }
