@@ -2,6 +2,7 @@ import Foundation
 import SoundsetBuild
 import SoundsetFindings
 import SoundsetRuntime
+import SoundsetSetFolder
 
 /// `soundset measure FILE...`.
 enum MeasureCommand {
@@ -10,11 +11,14 @@ enum MeasureCommand {
     static let assets = Option.value(
         "--assets", "DIR", default: "Assets", shown: "Assets, when there is one",
         help: "with --trimmed: trim, resample and speed up as DIR/soundset.json says (its trim settings, rate and tempo)")
+    static let voice = Option(
+        name: Option.voice.name, value: Option.voice.value, shownDefault: Option.voice.shownDefault,
+        help: "with --trimmed, when the assets folder holds several voices: trim as this voice's DIR/voices/NAME/soundset.json says")
 
     static let spec = CommandSpec(
         name: "measure", summary: "print the loudness and true peak of sound files (whole, or the trimmed word), as the build measures them",
         arguments: .many("FILE", missing: "measure needs one or more FILEs"),
-        options: [.format, trimmed, assets], about: Help.measureAbout, exitCodes: "exit codes: 0 measured, 1 a file could not be read, 64 bad usage")
+        options: [.format, trimmed, assets, voice], about: Help.measureAbout, exitCodes: "exit codes: 0 measured, 1 a file could not be read, 64 bad usage")
 
     static func run(_ arguments: [String], console: Console) throws -> Int32 {
         let parsed = try Arguments(arguments, spec: spec)
@@ -60,21 +64,30 @@ enum MeasureCommand {
     }
 
     /// The assets folder whose soundset.json the trimmed words are made by: `--assets`, which must
-    /// exist, or `Assets` when there is one; nil for the defaults.
+    /// exist, or `Assets` when there is one; with several voices in it, the folder of `--voice` or
+    /// of the default voice; nil for the defaults.
     private static func settingsFolder(_ parsed: Arguments, part: FileMeasurement.Part) throws -> String? {
         let given = parsed.given(assets)
         guard part == .word else {
             if given != nil { throw UsageError("--assets is only for --trimmed (the trim settings of its soundset.json)") }
+            if parsed.given(.voice) != nil { throw UsageError("\(Option.voice.name) is only for --trimmed (the trim settings of its soundset.json)") }
             return nil
         }
         var isFolder: ObjCBool = false
-        guard let given else {
-            let folder = assets.defaultValue!
-            return FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder) && isFolder.boolValue ? folder : nil
+        let folder: String
+        if let given {
+            guard FileManager.default.fileExists(atPath: given, isDirectory: &isFolder), isFolder.boolValue else {
+                throw UsageError("--assets \(ClipNamePrinting.safe(given)): no such folder (name the assets folder whose soundset.json to trim by)")
+            }
+            folder = given
+        } else {
+            folder = assets.defaultValue!
+            guard FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder), isFolder.boolValue else {
+                if let name = try Voices.name(parsed) { throw BuildProblem("\(Option.voice.name) \(name)", VoiceProblem.oneVoice(output: folder)) }
+                return nil
+            }
         }
-        guard FileManager.default.fileExists(atPath: given, isDirectory: &isFolder), isFolder.boolValue else {
-            throw UsageError("--assets \(ClipNamePrinting.safe(given)): no such folder (name the assets folder whose soundset.json to trim by)")
-        }
-        return given
+        // Several voices: the voice's own folder holds its settings (the one beside voices/ none).
+        return try Voices.assetsVoice(parsed, assets: folder).map { VoiceFolders.display(folder, voice: $0) } ?? folder
     }
 }

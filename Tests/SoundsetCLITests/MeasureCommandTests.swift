@@ -86,4 +86,37 @@ import Testing
         let alone = try SoundsetExecutable.run(["measure", "--assets", "Assets", "7.wav"], in: folder.url)
         #expect(alone.status == 64 && alone.stderr.contains("--assets is only for --trimmed"), "\(alone.stderr)")
     }
+
+    @Test func theTrimmedWordOfAVoiceIsTrimmedByThatVoicesSettings() throws {
+        let folder = try TemporaryDirectory()
+        defer { folder.remove() }
+        let rate = 16000
+        let take =
+            Signals.silence(seconds: 0.5, rate: rate) + Signals.tone(800, seconds: 0.3, rate: rate, amplitudeDb: -20)
+            + Signals.silence(seconds: 0.5, rate: rate)
+        try WAVFile.write(take, to: folder.url.appendingPathComponent("7.wav"), rate: rate)
+        for (voice, pad) in [("zh-CN", 10), ("en-US", 100)] {
+            let voiceFolder = try folder.folder("Assets/voices/\(voice)")
+            try Data(#"{"trim": {"padMs": \#(pad)}}"#.utf8).write(to: voiceFolder.appendingPathComponent("soundset.json"))
+        }
+        func seconds(_ arguments: [String]) throws -> Double {
+            let result = try SoundsetExecutable.run(["measure", "--format", "json"] + arguments + ["7.wav"], in: folder.url)
+            #expect(result.status == 0, "\(result.stderr)")
+            let first = try #require((try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [[String: Any]])?.first)
+            return try #require(first["seconds"] as? Double)
+        }
+        // Several voices and no default: which voice's settings is the question.
+        let which = try SoundsetExecutable.run(["measure", "--trimmed", "7.wav"], in: folder.url)
+        #expect(which.status == 1, "\(which.stderr)")
+        #expect(which.stderr.contains("several voices (en-US, zh-CN): pass --voice NAME"), "\(which.stderr)")
+        let english = try seconds(["--trimmed", "--voice", "en-US"])
+        #expect(english == (try seconds(["--trimmed", "--assets", "Assets/voices/en-US"])))
+        #expect(abs(english - 0.5) <= 0.011, "\(english)")
+        try Data(#"{"defaultVoice": "zh-CN", "sameLevel": -18}"#.utf8).write(to: folder.url.appendingPathComponent("Assets/soundset.json"))
+        #expect(abs((try seconds(["--trimmed"])) - 0.32) <= 0.011)
+        let unknown = try SoundsetExecutable.run(["measure", "--trimmed", "--voice", "fr-FR", "7.wav"], in: folder.url)
+        #expect(unknown.status == 1 && unknown.stderr.contains("is not a voice of Assets (its voices: en-US, zh-CN)"), "\(unknown.stderr)")
+        let whole = try SoundsetExecutable.run(["measure", "--voice", "en-US", "7.wav"], in: folder.url)
+        #expect(whole.status == 64 && whole.stderr.contains("--voice is only for --trimmed"), "\(whole.stderr)")
+    }
 }
