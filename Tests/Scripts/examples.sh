@@ -18,9 +18,14 @@
 #
 # Last, on both, it shows the check can fail: the Examples against a runtime whose
 # PushPayload.request(from:arrival:) is renamed must not compile.
-# Usage: bash Tests/Scripts/examples.sh [SWIFT]
+# Usage: bash Tests/Scripts/examples.sh [SWIFT [BUILD_FLAGS...]]
+#   BUILD_FLAGS: the flags make test builds the package with (-Xswiftc ...), so that the runtime it
+#   builds here is the one already built, not compiled again.
 set -euo pipefail
 swift=${1:-swift}
+shift || true
+build_flags=("$@")
+[ ${#build_flags[@]} -gt 0 ] || build_flags=(-Xswiftc -warnings-as-errors)
 app_runs=${APP_RUNS:-60}
 out=.build/examples
 flags=(-swift-version 6 -warnings-as-errors -parse-as-library)
@@ -79,7 +84,7 @@ rm -rf "$out"
 mkdir -p "$out/stubs" "$out/bin"
 
 # The runtime as the tests build it (a no-op after make test's own build).
-"$swift" build --no-color-diagnostics --target SoundsetRuntime -Xswiftc -warnings-as-errors >/dev/null
+"$swift" build --no-color-diagnostics --target SoundsetRuntime "${build_flags[@]}" >/dev/null
 bin=$("$swift" build --no-color-diagnostics --show-bin-path)
 runtime_objects=("$bin"/SoundsetRuntime.build/*.o)
 
