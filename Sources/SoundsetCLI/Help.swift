@@ -266,7 +266,8 @@ enum Help {
         ungated (defined for clips shorter than 400 ms), and true peak (4x oversampled). By default of the
         whole file, room tone included (what a player plays: a way to compare any tool's sound set on one
         scale); with --trimmed, of the word as the build makes it before its gain (trimmed, resampled and
-        at the tempo of the assets' soundset.json: what the report's recorded loudness is). Prints one line per file, then the spread (loudest minus quietest) and worst true peak of
+        at the tempo of the assets' soundset.json, or with several voices the voice's own: what the report's
+        recorded loudness is). Prints one line per file, then the spread (loudest minus quietest) and worst true peak of
         them all, saying which of the two it measured; --format json says it as part: whole or word.
         """
 

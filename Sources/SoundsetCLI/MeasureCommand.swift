@@ -10,7 +10,9 @@ enum MeasureCommand {
         "--trimmed", help: "measure the word as the build keeps it (clicks and DC offset out, trimmed with its pad, faded), not the whole file")
     static let assets = Option.value(
         "--assets", "DIR", default: "Assets", shown: "Assets, when there is one",
-        help: "with --trimmed: trim, resample and speed up as DIR/soundset.json says (its trim settings, rate and tempo)")
+        help:
+            "with --trimmed: trim, resample and speed up as DIR/soundset.json says (its trim settings, rate and tempo; with several voices, DIR/voices/NAME/soundset.json)"
+    )
     static let voice = Option(
         name: Option.voice.name, value: Option.voice.value, shownDefault: Option.voice.shownDefault,
         help: "with --trimmed, when the assets folder holds several voices: trim as this voice's DIR/voices/NAME/soundset.json says")
@@ -18,7 +20,8 @@ enum MeasureCommand {
     static let spec = CommandSpec(
         name: "measure", summary: "print the loudness and true peak of sound files (whole, or the trimmed word), as the build measures them",
         arguments: .many("FILE", missing: "measure needs one or more FILEs"),
-        options: [.format, trimmed, assets, voice], about: Help.measureAbout, exitCodes: "exit codes: 0 measured, 1 a file could not be read, 64 bad usage")
+        options: [.format, trimmed, assets, voice], about: Help.measureAbout,
+        exitCodes: "exit codes: 0 measured, 1 a file (or, with several voices, the voice's folder) could not be read, 64 bad usage")
 
     static func run(_ arguments: [String], console: Console) throws -> Int32 {
         let parsed = try Arguments(arguments, spec: spec)
@@ -83,7 +86,10 @@ enum MeasureCommand {
         } else {
             folder = assets.defaultValue!
             guard FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder), isFolder.boolValue else {
-                if let name = try Voices.name(parsed) { throw BuildProblem("\(Option.voice.name) \(name)", VoiceProblem.oneVoice(output: folder)) }
+                if let name = try Voices.name(parsed) {
+                    throw UsageError(
+                        "\(Option.voice.name) \(ClipNamePrinting.safe(name)): there is no \(folder) folder here; pass --assets DIR, the folder holding voices/")
+                }
                 return nil
             }
         }

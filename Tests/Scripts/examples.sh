@@ -25,7 +25,8 @@ set -euo pipefail
 swift=${1:-swift}
 shift || true
 build_flags=("$@")
-[ ${#build_flags[@]} -gt 0 ] || build_flags=(-Xswiftc -warnings-as-errors)
+# Without them, the Makefile's TEST_FLAGS (keep the two the same).
+[ ${#build_flags[@]} -gt 0 ] || build_flags=(-Xswiftc -warnings-as-errors -Xswiftc -gline-tables-only)
 app_runs=${APP_RUNS:-60}
 out=.build/examples
 flags=(-swift-version 6 -warnings-as-errors -parse-as-library)

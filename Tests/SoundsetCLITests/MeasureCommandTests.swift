@@ -118,5 +118,12 @@ import Testing
         #expect(unknown.status == 1 && unknown.stderr.contains("is not a voice of Assets (its voices: en-US, zh-CN)"), "\(unknown.stderr)")
         let whole = try SoundsetExecutable.run(["measure", "--voice", "en-US", "7.wav"], in: folder.url)
         #expect(whole.status == 64 && whole.stderr.contains("--voice is only for --trimmed"), "\(whole.stderr)")
+        // A voice's own folder, named as the assets: one voice, and --voice has nothing to choose.
+        let oneVoice = try SoundsetExecutable.run(["measure", "--trimmed", "--assets", "Assets/voices/en-US", "--voice", "en-US", "7.wav"], in: folder.url)
+        #expect(oneVoice.status == 1 && oneVoice.stderr.contains("holds one voice"), "\(oneVoice.stderr)")
+        // No assets folder at all.
+        try FileManager.default.removeItem(at: folder.url.appendingPathComponent("Assets"))
+        let none = try SoundsetExecutable.run(["measure", "--trimmed", "--voice", "en-US", "7.wav"], in: folder.url)
+        #expect(none.status == 64 && none.stderr.contains("--voice en-US: there is no Assets folder here; pass --assets DIR"), "\(none.stderr)")
     }
 }
