@@ -44,6 +44,13 @@ import Testing
         #expect(usage.stderr == "soundset: measure needs one or more FILEs\nrun 'soundset measure --help' for usage\n")
     }
 
+    /// `soundset measure --format json ARGUMENTS 7.wav` in `folder`, which must succeed: its one result.
+    static func measured(_ arguments: [String], in folder: TemporaryDirectory) throws -> [String: Any] {
+        let result = try SoundsetExecutable.run(["measure", "--format", "json"] + arguments + ["7.wav"], in: folder.url)
+        #expect(result.status == 0, "\(result.stderr)")
+        return try #require((try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [[String: Any]])?.first)
+    }
+
     /// A take of 0.3 s of tone between 0.5 s of room tone each side: the whole file is 0.3/1.3 of
     /// the tone's energy (6.4 dB under it), the word as the build keeps it (the tone and its 20 ms
     /// pads, faded over 5 ms, at the set's rate) within a few tenths of the tone itself; each output
@@ -58,11 +65,7 @@ import Testing
             + Signals.silence(seconds: 0.5, rate: rate)
         let take = Signals.mix(dry, Signals.noise(seconds: 1.3, rate: rate, rmsDb: -80))
         try WAVFile.write(take, to: folder.url.appendingPathComponent("7.wav"), rate: rate, format: .float32)
-        func measured(_ arguments: [String]) throws -> [String: Any] {
-            let result = try SoundsetExecutable.run(["measure", "--format", "json"] + arguments + ["7.wav"], in: folder.url)
-            #expect(result.status == 0, "\(result.stderr)")
-            return try #require((try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [[String: Any]])?.first)
-        }
+        func measured(_ arguments: [String]) throws -> [String: Any] { try Self.measured(arguments, in: folder) }
         let whole = try measured([]), word = try measured(["--trimmed"])
         #expect(whole["part"] as? String == "whole" && word["part"] as? String == "word")
         #expect(abs((whole["seconds"] as! Double) - 1.3) < 0.001)
@@ -87,6 +90,10 @@ import Testing
         #expect(alone.status == 64 && alone.stderr.contains("--assets is only for --trimmed"), "\(alone.stderr)")
     }
 
+    /// With several voices in the assets folder, the trimmed word follows the voice's own
+    /// soundset.json (a 100 ms pad in en-US's keeps 0.5 s of the 0.3 s tone, zh-CN's 10 ms 0.32 s):
+    /// --voice names it, else the default voice; without either, or for a voice there is not, the
+    /// error says what to pass.
     @Test func theTrimmedWordOfAVoiceIsTrimmedByThatVoicesSettings() throws {
         let folder = try TemporaryDirectory()
         defer { folder.remove() }
@@ -99,12 +106,7 @@ import Testing
             let voiceFolder = try folder.folder("Assets/voices/\(voice)")
             try Data(#"{"trim": {"padMs": \#(pad)}}"#.utf8).write(to: voiceFolder.appendingPathComponent("soundset.json"))
         }
-        func seconds(_ arguments: [String]) throws -> Double {
-            let result = try SoundsetExecutable.run(["measure", "--format", "json"] + arguments + ["7.wav"], in: folder.url)
-            #expect(result.status == 0, "\(result.stderr)")
-            let first = try #require((try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [[String: Any]])?.first)
-            return try #require(first["seconds"] as? Double)
-        }
+        func seconds(_ arguments: [String]) throws -> Double { try #require(try Self.measured(arguments, in: folder)["seconds"] as? Double) }
         // Several voices and no default: which voice's settings is the question.
         let which = try SoundsetExecutable.run(["measure", "--trimmed", "7.wav"], in: folder.url)
         #expect(which.status == 1, "\(which.stderr)")
