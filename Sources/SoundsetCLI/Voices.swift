@@ -29,10 +29,12 @@ enum Voices {
         let assetsURL = URL(fileURLWithPath: assets)
         guard VoiceFolders.isSeveral(assets: assetsURL) else {
             guard let name else { return nil }
-            throw BuildProblem("\(Option.voice.name) \(name)", VoiceProblem.oneVoice(output: assets))
+            throw BuildProblem("\(Option.voice.name) \(name)", VoiceProblem.oneVoiceAssets(assets: assets))
         }
         let voices = try VoiceFolders.voices(assets: assetsURL, display: assets)
-        guard let voice = name ?? voices.defaultVoice else { throw BuildProblem(assets, VoiceProblem.noDefault(voices: voices.voices)) }
+        guard let voice = name ?? voices.defaultVoice else {
+            throw BuildProblem(assets, VoiceProblem.noDefault(voices: voices.voices, settings: "\(assets)/soundset.json"))
+        }
         guard voices.voices.contains(voice) else {
             throw BuildProblem("\(Option.voice.name) \(voice)", VoiceProblem.unknownVoice(output: assets, voices: voices.voices))
         }

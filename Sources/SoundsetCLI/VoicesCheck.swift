@@ -26,7 +26,7 @@ struct VoicesCheck: Encodable {
     static func run(assets: String, output: String, voice: String?, spelling: CommandSpelling) async throws -> VoicesCheck {
         let assetsURL = URL(fileURLWithPath: assets)
         let outputURL = URL(fileURLWithPath: output)
-        guard VoiceFolders.isSeveral(assets: assetsURL) else { throw BuildProblem("--voice \(voice ?? "")", VoiceProblem.oneVoice(output: assets)) }
+        guard VoiceFolders.isSeveral(assets: assetsURL) else { throw BuildProblem("--voice \(voice ?? "")", VoiceProblem.oneVoiceAssets(assets: assets)) }
         let found: VoiceFolders.AssetsVoices
         do { found = try VoiceFolders.voices(assets: assetsURL, display: assets) } catch {
             return VoicesCheck(ok: false, voices: [], problems: error.problems.map { CheckProblem(.configuration, $0.subject, $0.message) })

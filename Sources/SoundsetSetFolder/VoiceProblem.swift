@@ -25,9 +25,11 @@ public enum VoiceProblem: ProblemReason, Equatable {
     /// `defaultVoice` names no voice of `voices`.
     case defaultNotAVoice(name: String, voices: [String])
     /// Several voices and no default, and the command needs one.
-    case noDefault(voices: [String])
+    case noDefault(voices: [String], settings: String = "Assets/soundset.json")
     /// A voice asked of an output folder that holds one voice's set.
     case oneVoice(output: String)
+    /// A voice asked of an assets folder that holds one voice (no `voices/`).
+    case oneVoiceAssets(assets: String)
     /// A voice that the output folder does not hold.
     case unknownVoice(output: String, voices: [String])
     case noIndex(reason: String, rebuild: String)
@@ -71,8 +73,10 @@ public enum VoiceProblem: ProblemReason, Equatable {
             "cannot be read (\(reason)): write it as {\"defaultVoice\": \"<voice>\", \"sameLevel\": <LUFS>} (either key optional) or remove it"
         case .defaultNotAVoice(let name, let voices):
             "'\(name)' is not one of the voices (\(voices.joined(separator: ", "))): name a folder of voices/, or remove the key"
-        case .noDefault(let voices):
-            "several voices (\(voices.joined(separator: ", "))): pass --voice NAME or set defaultVoice in Assets/soundset.json"
+        case .noDefault(let voices, let settings):
+            "several voices (\(voices.joined(separator: ", "))): pass --voice NAME or set defaultVoice in \(settings)"
+        case .oneVoiceAssets(let assets):
+            "\(assets) holds one voice (no \(assets)/voices/): leave out --voice, or put each voice's takes in \(assets)/voices/<voice>/"
         case .oneVoice(let output):
             "\(output) holds one voice's set, not several: leave out --voice (or put each voice's takes in Assets/voices/<voice>/ and build)"
         case .unknownVoice(let output, let voices): "is not a voice of \(output) (its voices: \(voices.joined(separator: ", ")))"

@@ -110,7 +110,7 @@ import Testing
         // Several voices and no default: which voice's settings is the question.
         let which = try SoundsetExecutable.run(["measure", "--trimmed", "7.wav"], in: folder.url)
         #expect(which.status == 1, "\(which.stderr)")
-        #expect(which.stderr.contains("several voices (en-US, zh-CN): pass --voice NAME"), "\(which.stderr)")
+        #expect(which.stderr.contains("several voices (en-US, zh-CN): pass --voice NAME or set defaultVoice in Assets/soundset.json"), "\(which.stderr)")
         let english = try seconds(["--trimmed", "--voice", "en-US"])
         #expect(english == (try seconds(["--trimmed", "--assets", "Assets/voices/en-US"])))
         #expect(abs(english - 0.5) <= 0.011, "\(english)")
@@ -122,7 +122,11 @@ import Testing
         #expect(whole.status == 64 && whole.stderr.contains("--voice is only for --trimmed"), "\(whole.stderr)")
         // A voice's own folder, named as the assets: one voice, and --voice has nothing to choose.
         let oneVoice = try SoundsetExecutable.run(["measure", "--trimmed", "--assets", "Assets/voices/en-US", "--voice", "en-US", "7.wav"], in: folder.url)
-        #expect(oneVoice.status == 1 && oneVoice.stderr.contains("holds one voice"), "\(oneVoice.stderr)")
+        #expect(
+            oneVoice.status == 1
+                && oneVoice.stderr.contains(
+                    "--voice en-US: Assets/voices/en-US holds one voice (no Assets/voices/en-US/voices/): leave out --voice"),
+            "\(oneVoice.stderr)")
         // No assets folder at all.
         try FileManager.default.removeItem(at: folder.url.appendingPathComponent("Assets"))
         let none = try SoundsetExecutable.run(["measure", "--trimmed", "--voice", "en-US", "7.wav"], in: folder.url)

@@ -319,6 +319,13 @@ import Testing
         let oneVoice = try SoundsetExecutable.run(["plan", "1", "--voice", "zh-CN"], in: folder.url)
         #expect(oneVoice.status == 1)
         #expect(oneVoice.stderr.hasPrefix("soundset: --voice zh-CN: Output holds one voice's set, not several: leave out --voice"), "\(oneVoice.stderr)")
+        // Of the assets folder, the check says it of the assets.
+        let checkOne = try SoundsetExecutable.run(["check", "--voice", "zh-CN"], in: folder.url)
+        #expect(checkOne.status == 1)
+        #expect(
+            checkOne.stderr.contains(
+                "--voice zh-CN: Assets holds one voice (no Assets/voices/): leave out --voice, or put each voice's takes in Assets/voices/<voice>/"),
+            "\(checkOne.stderr)")
 
         // The takes move into a voice's folder: the one-voice set goes, and the build says so.
         let voice = assets.appendingPathComponent("voices/zh-CN")
