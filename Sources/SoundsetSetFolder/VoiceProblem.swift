@@ -43,8 +43,9 @@ public enum VoiceProblem: ProblemReason, Equatable {
     /// `voices.json` does not list a voice's set as it is built (`setId`, or the voice at all).
     case indexStale(voice: String, rebuild: String)
 
-    /// A level as written: -18, -15.45.
-    static func level(_ value: Double) -> String {
+    /// A level as written: -18, -15.45 (the messages of `sameLevel`, here and in the voices' own
+    /// configuration problems, name it so).
+    package static func level(_ value: Double) -> String {
         value == value.rounded() && abs(value) < 1e6 ? String(Int(value)) : String(value)
     }
 

@@ -224,7 +224,7 @@ import Testing
         #expect(ceiling.status == 1)
         #expect(
             ceiling.stderr.contains(
-                "Assets/voices/en-US/soundset.json: loudness.truePeak: must be above the -7.0 LUFS every voice is held to by sameLevel"),
+                "Assets/voices/en-US/soundset.json: loudness.truePeak: must be above the -7 LUFS every voice is held to by sameLevel"),
             "\(ceiling.stderr)")
         try englishSettings.write(to: english)
 

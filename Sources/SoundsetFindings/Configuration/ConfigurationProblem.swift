@@ -64,13 +64,9 @@ public enum ConfigurationProblem: ProblemReason, Equatable {
         case .notAChoice(let text, let allowed): "'\(ClipName.printable(text))' is not one of \(allowed.joined(separator: ", "))"
         case .targetNotBelowPeak: "must be below loudness.truePeak"
         case .heldBySameLevel(let level):
-            String(
-                format: "every voice is held to one level, %.1f LUFS, by sameLevel in the assets folder's soundset.json: remove this target (or sameLevel)",
-                level)
+            "every voice is held to one level, \(VoiceProblem.level(level)) LUFS, by sameLevel in the assets folder's soundset.json: remove this target (or sameLevel)"
         case .sameLevelNotBelowPeak(let level):
-            String(
-                format: "must be above the %.1f LUFS every voice is held to by sameLevel in the assets folder's soundset.json: raise it, or lower sameLevel",
-                level)
+            "must be above the \(VoiceProblem.level(level)) LUFS every voice is held to by sameLevel in the assets folder's soundset.json: raise it, or lower sameLevel"
         }
     }
 }
