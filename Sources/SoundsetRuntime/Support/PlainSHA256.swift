@@ -58,31 +58,72 @@ import Foundation
         /// Every 64-byte block of `blocks` (a whole number of them), with the message schedule in one
         /// buffer for all of them: the pointer loops keep a clip's hash to about 2 ms of an
         /// announcement's 6 (`make bench`; allocating the schedule per block took three times as long).
+        /// Written for unoptimized builds too (the package's debug tool and tests hash every clip they
+        /// compose or install): pointers, `while` loops and rotations written out compile to plain
+        /// arithmetic at -Onone, where ranges, tuples and a helper function are calls (12x as slow).
         private mutating func compress(blocks: UnsafeRawBufferPointer) {
             guard blocks.count >= 64 else { return }
-            var state = self.state
             Self.k.withUnsafeBufferPointer { k in
-                withUnsafeTemporaryAllocation(of: UInt32.self, capacity: 64) { w in
-                    for offset in stride(from: 0, to: blocks.count - 63, by: 64) {
-                        for i in 0..<16 { w[i] = UInt32(bigEndian: blocks.loadUnaligned(fromByteOffset: offset + i * 4, as: UInt32.self)) }
-                        for i in 16..<64 {
-                            let s0 = rotate(w[i - 15], 7) ^ rotate(w[i - 15], 18) ^ (w[i - 15] >> 3)
-                            let s1 = rotate(w[i - 2], 17) ^ rotate(w[i - 2], 19) ^ (w[i - 2] >> 10)
-                            w[i] = w[i - 16] &+ s0 &+ w[i - 7] &+ s1
-                        }
-                        var (a, b, c, d, e, f, g, h) = (state[0], state[1], state[2], state[3], state[4], state[5], state[6], state[7])
-                        for i in 0..<64 {
-                            let t1 = h &+ (rotate(e, 6) ^ rotate(e, 11) ^ rotate(e, 25)) &+ ((e & f) ^ (~e & g)) &+ k[i] &+ w[i]
-                            let t2 = (rotate(a, 2) ^ rotate(a, 13) ^ rotate(a, 22)) &+ ((a & b) ^ (a & c) ^ (b & c))
-                            (h, g, f, e, d, c, b, a) = (g, f, e, d &+ t1, c, b, a, t1 &+ t2)
-                        }
-                        for (index, word) in [a, b, c, d, e, f, g, h].enumerated() { state[index] &+= word }
+                state.withUnsafeMutableBufferPointer { state in
+                    withUnsafeTemporaryAllocation(of: UInt32.self, capacity: 64) { schedule in
+                        Self.compress(blocks, k: k.baseAddress!, state: state.baseAddress!, w: schedule.baseAddress!)
                     }
                 }
             }
-            self.state = state
         }
 
-        private func rotate(_ x: UInt32, _ n: UInt32) -> UInt32 { x >> n | x << (32 - n) }
+        private static func compress(
+            _ blocks: UnsafeRawBufferPointer, k: UnsafePointer<UInt32>, state: UnsafeMutablePointer<UInt32>, w: UnsafeMutablePointer<UInt32>
+        ) {
+            var offset = 0
+            while offset + 64 <= blocks.count {
+                var i = 0
+                while i < 16 {
+                    w[i] = UInt32(bigEndian: blocks.loadUnaligned(fromByteOffset: offset + i * 4, as: UInt32.self))
+                    i += 1
+                }
+                while i < 64 {
+                    let x = w[i - 15]
+                    let y = w[i - 2]
+                    let s0 = (x >> 7 | x << 25) ^ (x >> 18 | x << 14) ^ (x >> 3)
+                    let s1 = (y >> 17 | y << 15) ^ (y >> 19 | y << 13) ^ (y >> 10)
+                    w[i] = w[i - 16] &+ s0 &+ w[i - 7] &+ s1
+                    i += 1
+                }
+                var a = state[0]
+                var b = state[1]
+                var c = state[2]
+                var d = state[3]
+                var e = state[4]
+                var f = state[5]
+                var g = state[6]
+                var h = state[7]
+                i = 0
+                while i < 64 {
+                    let sum1 = (e >> 6 | e << 26) ^ (e >> 11 | e << 21) ^ (e >> 25 | e << 7)
+                    let t1 = h &+ sum1 &+ ((e & f) ^ (~e & g)) &+ k[i] &+ w[i]
+                    let sum0 = (a >> 2 | a << 30) ^ (a >> 13 | a << 19) ^ (a >> 22 | a << 10)
+                    let t2 = sum0 &+ ((a & b) ^ (a & c) ^ (b & c))
+                    h = g
+                    g = f
+                    f = e
+                    e = d &+ t1
+                    d = c
+                    c = b
+                    b = a
+                    a = t1 &+ t2
+                    i += 1
+                }
+                state[0] &+= a
+                state[1] &+= b
+                state[2] &+= c
+                state[3] &+= d
+                state[4] &+= e
+                state[5] &+= f
+                state[6] &+= g
+                state[7] &+= h
+                offset += 64
+            }
+        }
     }
 #endif
