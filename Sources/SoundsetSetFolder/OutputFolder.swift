@@ -159,7 +159,7 @@ public struct OutputFolder: Sendable {
         let stranger = names.sorted().first { name in
             let base = (name as NSString).deletingPathExtension
             guard ClipName.problem(with: base) == nil, Container(fileExtension: (name as NSString).pathExtension) != nil else { return true }
-            let file = sounds.appendingPathComponent(name)
+            let file = sounds.appendingPathComponent(name, isDirectory: false)
             if SetLink.isLink(file) { return false }
             guard let head = try? RegularFile.head(file, count: 12, followingLinks: false).bytes, head.count == 12 else { return true }
             let tag = { (range: Range<Int>) in String(decoding: head[range], as: UTF8.self) }
@@ -218,7 +218,7 @@ public struct OutputFolder: Sendable {
             let sounds = staging.appendingPathComponent(SoundSetLayout.soundsName)
             // One clip's bytes in memory at a time: the files wait in the build's scratch folder.
             for clip in set.clips {
-                let target = sounds.appendingPathComponent(clip.name)
+                let target = sounds.appendingPathComponent(clip.name, isDirectory: false)
                 try write(clip.content, to: target, shownAs: clip.name)
                 if let copy = clip.copyName {
                     // The copy is a file of its own, with the original's bytes.
@@ -231,7 +231,7 @@ public struct OutputFolder: Sendable {
                             throw problem(clip.name, error.reason)
                         }
                     }
-                    try write(.bytes(bytes), to: sounds.appendingPathComponent(copy), shownAs: copy)
+                    try write(.bytes(bytes), to: sounds.appendingPathComponent(copy, isDirectory: false), shownAs: copy)
                 }
             }
             do { try RegularFile.write(manifest, to: staging.appendingPathComponent(SoundSetLayout.manifestName)) } catch {

@@ -26,7 +26,7 @@ package enum SetIntegrity {
             if let link = links[clip.file] {
                 problems.append(CheckProblem(.integrity, path, IntegrityProblem.link(problem: link.problem, rebuild: rebuild)))
             } else if placed.contains(clip.file) {
-                if FileStamp(path: sounds.appendingPathComponent(clip.file).path) == nil {
+                if FileStamp(path: sounds.appendingPathComponent(clip.file, isDirectory: false).path) == nil {
                     problems.append(CheckProblem(.integrity, path, IntegrityProblem.missing(rebuild: rebuild)))
                 }
             } else if let problem = fileProblem(clip, manifest: manifest, in: sounds, path: path, rebuild: rebuild) {
@@ -36,7 +36,7 @@ package enum SetIntegrity {
                 let copyPath = "\(soundsDisplay)/\(copy)"
                 if let link = links[copy] {
                     problems.append(CheckProblem(.integrity, copyPath, IntegrityProblem.link(problem: link.problem, rebuild: rebuild)))
-                } else if let copyData = try? RegularFile.read(sounds.appendingPathComponent(copy), maxBytes: Composer.maxClipBytes) {
+                } else if let copyData = try? RegularFile.read(sounds.appendingPathComponent(copy, isDirectory: false), maxBytes: Composer.maxClipBytes) {
                     // Compared with the original as built (its recorded sha256), so a damaged original
                     // is reported once, not again through its copy.
                     if SHA256.hex(copyData) != clip.sha256 {
@@ -59,7 +59,7 @@ package enum SetIntegrity {
 
     private static func fileProblem(_ clip: Manifest.Clip, manifest: Manifest, in sounds: URL, path: String, rebuild: String?) -> CheckProblem? {
         let data: Data
-        do { data = try RegularFile.read(sounds.appendingPathComponent(clip.file), maxBytes: Composer.maxClipBytes) } catch {
+        do { data = try RegularFile.read(sounds.appendingPathComponent(clip.file, isDirectory: false), maxBytes: Composer.maxClipBytes) } catch {
             return CheckProblem(
                 .integrity, path, error.kind == .missing ? IntegrityProblem.missing(rebuild: rebuild) : .unreadable(reason: error.reason, rebuild: rebuild))
         }

@@ -194,7 +194,7 @@ public struct AssetCatalog: Sendable {
     private static func inspect(
         _ fileName: String, in assets: URL, displayName: String, realAssets: String, knownHeader: (String, FileStamp) -> SoundFileInfo?
     ) -> Found {
-        let url = assets.appendingPathComponent(fileName)
+        let url = assets.appendingPathComponent(fileName, isDirectory: false)
         let display = "\(displayName)/\(ClipName.printable(fileName))"
         var entry = stat()
         // Only a link is resolved (resolving a path costs more than reading the file's header).

@@ -30,6 +30,7 @@ public final class DiskMemo: BuildMemo, @unchecked Sendable {
     /// The memo of the output folder `output`.
     public init(output: URL) {
         self.output = output
+        sounds = output.appendingPathComponent(SoundSetLayout.soundsName, isDirectory: true)
         folder = Self.folder(for: output)
         recordURL = folder.appendingPathComponent("build-\(output.lastPathComponent).\(BuildRecordFile.fileExtension)")
     }
@@ -47,8 +48,9 @@ public final class DiskMemo: BuildMemo, @unchecked Sendable {
         }
     }
 
-    private var sounds: URL { output.appendingPathComponent(SoundSetLayout.soundsName) }
-    private func entryURL(_ key: String) -> URL { folder.appendingPathComponent("\(key).\(ClipEntry.fileExtension)") }
+    /// (Joined once, as a folder: a URL joined without saying asks the disk, a stat a clip.)
+    private let sounds: URL
+    private func entryURL(_ key: String) -> URL { folder.appendingPathComponent("\(key).\(ClipEntry.fileExtension)", isDirectory: false) }
 
     // MARK: The check of the set
 
@@ -205,11 +207,10 @@ public final class DiskMemo: BuildMemo, @unchecked Sendable {
             expected.insert(clip.file)
             if let copy = clip.copy { expected.insert(copy) }
         }
-        let sounds = output.appendingPathComponent(SoundSetLayout.soundsName)
         guard Set(OutputFolder.clipFiles(in: sounds)) == expected else { return nil }
         for clip in manifest.clips {
             for file in [clip.file] + [clip.copy].compactMap({ $0 }) {
-                guard (try? SHA256.hex(fileAt: sounds.appendingPathComponent(file))) == clip.sha256 else { return nil }
+                guard (try? SHA256.hex(fileAt: sounds.appendingPathComponent(file, isDirectory: false))) == clip.sha256 else { return nil }
             }
         }
         return manifest
@@ -262,7 +263,7 @@ public final class DiskMemo: BuildMemo, @unchecked Sendable {
         guard let record, let fact = record.finished[fileName], fact.key == clip.key, fact.figures.levelBits == level.bitPattern,
             let output = record.outputs["\(SoundSetLayout.soundsName)/\(fileName)"]
         else { return nil }
-        let url = sounds.appendingPathComponent(fileName)
+        let url = sounds.appendingPathComponent(fileName, isDirectory: false)
         // Never a link, nor a file through a linked Sounds folder: the file placed is the set's own.
         guard let stamp = soundsStamps[fileName], stamp == output.stamp else { return nil }
         // Stamped in the tick it was written: its bytes are checked instead.

@@ -26,8 +26,11 @@ enum LevelStage {
         let headroom = QuantizationHeadroom.decibels(
             for: configuration.encoding, ceilingDb: configuration.loudness.truePeak, sampleRate: configuration.sampleRate)
         var decision = LevelDecision(level: level, limiterCeilingDb: configuration.loudness.truePeak - headroom, probes: [:], remembered: 0, lastRound: nil)
-        var probing = Array(
-            prepared.entries.sorted { ($0.summary.peakToLoudness, $0.summary.name) > ($1.summary.peakToLoudness, $1.summary.name) }.prefix(probes))
+        // Sorted by index over the summaries read once (an entry's summary is a copy of its strings:
+        // sorting the entries themselves read it twice a comparison, 5 % of a one-take rebuild's CPU).
+        var probing = summaries.indices.sorted {
+            (summaries[$0].peakToLoudness, summaries[$0].name) > (summaries[$1].peakToLoudness, summaries[$1].name)
+        }.prefix(probes).map { prepared.entries[$0] }
         var search = LevelSearch(from: level.level, maxReductionDb: configuration.limiter.maxReductionDb)
         var isFirst = true
         while let tried = search.next {
