@@ -128,8 +128,9 @@ report-screenshot: sounds
 # - test-runtime-alone: Tests/RuntimeAlone is a package of the runtime's sources, test support and
 #   tests and nothing else (no C module, no other target), built with pkg-config finding none of
 #   the C libraries; the runtime's tests are its (swift test --package-path Tests/RuntimeAlone) and
-#   run there optimized (their exhaustive readings and searches took 5 of the suite's 6 CPU
-#   minutes unoptimized; optimized, under one);
+#   run there against the runtime optimized (their exhaustive readings and searches took 5 of the
+#   suite's 6 CPU minutes unoptimized; optimized, under one), the tests' own code unoptimized but
+#   for the exhaustive ones (see its Package.swift);
 # - test-suite: in the package's own build, the plan SwiftPM wrote shows the runtime and its test
 #   support compiled against each other alone (Tests/Scripts/runtime-graph.sh); every test runs.
 # - test-by-version: an app adds SoundsetRuntime by version: a package depending on a tagged copy of

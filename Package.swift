@@ -20,7 +20,7 @@ import PackageDescription
 // tool: it is optimized in debug builds too. Not the runtime: SwiftPM refuses a version dependency
 // on a product any of whose targets has unsafe flags ("contains unsafe build flags"), and an app adds
 // SoundsetRuntime by version (Tests/Scripts/by-version.sh holds it; the runtime's own tests run
-// optimized in Tests/RuntimeAlone). No target of SoundsetRuntime's may carry them.
+// against it optimized in Tests/RuntimeAlone). No target of SoundsetRuntime's may carry them.
 let optimizedInDebug: [SwiftSetting] = [.unsafeFlags(["-O"], .when(configuration: .debug))]
 
 let package = Package(
@@ -80,7 +80,7 @@ let package = Package(
 
         // The runtime's tests need nothing but the runtime, as an iOS simulator would run them: they
         // are Tests/RuntimeAlone's (a package of the runtime and its tests alone; make test runs them
-        // there, optimized), and only their support, which the command's tests use too, is here. So
+        // there, against the runtime optimized), and only their support, which the command's tests use too, is here. So
         // are the budget search's (SoundsetBudgetTests: Foundation only, and its brute-force
         // comparisons call the runtime's readings millions of times, 52 CPU-s here unoptimized).
         .target(name: "SoundsetRuntimeTestSupport", dependencies: ["SoundsetRuntime"], path: "Tests/SoundsetRuntimeTestSupport"),

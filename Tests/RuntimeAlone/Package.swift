@@ -9,8 +9,9 @@ import PackageDescription
 // 52 CPU-s in the package's debug build, whose runtime is not optimized: an app adds it by version,
 // and SwiftPM refuses a version dependency on unsafe flags); the package's own test run skips them.
 //
-// The runtime's tests themselves are compiled unoptimized but for the exhaustive ones (every reading
-// against the textbook's, the searches against brute force), whose own loops are their cost:
+// The runtime's tests themselves are compiled unoptimized but for the exhaustive one (every reading
+// against the textbook's: SoundsetRuntimeExhaustiveTests; the budget's searches against brute force,
+// SoundsetBudgetTests, stay optimized too), whose own loops are their cost:
 // optimizing four thousand lines of #expect costs more than it saves (measured on a fresh clone:
 // 45 CPU-s to compile them optimized, 2x the CPU to run the exhaustive ones unoptimized).
 let unoptimized: [SwiftSetting] = [.unsafeFlags(["-Onone"])]
