@@ -42,7 +42,8 @@ public struct SetLink: Sendable, Equatable {
             links.append(SetLink(path: SoundSetLayout.soundsName, target: target, carried: "the sounds", name: SoundSetLayout.soundsName))
             return links
         }
-        for name in mayBeLinks(in: sounds.path).sorted() {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: sounds.path)) ?? []
+        for name in names.sorted() {
             if let target = linkTarget(sounds.path + "/" + name) {
                 links.append(
                     SetLink(path: "\(SoundSetLayout.soundsName)/\(ClipNameRules.printable(name))", target: target, carried: "the sound", name: name))
@@ -56,23 +57,6 @@ public struct SetLink: Sendable, Equatable {
     /// sound`. The caller adds the fix (the build replaces the links).
     public static func refusal(in folder: URL, display: String) -> String? {
         links(in: folder).first.map { "\(display)/\($0.path) \($0.problem)" }
-    }
-
-    /// The names in the folder at `path` that may be links: those the folder lists as links, or
-    /// lists without saying what they are (`DT_UNKNOWN`: some file systems do not say), each then
-    /// checked with `lstat`. A set's thousand clips, listed as regular files, are not each asked
-    /// again (the build looks for links in its output twice). Empty when it cannot be listed.
-    static func mayBeLinks(in path: String) -> [String] {
-        guard let stream = opendir(path) else { return [] }
-        defer { closedir(stream) }
-        var names: [String] = []
-        while let entry = readdir(stream) {
-            let type = entry.pointee.d_type
-            guard type == UInt8(DT_LNK) || type == UInt8(DT_UNKNOWN) else { continue }
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self) }
-            if name != "." && name != ".." { names.append(name) }
-        }
-        return names
     }
 
     /// Whether `url` names a symbolic link (not followed).
